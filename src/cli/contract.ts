@@ -1,0 +1,51 @@
+// `contract validate TYPE FILE|-` and `contract types`.
+import { contractTypes, findContractType } from '../contract/index.js';
+import { problemsOf } from '../contract/problems.js';
+import type { CliIO } from './io.js';
+
+const USAGE =
+  'usage: loyalty-terminal contract validate [--inbound] TYPE FILE|-  |  contract types\n';
+
+export async function runContract(args: string[], io: CliIO): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === 'types' || (sub === 'validate' && rest.includes('--types'))) {
+    io.stdout(`${contractTypes().join('\n')}\n`);
+    return 0;
+  }
+  if (sub !== 'validate') {
+    io.stderr(USAGE);
+    return 2;
+  }
+  const inbound = rest.includes('--inbound');
+  const [typeName, file, ...extra] = rest.filter((a) => a !== '--inbound');
+  if (typeName === undefined || file === undefined || extra.length > 0) {
+    io.stderr(USAGE);
+    return 2;
+  }
+  const type = findContractType(typeName);
+  if (!type) {
+    io.stderr(`unknown type "${typeName}"; \`loyalty-terminal contract types\` lists them\n`);
+    return 2;
+  }
+  let text: string;
+  try {
+    text = await io.readInput(file);
+  } catch (err) {
+    io.stderr(`cannot read ${file === '-' ? 'standard input' : file}: ${(err as Error).message}\n`);
+    return 2;
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch (err) {
+    io.stdout(`(root): malformed JSON: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const result = (inbound ? type.inbound : type.strict).safeParse(payload);
+  if (result.success) {
+    io.stdout(`ok: the payload is a valid ${typeName}\n`);
+    return 0;
+  }
+  for (const p of problemsOf(result.error)) io.stdout(`${p.path}: ${p.message}\n`);
+  return 1;
+}

@@ -1,0 +1,161 @@
+// `loyalty-terminal db migrate|status|backup|check`: the operator's commands on the terminal's
+// database. `status`, `check` and `backup` never migrate or otherwise change the file.
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { classifyStoreError } from '../store/errors.js';
+import type { Migration, SchemaStatus } from '../store/migrate.js';
+import {
+  backupFile,
+  checkFile,
+  inspectFile,
+  openStore,
+  resolveMigrations,
+  systemClock,
+} from '../store/open.js';
+import { stampOf } from '../store/backup.js';
+import type { CliIO } from './io.js';
+
+export const DB_HELP = `Usage: loyalty-terminal db COMMAND [--db FILE | --data DIR]
+
+Commands:
+  status    the applied and pending migrations (exit 1 when the app must refuse the file)
+  migrate   apply the pending migrations (after a backup to DIR/backups/)
+  backup    copy the database with SQLite's backup API (--out FILE; default
+            DIR/backups/manual-STAMP.sqlite)
+  check     PRAGMA integrity_check, foreign keys and the ledger's invariants (exit 1 on a fault)
+
+The database is DIR/terminal.sqlite (DIR default ~/.loyalty-terminal) unless --db names it.
+`;
+
+interface Parsed {
+  command: string | undefined;
+  file: string;
+  out: string | undefined;
+  migrationsDir: string | undefined;
+  error: string | null;
+}
+
+function parse(args: string[]): Parsed {
+  const rest = args[0] === 'db' ? args.slice(1) : args;
+  let command: string | undefined;
+  let db: string | undefined;
+  let data: string | undefined;
+  let out: string | undefined;
+  let migrationsDir: string | undefined;
+  let error: string | null = null;
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i] ?? '';
+    const value = (): string | undefined => {
+      const v = rest[i + 1];
+      i += 1;
+      if (v === undefined || v.startsWith('--')) error = `${a} needs a value`;
+      return v;
+    };
+    if (a === '--db') db = value();
+    else if (a === '--data') data = value();
+    else if (a === '--out') out = value();
+    else if (a === '--migrations') migrationsDir = value();
+    else if (a.startsWith('--')) error = `unknown option ${a}`;
+    else if (command === undefined) command = a;
+    else error = `unexpected argument ${a}`;
+  }
+  const file = db ?? join(data ?? join(homedir(), '.loyalty-terminal'), 'terminal.sqlite');
+  return { command, file, out, migrationsDir, error };
+}
+
+const pad = (v: number): string => String(v).padStart(4, '0');
+
+function describeSchema(s: SchemaStatus, all: readonly Migration[]): string {
+  const lines: string[] = [];
+  const changed = new Set(s.changed);
+  const known = new Set(all.map((m) => m.version));
+  lines.push(`applied (${s.applied.length}):`);
+  for (const a of s.applied) {
+    const mark = changed.has(a.version)
+      ? 'CHANGED'
+      : known.has(a.version)
+        ? 'ok'
+        : 'UNKNOWN to this app';
+    lines.push(
+      `  ${pad(a.version)}_${a.name}  ${a.appliedAt}  sha256:${a.checksum.slice(0, 12)}  ${mark}`,
+    );
+  }
+  lines.push(`pending (${s.pending.length}):`);
+  for (const m of s.pending)
+    lines.push(`  ${pad(m.version)}_${m.name}  sha256:${m.checksum.slice(0, 12)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export async function runDb(args: string[], io: CliIO): Promise<number> {
+  const p = parse(args);
+  if (p.command === undefined || p.command === 'help' || args.includes('--help')) {
+    io.stdout(DB_HELP);
+    return p.command === undefined ? 2 : 0;
+  }
+  if (p.error) {
+    io.stderr(`db: ${p.error}\n${DB_HELP}`);
+    return 2;
+  }
+  try {
+    const migrations = resolveMigrations({ migrationsDir: p.migrationsDir });
+    switch (p.command) {
+      case 'status': {
+        const s = inspectFile(p.file, migrations);
+        io.stdout(`database: ${p.file}${s.empty ? ' (no schema yet)' : ''}\n`);
+        io.stdout(describeSchema(s, migrations));
+        if (s.problem) {
+          io.stderr(`db status: ${s.problem.message}\n`);
+          return 1;
+        }
+        return 0;
+      }
+      case 'migrate': {
+        const before = inspectFile(p.file, migrations);
+        if (before.problem) throw before.problem;
+        const store = await openStore({
+          file: p.file,
+          clock: systemClock,
+          migrations,
+          dailyBackup: false,
+        });
+        store.close();
+        if (before.pending.length === 0)
+          io.stdout(`database: ${p.file} is up to date (schema ${pad(migrations.length)})\n`);
+        else {
+          io.stdout(`database: ${p.file} migrated to schema ${pad(migrations.length)}\n`);
+          for (const m of before.pending) io.stdout(`  applied ${pad(m.version)}_${m.name}\n`);
+        }
+        return 0;
+      }
+      case 'backup': {
+        const dest =
+          p.out ?? join(dirname(p.file), 'backups', `manual-${stampOf(Date.now())}.sqlite`);
+        const written = await backupFile(p.file, dest);
+        io.stdout(`backup written: ${written}\n`);
+        return 0;
+      }
+      case 'check': {
+        const { schema, report } = checkFile(p.file, migrations);
+        io.stdout(`integrity_check: ${report.integrity.join('; ')}\n`);
+        io.stdout(
+          `foreign_key_check: ${report.foreignKeyViolations === 0 ? 'ok' : `${report.foreignKeyViolations} violations`}\n`,
+        );
+        if (schema.problem || schema.pending.length > 0) {
+          io.stdout(
+            `ledger: not checked (schema ${schema.problem ? 'refused' : 'has pending migrations'})\n`,
+          );
+        } else if (report.ledger.length === 0) io.stdout('ledger: ok\n');
+        else
+          for (const l of report.ledger) io.stdout(`ledger: ${l.problem}: ${l.ids.join(', ')}\n`);
+        return report.ok ? 0 : 1;
+      }
+      default:
+        io.stderr(`db: unknown command "${p.command}"\n${DB_HELP}`);
+        return 2;
+    }
+  } catch (error) {
+    const f = classifyStoreError(error);
+    io.stderr(`db ${p.command}: ${f.code}: ${f.message}\n`);
+    return 1;
+  }
+}

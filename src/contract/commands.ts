@@ -1,0 +1,500 @@
+// The command map (interfaces.md): the one contract between a UI and the terminal's core,
+// spoken over Electron IPC and over the agent's `POST /api/commands/NAME` alike. Each command
+// has a strict input schema (unknown fields refused, naming them) and an output schema; a
+// refusal is the error shape below, never an exception. Events are what `on()` delivers.
+//
+// Inputs are strict: they come from our own UI or an integrator. Outputs are strict objects
+// of our own, except the checks inside them: a check may carry fields the central service
+// added (docs/contract.md), and a committed sale must never fail on its way to the screen
+// because of one, so checks in outputs use the inbound (loose) variant.
+import { z } from 'zod';
+import {
+  AllTypeCustomerType,
+  BankCardExternalPaymentOperationType,
+  BankCardExternalPaymentStatus,
+  CustomerAccessType,
+  IdType,
+  SpecialAccountType,
+  TransactionPaymentType,
+  TransactionSubType,
+} from './enums.js';
+import { looseShared, strictShared } from './shared.js';
+import { currency, dateTime, num } from './wire.js';
+
+// ---- errors ----
+
+/** `{ code, message, path, details? }`: `path` names the field (`check.check_items[0].quantity`). */
+export const ErrorBody = z.strictObject({
+  code: z.string().min(1),
+  message: z.string(),
+  path: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Every refusal, from the engine, the agent API, IPC or the sandbox (interfaces.md). */
+export const ErrorResponse = z.strictObject({ error: ErrorBody });
+export type ErrorResponse = z.infer<typeof ErrorResponse>;
+
+/**
+ * The codes the shell itself gives, each with its HTTP status. Any other code a handler
+ * returns is a business refusal (422): the engine's codes, `role-required`, ...
+ */
+export const shellErrorStatus = {
+  'invalid-input': 400,
+  'unsupported-media-type': 415,
+  'payload-too-large': 413,
+  unauthorized: 401,
+  'forbidden-origin': 403,
+  'unknown-command': 404,
+  'not-found': 404,
+  'method-not-allowed': 405,
+  'idempotency-conflict': 409,
+  'not-implemented': 501,
+  'instance-locked': 503,
+  internal: 500,
+} as const satisfies Record<string, number>;
+export type ShellErrorCode = keyof typeof shellErrorStatus;
+
+/** A business refusal: the request was well formed, the terminal says no. */
+export const BUSINESS_REFUSAL_STATUS = 422;
+
+/** The HTTP status of an error code (the same mapping serves IPC callers as documentation). */
+export function httpStatusOf(code: string): number {
+  return Object.hasOwn(shellErrorStatus, code)
+    ? shellErrorStatus[code as ShellErrorCode]
+    : BUSINESS_REFUSAL_STATUS;
+}
+
+// ---- shared parts ----
+
+const Empty = z.strictObject({});
+
+/** Roles (interfaces.md, `role_based_model_roles`, ours); each includes the one before. */
+export const StaffRole = z.enum(['cashier', 'senior-cashier', 'manager']);
+export type StaffRole = z.infer<typeof StaffRole>;
+
+const comment = z.string().max(500, { error: 'at most 500 characters' });
+
+export const StaffRef = z.strictObject({ id: z.uuid(), name: z.string().optional() });
+
+export const SignedInStaff = z.strictObject({
+  id: z.uuid(),
+  name: z.string().optional(),
+  roles: z.array(StaffRole),
+  signed_in_at: dateTime,
+});
+export type SignedInStaff = z.infer<typeof SignedInStaff>;
+
+export const Shift = z.strictObject({
+  id: z.uuid(),
+  /** Per-terminal sequence, 1 for the first shift. */
+  number: z.int().min(1),
+  opened_at: dateTime,
+  opened_by: StaffRef,
+  closed_at: dateTime.nullable(),
+  closed_by: StaffRef.nullable(),
+  opening_cash: num.min(0).optional(),
+  counted_cash: num.min(0).optional(),
+});
+export type Shift = z.infer<typeof Shift>;
+
+const Tally = z.strictObject({ count: z.int().min(0), amount: num });
+
+export const ShiftReport = z.strictObject({
+  shift: Shift,
+  currency: currency.optional(),
+  sales: Tally,
+  refunds: Tally,
+  cancellations: Tally,
+  /** Sales stood in offline (sync.md), a subset of `sales`. */
+  offline_sales: Tally,
+  payments: z.array(
+    z.strictObject({ type: TransactionPaymentType, count: z.int().min(0), amount: num }),
+  ),
+  bonuses: z.strictObject({ added: num, redeemed: num }),
+  /** Cash expected in the drawer: opening cash + cash in - cash out. */
+  expected_cash: num.optional(),
+  /** Outbox rows of this shift not yet accepted by the central service. */
+  unsynced: z.int().min(0),
+  generated_at: dateTime,
+});
+export type ShiftReport = z.infer<typeof ShiftReport>;
+
+/** Connection as the UI shows it at all times (sync.md): "online" = a request just succeeded. */
+export const Connection = z.enum(['online', 'offline', 'unknown']);
+export type Connection = z.infer<typeof Connection>;
+
+export const SyncState = z.strictObject({
+  connection: Connection,
+  /** Outbox rows not yet done (queued or sending). */
+  outbox_depth: z.int().min(0),
+  /** Outbox rows the central service refused (they stay, as attention items). */
+  outbox_rejected: z.int().min(0),
+  last_contact_at: dateTime.nullable(),
+  last_pull_at: dateTime.nullable(),
+  /** Age of the cached rules and balances in seconds; null before the first pull. */
+  cache_age_s: z.int().min(0).nullable(),
+  /** Server `Date` minus local clock; shown as a warning over the configured limit. */
+  clock_skew_s: num.nullable(),
+  clock_skew_warning: z.boolean(),
+  running: z.boolean(),
+});
+export type SyncState = z.infer<typeof SyncState>;
+
+/** An outbox row's state (sync.md): queued -> sending -> done | rejected. */
+export const OutboxState = z.enum(['queued', 'sending', 'done', 'rejected']);
+export type OutboxState = z.infer<typeof OutboxState>;
+
+/** Where one transaction stands with the central service. */
+export const SaleSync = z.strictObject({
+  state: OutboxState,
+  attempts: z.int().min(0),
+  next_attempt_at: dateTime.nullable(),
+  /** The last failure, or the server's reason for a rejection. */
+  error: ErrorBody.nullable(),
+});
+export type SaleSync = z.infer<typeof SaleSync>;
+
+/** engine.md 16: `warnings: [ { code, message, path } ]`. */
+export const Warning = z.strictObject({
+  code: z.string().min(1),
+  message: z.string(),
+  path: z.string(),
+});
+export type Warning = z.infer<typeof Warning>;
+
+/** The device kinds are the configuration's `devices` keys. */
+export const DeviceKind = z.enum(['card_reader', 'scanner', 'payment', 'printer', 'tank_gauge']);
+export type DeviceKind = z.infer<typeof DeviceKind>;
+
+export const DeviceConnectionState = z.enum(['connecting', 'connected', 'disconnected', 'failed']);
+
+export const DeviceState = z.strictObject({
+  kind: DeviceKind,
+  simulated: z.boolean(),
+  protocol: z.string(),
+  transport: z.enum(['serial', 'tcp']),
+  /** Serial path or `host:port`; absent for a simulator. */
+  address: z.string().optional(),
+  state: DeviceConnectionState,
+  since: dateTime.nullable(),
+  error: ErrorBody.nullable(),
+});
+export type DeviceState = z.infer<typeof DeviceState>;
+
+export const CustomerSummary = z.strictObject({
+  id: z.uuid(),
+  type: AllTypeCustomerType,
+  name: z.string().optional(),
+  access_type: CustomerAccessType,
+  card_category: z.strictObject({ id: z.uuid(), title: z.string().optional() }).nullable(),
+  /**
+   * A driver's fleet (the corporate customer the driver belongs to): a UI sends it as the
+   * check's `corporate_customer_id`, so the fleet's rules apply. null for anyone else.
+   */
+  corporate_customer_id: z.uuid().nullable(),
+  /** In bonuses; `available` is cached balance minus this terminal's unconfirmed spending. */
+  bonuses: z.strictObject({ regular: num, promotional: num, available: num }),
+  special_accounts: z.array(
+    z.strictObject({
+      id: z.string(),
+      title: z.string().optional(),
+      type: SpecialAccountType,
+      currency: currency.optional(),
+      /** null = unlimited. */
+      available: num.nullable(),
+      pin_required: z.boolean(),
+      /**
+       * How the check pays from it: `special-account` for the customer's own account,
+       * `corporate-special-account` for a fleet account through the driver's access (`id`
+       * is then the access id, the check's `payment_id`).
+       */
+      payment_type: z.enum(['special-account', 'corporate-special-account']),
+    }),
+  ),
+});
+export type CustomerSummary = z.infer<typeof CustomerSummary>;
+
+export const AttentionKind = z.enum([
+  'outbox-rejected',
+  'payment-unresolved',
+  'bonuses-owed',
+  'record-quarantined',
+  'clock-skew',
+  'device-failed',
+]);
+
+export const AttentionItem = z.strictObject({
+  id: z.uuid(),
+  kind: AttentionKind,
+  created_at: dateTime,
+  transaction_id: z.uuid().nullable(),
+  message: z.string(),
+  error: ErrorBody.nullable(),
+  details: z.record(z.string(), z.unknown()).optional(),
+  resolved_at: dateTime.nullable(),
+  resolved_by: StaffRef.nullable(),
+  comment: z.string().nullable(),
+});
+export type AttentionItem = z.infer<typeof AttentionItem>;
+
+const PaymentRecord = z.strictObject({
+  payment_id: z.uuid(),
+  transaction_id: z.uuid().nullable(),
+  operation: BankCardExternalPaymentOperationType,
+  status: BankCardExternalPaymentStatus,
+  amount: num,
+  currency: currency.optional(),
+  /** Masked card number (first 6, last 4), never the clear PAN. */
+  card: z.string().optional(),
+});
+
+/** The check a UI sends (strict: PIN allowed, response-only fields refused). */
+const CheckIn = strictShared.Check;
+/** A check as the terminal answers it (see the header: loose, PIN dropped). */
+const CheckOut = looseShared.CheckResponse;
+
+/** A check carrying a transaction id must carry the command's own. */
+function sameTransaction(v: {
+  transaction_id: string;
+  check: { transaction_id?: string | undefined };
+}) {
+  return v.check.transaction_id === undefined || v.check.transaction_id === v.transaction_id;
+}
+const sameTransactionError = {
+  error: 'check.transaction_id differs from transaction_id',
+  path: ['check', 'transaction_id'],
+};
+
+const StatusOutput = z.strictObject({
+  app: z.strictObject({ name: z.string(), version: z.string() }),
+  terminal: z.strictObject({ id: z.uuid(), name: z.string().optional() }),
+  staff: SignedInStaff.nullable(),
+  shift: Shift.nullable(),
+  /** null until the sync loop runs. */
+  sync: SyncState.nullable(),
+  attention: z.int().min(0),
+  /** Whether the sale workflow is wired (false while only the shell runs). */
+  ready: z.boolean(),
+});
+
+const SaleResult = z.strictObject({
+  transaction_id: z.uuid(),
+  subtype: TransactionSubType,
+  check: CheckOut,
+  warnings: z.array(Warning),
+  payments: z.array(PaymentRecord),
+  sync: SaleSync,
+  receipt_printed: z.boolean(),
+});
+
+// ---- the map ----
+
+/**
+ * Every command of interfaces.md, in its order. Names are kebab-case; inputs strict.
+ * `transaction_id`s are made by the client (a UUIDv7, sync.md) before the first attempt and
+ * reused on every retry: a repeat with the same body answers the first result, a repeat with a
+ * different body is refused with `idempotency-conflict` (409).
+ */
+export const commands = {
+  status: { input: Empty, output: StatusOutput },
+  'staff-sign-in': {
+    input: z.strictObject({ auth_code: z.string().min(1, { error: 'the auth code is required' }) }),
+    output: z.strictObject({ staff: SignedInStaff, shift: Shift.nullable() }),
+  },
+  'staff-sign-out': {
+    input: Empty,
+    output: z.strictObject({ signed_out: StaffRef.nullable() }),
+  },
+  'shift-open': {
+    input: z.strictObject({ opening_cash: num.min(0, { error: 'must be >= 0' }).optional() }),
+    output: z.strictObject({ shift: Shift }),
+  },
+  'shift-close': {
+    input: z.strictObject({ counted_cash: num.min(0, { error: 'must be >= 0' }).optional() }),
+    output: z.strictObject({ report: ShiftReport }),
+  },
+  'shift-report': {
+    /** Absent `shift_id` = the open shift. */
+    input: z.strictObject({ shift_id: z.uuid().optional() }),
+    output: z.strictObject({ report: ShiftReport }),
+  },
+  'customer-identify': {
+    input: z.strictObject({
+      id: z.string().min(3, { error: 'the identifier has at least 3 characters' }),
+      id_type: IdType,
+      cardotppassword: z.string().min(3, { error: 'at least 3 characters' }).optional(),
+    }),
+    output: z.strictObject({
+      customer: CustomerSummary,
+      /** `cache`: answered from the local copy (offline, or the lookup timed out). */
+      source: z.enum(['online', 'cache']),
+    }),
+  },
+  'check-calc': {
+    input: z.strictObject({ check: CheckIn }),
+    output: z.strictObject({ check: CheckOut, warnings: z.array(Warning) }),
+  },
+  'sale-process': {
+    input: z
+      .strictObject({ transaction_id: z.uuid(), check: CheckIn })
+      .refine(sameTransaction, sameTransactionError),
+    output: SaleResult,
+  },
+  'sale-status': {
+    input: z.strictObject({ transaction_id: z.uuid() }),
+    output: z.discriminatedUnion('state', [
+      z.strictObject({
+        transaction_id: z.uuid(),
+        state: z.literal('committed'),
+        subtype: TransactionSubType,
+        cancelled: z.boolean(),
+        sync: SaleSync,
+        check: CheckOut,
+      }),
+      // Never committed here: safe to retry `sale-process` with the same transaction_id.
+      z.strictObject({ transaction_id: z.uuid(), state: z.literal('unknown') }),
+    ]),
+  },
+  'sale-cancel': {
+    /** The sale's own transaction id: cancelling twice answers the first result. */
+    input: z.strictObject({ transaction_id: z.uuid(), comment: comment.optional() }),
+    output: z.strictObject({
+      transaction_id: z.uuid(),
+      check: CheckOut,
+      warnings: z.array(Warning),
+      payments: z.array(PaymentRecord),
+      /** Bonuses the customer owes when the write-off exceeded the balance (engine.md 15). */
+      owed: z.strictObject({ bonuses: num }).optional(),
+      sync: SaleSync,
+    }),
+  },
+  'sale-refund': {
+    input: z.strictObject({
+      /** The refund's own id, made by the client like a sale's. */
+      transaction_id: z.uuid(),
+      original_transaction_id: z.uuid(),
+      lines: z
+        .array(
+          z.strictObject({
+            index: z.int().min(0),
+            quantity: num.positive({ error: 'a refunded quantity is > 0' }),
+          }),
+        )
+        .min(1, { error: 'name at least one line to refund' }),
+      comment: comment.optional(),
+    }),
+    output: z.strictObject({
+      transaction_id: z.uuid(),
+      original_transaction_id: z.uuid(),
+      check: CheckOut,
+      warnings: z.array(Warning),
+      payments: z.array(PaymentRecord),
+      owed: z.strictObject({ bonuses: num }).optional(),
+      sync: SaleSync,
+    }),
+  },
+  'payment-recover': {
+    /** Absent `payment_id` = every operation still `inprocess` in the payment journal. */
+    input: z.strictObject({ payment_id: z.uuid().optional() }),
+    output: z.strictObject({
+      recovered: z.array(
+        PaymentRecord.extend({ action: z.enum(['status-enquiry', 'reversal', 'none']) }),
+      ),
+      /** Operations still unresolved (the unit did not answer); the next sale waits for them. */
+      pending: z.int().min(0),
+    }),
+  },
+  'attention-list': {
+    input: z.strictObject({ include_resolved: z.boolean().optional() }),
+    output: z.strictObject({ items: z.array(AttentionItem) }),
+  },
+  'attention-resolve': {
+    input: z.strictObject({ id: z.uuid(), comment: comment.optional() }),
+    output: z.strictObject({ item: AttentionItem }),
+  },
+  'sync-now': {
+    input: Empty,
+    output: z.strictObject({
+      pushed: z.int().min(0),
+      rejected: z.int().min(0),
+      pulled: z.int().min(0),
+      quarantined: z.int().min(0),
+      sync: SyncState,
+      /** Why the round stopped early (offline, 429, ...); null when it ran through. */
+      error: ErrorBody.nullable(),
+    }),
+  },
+  'devices-state': {
+    input: Empty,
+    output: z.strictObject({ devices: z.array(DeviceState) }),
+  },
+} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+
+export type Commands = typeof commands;
+export type CommandName = keyof Commands;
+
+/** The names, in interfaces.md's order. */
+export const commandNames = Object.keys(commands) as CommandName[];
+
+export function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(commands, name);
+}
+
+/** What a caller sends (defaults may be omitted). */
+export type CommandInput<N extends CommandName> = z.input<Commands[N]['input']>;
+/** What a handler receives: the input after validation. */
+export type HandlerInput<N extends CommandName> = z.infer<Commands[N]['input']>;
+/** What a command answers when it succeeds. */
+export type CommandOutput<N extends CommandName> = z.infer<Commands[N]['output']>;
+/** Every answer is one of the two: errors are data, never a rejected promise. */
+export type CommandResult<N extends CommandName> = CommandOutput<N> | ErrorResponse;
+
+// ---- events (`on()`) ----
+
+export const events = {
+  /** The status changed (sign-in, shift, connection, attention count). */
+  'status-changed': StatusOutput,
+  /** One device changed state. */
+  'device-state': DeviceState,
+  /** A sync round advanced. */
+  'sync-progress': z.strictObject({
+    phase: z.enum(['push', 'pull', 'snapshot']),
+    done: z.int().min(0),
+    /** null when the total is not known (delta pulls). */
+    total: z.int().min(0).nullable(),
+    sync: SyncState,
+  }),
+} as const satisfies Record<string, z.ZodType>;
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export const eventNames = Object.keys(events) as EventName[];
+export type EventPayload<E extends EventName> = z.infer<Events[E]>;
+
+export function isEventName(name: string): name is EventName {
+  return Object.hasOwn(events, name);
+}
+
+// ---- the bridge a UI sees ----
+
+/**
+ * `window.terminal` in Electron (main/preload.ts) and the browser kiosk's HTTP client alike:
+ * `call` resolves with the output or the error shape, never rejects for a refusal; `on`
+ * returns its own unsubscribe.
+ */
+export interface TerminalBridge {
+  call<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandResult<N>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}
+
+/**
+ * True when a command's answer is a refusal: an `error` key holding an error object.
+ * `sync-now` answers `error: null` when its round ran through; that is an answer.
+ */
+export function isErrorResponse(value: unknown): value is ErrorResponse {
+  if (typeof value !== 'object' || value === null || !('error' in value)) return false;
+  const error = (value as { error: unknown }).error;
+  return typeof error === 'object' && error !== null;
+}

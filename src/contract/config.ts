@@ -1,0 +1,295 @@
+// The terminal's configuration (`DIR/config.json`, interfaces.md): one strict schema whose
+// defaults make `ConfigSchema.parse({})` the embedded demo set-up (no central URL, so the
+// sandbox central service runs in-process; every device simulated). Every timeout lives
+// here so tests shorten them instead of waiting.
+import { z } from 'zod';
+import { IdType } from './enums.js';
+import { problemsOf, type Problem } from './problems.js';
+
+/** The demo terminal the embedded sandbox is seeded with; the sandbox seed uses the same values. */
+export const DEMO_TERMINAL_ID = '018f0000-0000-7000-8000-000000000001';
+export const DEMO_API_KEY = 'sandbox-demo-terminal-api-key';
+
+const ms = z.int().min(0);
+const positiveMs = z.int().min(1);
+
+// How a swipe or a scan becomes a customer identifier: the shape of src/devices/recognition.ts
+// (RecognitionConfigSchema), whose defaults fill what is left out; a test keeps the two alike.
+// It sits under `terminal`, not `devices`: every key of `devices` is a device.
+const RecognitionRule = z.strictObject({
+  source: z.enum(['msr', 'scanner', 'any']).default('any'),
+  symbologies: z.array(z.string().min(1)).optional(),
+  gs1_ai: z
+    .string()
+    .regex(/^\d{2,4}$/, 'a GS1 application identifier of 2 to 4 digits')
+    .optional(),
+  pattern: z
+    .string()
+    .min(1)
+    .refine(
+      (p) => {
+        try {
+          new RegExp(p, 'u');
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { error: 'not a valid regular expression' },
+    ),
+  id_type: IdType,
+});
+const Recognition = z.strictObject({
+  bank_ranges: z
+    .array(z.string().regex(/^\d{1,8}(-\d{1,8})?$/, 'digits, or a range a-b'))
+    .optional(),
+  msr_field: z.enum(['pan', 'discretionary']).optional(),
+  rules: z.array(RecognitionRule).optional(),
+});
+
+const TerminalSection = z.strictObject({
+  /** Local identity used in the engine context; absent = `central.terminal_id`. */
+  id: z.uuid().optional(),
+  name: z.string().min(1).max(80).optional(),
+  /** Absent = the `--data` directory (default `~/.loyalty-terminal`). */
+  data_dir: z.string().min(1).optional(),
+  /** Provisional coupon codes are this prefix + a 6-digit sequence (engine.md). */
+  coupon_prefix: z
+    .string()
+    .regex(/^[A-Z0-9-]{1,12}$/, 'one to twelve capital letters, digits or dashes')
+    .default('T01-'),
+  /** Staff sign-in: this many failures inside the window lock sign-in for the lockout. */
+  sign_in: z
+    .strictObject({
+      max_failures: z.int().min(1).default(5),
+      window_s: z.int().min(1).default(900),
+      lockout_s: z.int().min(1).default(300),
+    })
+    .prefault({}),
+  /** Card reader and scanner recognition rules; absent = the built-in rules. */
+  recognition: Recognition.optional(),
+});
+
+const CentralTimeouts = z.strictObject({
+  connect_ms: positiveMs.default(5_000),
+  headers_ms: positiveMs.default(10_000),
+  body_ms: positiveMs.default(30_000),
+  /** Deadline of an online `process_check` before the terminal stands in (sync.md: 3 s). */
+  online_deadline_ms: positiveMs.default(3_000),
+});
+
+const CentralRetry = z
+  .strictObject({
+    /** Outbox backoff: exponential from `base_ms`, capped at `max_ms`, with jitter. */
+    base_ms: positiveMs.default(1_000),
+    max_ms: positiveMs.default(300_000),
+    /** Timer that starts a drain even without a reconnect or a new write. */
+    drain_interval_ms: positiveMs.default(30_000),
+  })
+  .refine((r) => r.max_ms >= r.base_ms, {
+    error: 'max_ms must not be below base_ms',
+    path: ['max_ms'],
+  });
+
+const CentralSection = z.strictObject({
+  /** Base URL of the central service (without `/v1`); null = the embedded sandbox. */
+  url: z
+    .url({ protocol: /^https?$/ })
+    .nullable()
+    .default(null),
+  terminal_id: z.uuid().default(DEMO_TERMINAL_ID),
+  api_key: z.string().min(1).default(DEMO_API_KEY),
+  timeouts: CentralTimeouts.prefault({}),
+  /** Pull of the change feed while online (sync.md: every minute). */
+  pull_interval_ms: positiveMs.default(60_000),
+  retry: CentralRetry.prefault({}),
+});
+
+// Amounts are JSON numbers in the currency's units; the stand-in turns them into exact
+// decimals (src/money) before comparing. 0 = no offline spending of that kind.
+const limitAmount = z.number().finite().min(0);
+
+const StandinSection = z.strictObject({
+  /** Bonuses and special-account money one customer may spend offline per day. */
+  customer_day_limit: limitAmount.default(100),
+  /** Total offline spending of this terminal until the server confirms it. */
+  terminal_total_limit: limitAmount.default(1_000),
+  /** Oldest cache at which offline spending is still allowed (earning and cash always are). */
+  max_cache_age_s: z.int().min(0).default(86_400),
+  /** Server `Date` against the local clock: over this, a warning is shown. */
+  clock_skew_warn_s: z.int().min(1).default(300),
+});
+
+// Serial lines and TCP peers (devices.md). A device is either simulated, or real with its
+// own line settings; absent settings take the common 9600 8N1.
+const DeviceTimeouts = z.strictObject({
+  inter_byte_ms: ms.default(200),
+  ack_ms: positiveMs.default(5_000),
+  message_ms: positiveMs.default(15_000),
+  /** A whole payment transaction (card in, PIN, authorisation). */
+  transaction_ms: positiveMs.default(180_000),
+  /** Reopen after an unplug: backoff from `reconnect_min_ms` up to `reconnect_max_ms`. */
+  reconnect_min_ms: positiveMs.default(500),
+  reconnect_max_ms: positiveMs.default(30_000),
+});
+
+const tcpPort = z.int().min(1).max(65_535);
+
+/** How a line-oriented device ends (or wraps) a message; `protocol` = the protocol's own framing. */
+const Framing = z.enum(['stx-etx', 'cr', 'lf', 'crlf', 'protocol']);
+
+function deviceSection<
+  P extends readonly [string, ...string[]],
+  X extends z.ZodRawShape = Record<never, never>,
+>(
+  protocols: P,
+  defaults: { framing: z.infer<typeof Framing>; tcp_port?: number },
+  extra: X = {} as X,
+) {
+  return z
+    .strictObject({
+      ...extra,
+      /** true = an in-process simulator speaking the same bytes; no line settings needed. */
+      simulated: z.boolean().default(false),
+      protocol: z.enum(protocols).default(protocols[0] as P[number]),
+      transport: z.enum(['serial', 'tcp']).default('serial'),
+      /** Serial device path, e.g. `/dev/ttyUSB0` or a socat pty link. */
+      path: z.string().min(1).optional(),
+      host: z.string().min(1).optional(),
+      port:
+        defaults.tcp_port === undefined
+          ? tcpPort.optional()
+          : tcpPort.optional().default(defaults.tcp_port),
+      baud_rate: z.int().positive().default(9_600),
+      data_bits: z.union([z.literal(5), z.literal(6), z.literal(7), z.literal(8)]).default(8),
+      parity: z.enum(['none', 'even', 'odd', 'mark', 'space']).default('none'),
+      stop_bits: z.union([z.literal(1), z.literal(1.5), z.literal(2)]).default(1),
+      framing: Framing.default(defaults.framing),
+      timeouts: DeviceTimeouts.prefault({}),
+    })
+    .superRefine((d, ctx) => checkLine(d as unknown as LineSettings, ctx));
+}
+
+interface LineSettings {
+  simulated: boolean;
+  transport: 'serial' | 'tcp';
+  path?: string;
+  host?: string;
+  port?: number;
+  timeouts: { reconnect_min_ms: number; reconnect_max_ms: number };
+}
+
+/** A real device needs where it is; the reconnect backoff must grow, not shrink. */
+function checkLine(d: LineSettings, ctx: z.RefinementCtx): void {
+  if (d.simulated) return;
+  if (d.transport === 'serial' && d.path === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['path'], message: 'a serial device needs its path' });
+  }
+  if (d.transport === 'tcp' && d.host === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['host'], message: 'a TCP device needs its host' });
+  }
+  if (d.transport === 'tcp' && d.port === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['port'], message: 'a TCP device needs its port' });
+  }
+  if (d.timeouts.reconnect_max_ms < d.timeouts.reconnect_min_ms) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['timeouts', 'reconnect_max_ms'],
+      message: 'reconnect_max_ms must not be below reconnect_min_ms',
+    });
+  }
+}
+
+const CardReader = deviceSection(['magstripe'], { framing: 'stx-etx' });
+const Scanner = deviceSection(['ascii-lines'], { framing: 'cr' });
+// ZVT over TCP listens on 20007 by default (devices.md).
+const Payment = deviceSection(
+  ['zvt', 'concert'],
+  { framing: 'protocol', tcp_port: 20_007 },
+  {
+    /** ZVT registration password, six digits (devices.md). */
+    zvt_password: z
+      .string()
+      .regex(/^\d{6}$/, 'six digits')
+      .default('000000'),
+    /** ZVT registration config byte (0xBA: the ECR prints, the unit asks for amounts). */
+    zvt_config_byte: z.int().min(0).max(255).default(0xba),
+    /** ISO 4217 letters of what the unit charges. */
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'three capital letters (ISO 4217)')
+      .default('EUR'),
+    /** Concert E+ POS number, two digits. */
+    pos_number: z
+      .string()
+      .regex(/^\d{2}$/, 'two digits')
+      .default('01'),
+    /** A NAKed or unanswered frame is sent again this many times. */
+    max_retries: z.int().min(0).max(10).default(3),
+    /** A purchase booked by the unit but never confirmed here: reversed, or kept (devices.md). */
+    recovery_policy: z.enum(['reverse', 'accept']).default('reverse'),
+  },
+);
+const Printer = deviceSection(
+  ['escpos'],
+  { framing: 'protocol' },
+  { line_width: z.int().min(24).max(80).default(42) },
+);
+const TankGauge = deviceSection(['veeder-root-tls'], { framing: 'protocol' });
+
+const simulated = { simulated: true } as const;
+
+// A written `devices` block lists the devices present (an absent key = no such device); no
+// block at all = the demo set-up, every device simulated.
+const DevicesSection = z.strictObject({
+  card_reader: CardReader.optional(),
+  scanner: Scanner.optional(),
+  payment: Payment.optional(),
+  printer: Printer.optional(),
+  tank_gauge: TankGauge.optional(),
+});
+
+const UiSection = z.strictObject({
+  /** ISO 639-1 code of the UI language. */
+  language: z
+    .string()
+    .regex(/^[a-z]{2}$/, 'an ISO 639-1 code of two small letters')
+    .default('en'),
+  theme: z.enum(['light', 'dark', 'system']).optional(),
+});
+
+export const ConfigSchema = z.strictObject({
+  terminal: TerminalSection.prefault({}),
+  central: CentralSection.prefault({}),
+  standin: StandinSection.prefault({}),
+  devices: DevicesSection.prefault({
+    card_reader: simulated,
+    scanner: simulated,
+    payment: simulated,
+    printer: simulated,
+    tank_gauge: simulated,
+  }),
+  ui: UiSection.prefault({}),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type DeviceConfig = NonNullable<Config['devices'][keyof Config['devices']]>;
+
+/** A refused key: its dotted path (`central.timeouts.connect_ms`) and why. */
+export type ConfigError = Problem;
+
+export type ParseConfigResult = { ok: true; config: Config } | { ok: false; errors: ConfigError[] };
+
+/** The terminal id the engine and the outbox use: `terminal.id`, else the central one. */
+export function effectiveTerminalId(config: Config): string {
+  return config.terminal.id ?? config.central.terminal_id;
+}
+
+/** Validates a parsed `config.json`; every error names its key as a dotted path. */
+export function parseConfig(json: unknown): ParseConfigResult {
+  const result = ConfigSchema.safeParse(json);
+  if (result.success) return { ok: true, config: result.data };
+  // problems.ts names an unknown key itself, not its parent object.
+  const errors = problemsOf(result.error);
+  return { ok: false, errors };
+}

@@ -1,0 +1,94 @@
+// Largest-remainder allocation (engine.md 1): an amount that belongs to the whole check is
+// spread over lines in integer minor units so the parts always sum to the whole.
+
+const SMALL = 2n ** 31n;
+
+/**
+ * Splits `total` minor units in proportion to `weights`. Each part gets the floor of its
+ * share; the units left over go one each to the largest fractional remainders, ties to the
+ * earlier index. Weights are >= 0; when they are all zero nothing is allocated. A negative
+ * total is allocated as the mirror of its absolute value, so allocation is symmetric.
+ */
+export function allocate(total: bigint, weights: readonly bigint[]): bigint[] {
+  if (total < 0n) return allocate(-total, weights).map((p) => -p);
+  let weightSum = 0n;
+  for (const w of weights) {
+    if (w < 0n) throw new RangeError('allocation weights must not be negative');
+    weightSum += w;
+  }
+  if (weightSum === 0n || total === 0n) return weights.map(() => 0n);
+
+  // Parts at their final length (no regrowth); remainders below 2^62 in a BigInt64Array,
+  // which holds them without a heap BigInt each.
+  const n = weights.length;
+  const parts = new Array<bigint>(n);
+  let given = 0n;
+  let remainders: bigint[] | BigInt64Array;
+  if (total < SMALL && weightSum < SMALL) {
+    // Every product below 2^62: asIntN(64) is the identity and lets V8 use machine integers.
+    const small = new BigInt64Array(n);
+    for (let i = 0; i < n; i++) {
+      const exact = BigInt.asIntN(64, total * weights[i]!);
+      const part = BigInt.asIntN(64, exact / weightSum);
+      parts[i] = part;
+      small[i] = BigInt.asIntN(64, exact - BigInt.asIntN(64, part * weightSum));
+      given = BigInt.asIntN(64, given + part);
+    }
+    remainders = small;
+  } else {
+    const large = new Array<bigint>(n);
+    for (let i = 0; i < n; i++) {
+      const exact = total * weights[i]!;
+      const part = exact / weightSum;
+      parts[i] = part;
+      large[i] = exact - part * weightSum;
+      given += part;
+    }
+    remainders = large;
+  }
+  const left = Number(total - given); // always < weights.length
+  if (left === 0) return parts;
+  // One more unit each to the `left` largest remainders, ties to the earlier index: find the
+  // smallest remainder that still gets one (the left-th largest), then hand them out in index
+  // order (the same as sorting by remainder, descending, stably, and taking the first `left`).
+  const cut = kthLargest(remainders.slice(), left);
+  let above = 0;
+  for (let i = 0; i < remainders.length; i++) if (remainders[i]! > cut) above += 1;
+  let ties = left - above; // remainders equal to `cut` that get one, earliest first
+  for (let i = 0; i < remainders.length; i++) {
+    const r = remainders[i]!;
+    if (r > cut || (r === cut && ties > 0)) {
+      parts[i] = parts[i]! + 1n;
+      if (r === cut) ties -= 1;
+    }
+  }
+  return parts;
+}
+
+/** The k-th largest (1-based) of `values`, which it reorders (quickselect, Hoare partition). */
+function kthLargest(values: bigint[] | BigInt64Array, k: number): bigint {
+  const target = k - 1; // its index once sorted in descending order
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! > pivot) i++;
+      while (values[j]! < pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i] = values[j]!;
+        values[j] = t;
+        i++;
+        j--;
+      }
+    }
+    // Now values[lo..j] >= pivot, values[i..hi] <= pivot, and anything between equals it.
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else return pivot;
+  }
+  return values[lo]!;
+}
