@@ -1,0 +1,279 @@
+// The pipeline of one calculation (docs/engine.md lists it): lines, access, coupons
+// presented, discounts, fuel recalculation, bonus-payment limits, payment with bonuses,
+// bonuses, coupon emission, coupons returned, services, taxes and margins, totals, payment
+// from a special account. Pure: everything comes from the context and the prepared rules.
+import type {
+  EngineCheck,
+  EngineCheckItem,
+  EngineCheckResult,
+  EngineContext,
+  EngineResult,
+  EngineMarginItem,
+  EngineTaxItem,
+} from '../contract/engine.js';
+import { type Dec, ZERO, add, dec, gt, isNegative, mul, round, sub } from '../money/index.js';
+import { applyPaymentLimits, bonusAccessError, redeemBonuses } from './bonus-payment.js';
+import { applyBonuses } from './bonuses.js';
+import { applyCouponRules, modifierBatches, presentCoupons, redeemedCoupons } from './coupons.js';
+import { applyDiscounts } from './discounts.js';
+import { engineError, type ErrorResult } from './errors.js';
+import { applyFuelRecalculation } from './fuel.js';
+import { indexMatches } from './matching.js';
+import { wire } from './numbers.js';
+import { refund } from './refund.js';
+import type { PreparedRules } from './rule-index.js';
+import { localNow, type LocalNow } from './schedule.js';
+import { aggregateByCode, calculateServices, lineMargins, lineTaxes } from './services-taxes.js';
+import { accountAccessError, payFromAccount, paysFromAccount } from './special-accounts.js';
+import { LineState, type Access, type CalcState, type Digits } from './state.js';
+import { finalValues, outputLine, outputRule } from './totals.js';
+
+/** The zone of local dates and times: the POS's, else the business's (engine.md 2). */
+export function timeZoneOf(ctx: EngineContext): string {
+  return ctx.pos?.time_zone ?? ctx.business.base_time_zone;
+}
+
+export function digitsOf(check: {
+  amount_decimal_digits?: number;
+  bonuses_decimal_digits?: number;
+  special_accounts_decimal_digits?: number;
+}): Digits {
+  return {
+    amount: check.amount_decimal_digits ?? 2,
+    bonuses: check.bonuses_decimal_digits ?? 2,
+    special: check.special_accounts_decimal_digits ?? 2,
+  };
+}
+
+const AMOUNT_KEYS = [
+  'quantity',
+  'price',
+  'amount',
+  'processed_quantity',
+  'processed_amount',
+] as const;
+
+/** A line field's path, built only for an error. */
+const itemPath = (index: number, key: string): string => `check.check_items[${index}].${key}`;
+
+/** A request line as the rules see it; `invalid-input` for what the schema cannot say. */
+export function buildLine(
+  item: EngineCheckItem,
+  index: number,
+  digits: Digits,
+): LineState | ErrorResult {
+  const priceDigits = item.price_decimal_digits ?? digits.amount;
+  const quantityDigits = item.quantity_decimal_digits ?? 3;
+  for (const key of AMOUNT_KEYS) {
+    const v = item[key];
+    if (v !== undefined && v < 0)
+      return engineError('invalid-input', `${key} must not be negative`, itemPath(index, key));
+  }
+  // A completion is calculated on the processed values, never more than authorised (engine.md 12).
+  if (
+    item.processed_quantity !== undefined &&
+    item.authorized_quantity !== undefined &&
+    item.processed_quantity > item.authorized_quantity
+  ) {
+    return engineError(
+      'invalid-input',
+      'processed quantity above the authorised one',
+      itemPath(index, 'processed_quantity'),
+    );
+  }
+  if (
+    item.processed_amount !== undefined &&
+    item.authorized_amount !== undefined &&
+    item.processed_amount > item.authorized_amount
+  ) {
+    return engineError(
+      'invalid-input',
+      'processed amount above the authorised one',
+      itemPath(index, 'processed_amount'),
+    );
+  }
+  const quantity = round(dec(item.processed_quantity ?? item.quantity), quantityDigits);
+  let amount: Dec;
+  const given =
+    item.processed_amount ?? (item.processed_quantity === undefined ? item.amount : undefined);
+  if (given !== undefined) amount = round(dec(given), digits.amount);
+  else if (item.price !== undefined)
+    amount = round(mul(round(dec(item.price), priceDigits), quantity), digits.amount);
+  else if (item.amount !== undefined) amount = round(dec(item.amount), digits.amount);
+  else amount = ZERO;
+  return new LineState({
+    index,
+    item,
+    quantity,
+    amount,
+    moneyDigits: digits.amount,
+    priceDigits,
+    quantityDigits,
+  });
+}
+
+function visitsSoFar(ctx: EngineContext): number {
+  return (
+    (ctx.customer?.stats['all-time']?.visits ?? 0) + (ctx.pending.stats['all-time']?.visits ?? 0)
+  );
+}
+
+/** Calculates (or processes) one check, or refunds one (mode `refund`). */
+export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineResult {
+  if (ctx.mode === 'refund') return refund(ctx);
+  const check = ctx.check;
+  if (!check) return engineError('invalid-input', `mode ${ctx.mode} needs a check`, 'check');
+  const digits = digitsOf(check);
+  const lines: LineState[] = [];
+  for (const [i, item] of (check.check_items ?? []).entries()) {
+    const line = buildLine(item, i, digits);
+    if ('error' in line) return line;
+    lines.push(line);
+  }
+  const zone = timeZoneOf(ctx);
+  let local: LocalNow | undefined;
+  const localFn = (): LocalNow => (local ??= localNow(ctx.now, zone, prepared.zones));
+  const customer = ctx.customer;
+  const access: Access = customer ? customer.access_type : 'anonymous';
+  const presented = presentCoupons({
+    presented: check.redeemed_coupons ?? [],
+    known: ctx.coupons,
+    access,
+    businessId: ctx.business.id,
+    today: () => localFn().date,
+  });
+  const s: CalcState = {
+    ctx,
+    check,
+    prepared,
+    mode: ctx.mode === 'process' ? 'process' : 'calc',
+    digits,
+    lines,
+    access,
+    identified: customer !== null,
+    corporate: Boolean(check.corporate_customer_id),
+    loyaltyId: check.loyalty?.id ?? ctx.loyalty.id,
+    posId: check.pos?.id ?? ctx.pos?.id,
+    currency: ctx.loyalty.currency ?? ctx.business.currency,
+    manualIds: new Set(
+      (check.implemented_rules ?? []).map((r) => r.id).filter((id): id is string => Boolean(id)),
+    ),
+    isNew: visitsSoFar(ctx) === 0,
+    paysWithBonuses: gt(dec(check.bonuses_redeemed_amount ?? 0), ZERO),
+    paysFromAccount: paysFromAccount(check.payment_type),
+    bonusRate: dec(ctx.loyalty.bonus_rate),
+    local: localFn,
+    modifierBatches: modifierBatches(presented),
+    appliedBatches: new Set(),
+    reports: [],
+    warnings: [],
+    bonusesAdded: [],
+    charges: [],
+    emitted: [],
+    redeemedBonuses: ZERO,
+    redeemedMoney: ZERO,
+    spent: [],
+    matches: indexMatches(prepared, lines),
+    allLines: lines.map((l) => l.index),
+  };
+  const early = bonusAccessError(s) ?? accountAccessError(s);
+  if (early) return early;
+
+  const blocked = access === 'in-black-list';
+  const groups = prepared.groups;
+  applyDiscounts(s, blocked ? [] : groups.discount);
+  applyFuelRecalculation(s);
+  applyPaymentLimits(s, blocked ? [] : groups['bonus-payment-limit']);
+  const refused = redeemBonuses(s);
+  if (refused) return refused;
+  applyBonuses(s, blocked ? [] : groups.bonuses);
+  applyCouponRules(s, blocked ? [] : groups.coupon);
+  const redeemed = redeemedCoupons(s, presented);
+  return finish(s, redeemed);
+}
+
+/** Taxes, margins, services and totals; then the payment from a special account. */
+function finish(s: CalcState, redeemed: ReturnType<typeof redeemedCoupons>): EngineResult {
+  const { amount: md, bonuses: bd } = s.digits;
+  const check = s.check;
+  let amount: Dec = ZERO;
+  let discount: Dec = ZERO;
+  let sales: Dec = ZERO;
+  let bonusesRedeemedMoney: Dec = ZERO;
+  const allTaxes: EngineTaxItem[] = [];
+  const allMargins: EngineMarginItem[] = [];
+  const items = s.lines.map((line) => {
+    const f = finalValues(line);
+    const after = sub(f.amount, f.discount);
+    const taxes = lineTaxes(s, line, after);
+    const margins = lineMargins(s, line, f.quantity, after);
+    amount = add(amount, f.amount);
+    discount = add(discount, f.discount);
+    sales = add(sales, taxes.sales);
+    bonusesRedeemedMoney = add(bonusesRedeemedMoney, line.redeemed);
+    for (const t of taxes.items) allTaxes.push(t);
+    for (const m of margins) allMargins.push(m);
+    return outputLine(s, line, taxes.items, margins, f);
+  });
+  const services = calculateServices(s, amount);
+  const shipping = round(dec(check.shipping_amount ?? 0), md);
+  const summary = add(add(amount, shipping), services.total);
+  let toPay = add(sub(sub(summary, discount), bonusesRedeemedMoney), sales);
+  if (isNegative(toPay)) toPay = ZERO; // cannot happen: discounts and redemption never exceed the lines
+  let bonusesAddedTotal: Dec = ZERO;
+  for (const b of s.bonusesAdded) bonusesAddedTotal = add(bonusesAddedTotal, dec(b.amount));
+
+  const { special_account_pin: _pin, implemented_rules: _asked, ...request } = check as EngineCheck;
+  const out: EngineCheckResult = {
+    ...request,
+    transaction_type: request.transaction_type ?? 'sale',
+    amount: wire(amount, md),
+    discount_amount: wire(discount, md),
+    bonuses_redeemed_amount: wire(s.redeemedBonuses, bd),
+    bonuses_added_amount: wire(bonusesAddedTotal, bd),
+    services_amount: wire(services.total, md),
+    shipping_amount: wire(shipping, md),
+    summary_amount: wire(summary, md),
+    amount_to_pay: wire(toPay, md),
+    amount_decimal_digits: md,
+    bonuses_decimal_digits: bd,
+    special_accounts_decimal_digits: s.digits.special,
+    check_items: items,
+    implemented_rules: s.reports.map((r) => outputRule(s, r)),
+    bonuses_added: s.bonusesAdded,
+    emitted_coupons: s.emitted,
+  };
+  if (check.check_services !== undefined) out.check_services = services.services;
+  if (check.redeemed_coupons !== undefined) out.redeemed_coupons = redeemed;
+  const vat = aggregateByCode(allTaxes.filter((t) => t.type === 'vat'));
+  const salesTaxes = aggregateByCode(allTaxes.filter((t) => t.type === 'sales'));
+  if (vat.length + salesTaxes.length > 0) out.calculated_taxes = { base: vat, sales: salesTaxes };
+  else delete out.calculated_taxes;
+  if (allMargins.length > 0)
+    out.calculated_margins = { terminal_additional_costs: aggregateByCode(allMargins) };
+  else delete out.calculated_margins;
+  if (s.spent.length > 0) {
+    // Which lots paid, so a refund can return them (and let expired lots stay expired).
+    out.external_additional_info = {
+      ...(request.external_additional_info ?? {}),
+      bonuses_spent: s.spent.map((p) => ({
+        source: p.source,
+        ...(p.id !== undefined ? { id: p.id } : {}),
+        ...(p.expire !== undefined ? { expire: p.expire } : {}),
+        amount: wire(p.amount, bd),
+      })),
+    };
+  }
+  const charges = [...s.charges];
+  if (s.paysFromAccount) {
+    const paid = payFromAccount(s, toPay);
+    if ('error' in paid) return paid;
+    charges.unshift(paid.charge);
+    out.special_account = paid.account;
+    out.special_account_pin_required = paid.pinRequired;
+    out.special_account_odometer_required = paid.odometerRequired;
+    out.special_account_vehicle_id_required = paid.vehicleIdRequired;
+  }
+  out.special_accounts_charges = charges;
+  return { check: out, warnings: s.warnings };
+}

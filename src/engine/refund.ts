@@ -1,0 +1,297 @@
+// Cancellations and refunds (engine.md 15): computed from the processed check as it was
+// stored, never by recalculating with today's rules. Each refunded unit returns its own
+// share of its line's values: a line's value is spread over its units by largest remainder
+// (ties to the earlier unit) and a refund takes the first units. A caller that refunds in
+// steps passes what is left of the check as `original` each time, so the last step returns
+// exactly the rest and the steps add up to a cancel.
+import type {
+  EngineCheckCoupon,
+  EngineCheckItem,
+  EngineCheckResult,
+  EngineContext,
+  EngineProcessedCheck,
+  EngineResult,
+  EngineSpecialAccountCharge,
+} from '../contract/engine.js';
+import {
+  type Dec,
+  ZERO,
+  add,
+  allocate,
+  dec,
+  fromMinor,
+  gt,
+  max,
+  round,
+  sub,
+  toMinor,
+  toNumber,
+} from '../money/index.js';
+import { engineError } from './errors.js';
+import { num, wire } from './numbers.js';
+import { localNow } from './schedule.js';
+
+/**
+ * The share of `k` of a line's `q` units in a value of `total` minor units: the value is
+ * split by largest remainder between the refunded and the kept units (the refunded part
+ * first on a tie), so two complementary refunds of one line add up to the line exactly.
+ */
+export function unitShare(total: bigint, q: Dec, k: Dec, quantityDigits: number): bigint {
+  const qm = toMinor(q, quantityDigits);
+  const km = toMinor(k, quantityDigits);
+  if (km >= qm || qm === 0n) return total;
+  return allocate(total, [km, qm - km])[0] ?? 0n;
+}
+
+interface LineValues {
+  readonly quantity: Dec;
+  readonly qDigits: number;
+  readonly amount: bigint;
+  readonly discount: bigint;
+  readonly redeemed: bigint;
+  readonly bonusesRedeemed: bigint;
+  readonly bonusesAdded: bigint;
+  readonly sales: bigint;
+  readonly debit: bigint;
+  readonly credit: bigint;
+}
+
+function salesOf(item: EngineCheckItem, md: number): bigint {
+  let total = 0n;
+  for (const t of item.calculated_taxes?.sales ?? []) total += toMinor(num(t.value), md);
+  return total;
+}
+
+/** Answers mode `refund` (engine-fixture.md): `{ check: REFUND, warnings, owed }`. */
+export function refund(ctx: EngineContext): EngineResult {
+  const original = ctx.original;
+  if (!original)
+    return engineError('invalid-input', 'a refund needs the original check', 'original');
+  const md = original.amount_decimal_digits ?? 2;
+  const bd = original.bonuses_decimal_digits ?? 2;
+  const sd = original.special_accounts_decimal_digits ?? 2;
+  const items = original.check_items ?? [];
+  const cancel = ctx.refund_lines === undefined;
+  const today = localNow(ctx.now, ctx.pos?.time_zone ?? ctx.business.base_time_zone).date;
+
+  // What each line carries, including its share of check-level bonuses and charges.
+  const redeemedMoney = items.map((it) => toMinor(num(it.calculated_bonuses_redeemed_amount), md));
+  const bonusesByLine = allocate(toMinor(num(original.bonuses_redeemed_amount), bd), redeemedMoney);
+  const toPay = items.map((it, i) => {
+    const v =
+      toMinor(num(it.amount), md) -
+      toMinor(num(it.discount_amount), md) -
+      redeemedMoney[i]! +
+      salesOf(it, md);
+    return v > 0n ? v : 0n;
+  });
+  const afterDiscount = items.map((it) => {
+    const v = toMinor(num(it.amount), md) - toMinor(num(it.discount_amount), md);
+    return v > 0n ? v : 0n;
+  });
+  const charges = original.special_accounts_charges ?? [];
+  const chargeShares = charges.map((c) =>
+    allocate(
+      toMinor(num(c.amount), c.decimal_digits ?? sd),
+      c.direction === 'debit' ? toPay : afterDiscount,
+    ),
+  );
+  const values: LineValues[] = items.map((it, i) => {
+    const qDigits = it.quantity_decimal_digits ?? 3;
+    return {
+      quantity: round(num(it.quantity), qDigits),
+      qDigits,
+      amount: toMinor(num(it.amount), md),
+      discount: toMinor(num(it.discount_amount), md),
+      redeemed: redeemedMoney[i]!,
+      bonusesRedeemed: bonusesByLine[i] ?? 0n,
+      bonusesAdded: toMinor(num(it.bonuses_added), bd),
+      sales: salesOf(it, md),
+      debit: 0n,
+      credit: 0n,
+    };
+  });
+
+  // Which quantity of which line goes back.
+  const refunded = new Map<number, Dec>();
+  if (cancel) {
+    values.forEach((v, i) => refunded.set(i, v.quantity));
+  } else {
+    for (const [j, r] of ctx.refund_lines!.entries()) {
+      const v = values[r.index];
+      if (!v)
+        return engineError(
+          'invalid-input',
+          `the original check has no line ${r.index}`,
+          `refund_lines[${j}].index`,
+        );
+      if (refunded.has(r.index))
+        return engineError(
+          'invalid-input',
+          `line ${r.index} is listed twice`,
+          `refund_lines[${j}].index`,
+        );
+      const k = round(dec(r.quantity), v.qDigits);
+      if (gt(k, v.quantity)) {
+        return engineError(
+          'invalid-input',
+          `line ${r.index} has only ${toNumber(v.quantity)} to refund`,
+          `refund_lines[${j}].quantity`,
+        );
+      }
+      refunded.set(r.index, k);
+    }
+  }
+
+  let amount = 0n;
+  let discount = 0n;
+  let redeemed = 0n;
+  let bonusesBack = 0n;
+  let writeOff = 0n;
+  let sales = 0n;
+  const chargeBack = charges.map(() => 0n);
+  const lines: EngineCheckItem[] = [];
+  for (const [i, k] of [...refunded.entries()].sort((a, b) => a[0] - b[0])) {
+    const v = values[i]!;
+    const it = items[i]!;
+    const share = (total: bigint) => unitShare(total, v.quantity, k, v.qDigits);
+    const a = share(v.amount);
+    const d = share(v.discount);
+    const r = share(v.redeemed);
+    const b = share(v.bonusesAdded);
+    amount += a;
+    discount += d;
+    redeemed += r;
+    bonusesBack += share(v.bonusesRedeemed);
+    writeOff += b;
+    sales += share(v.sales);
+    chargeShares.forEach((parts, c) => {
+      chargeBack[c]! += share(parts[i] ?? 0n);
+    });
+    lines.push({
+      ...it,
+      quantity: toNumber(k),
+      amount: toNumber(fromMinor(a, md)),
+      discount_amount: toNumber(fromMinor(d, md)),
+      calculated_discount_amount: toNumber(fromMinor(d, md)),
+      calculated_bonuses_redeemed_amount: toNumber(fromMinor(r, md)),
+      bonuses_added: toNumber(fromMinor(b, bd)),
+    });
+  }
+  if (cancel) {
+    // The whole check: what the check says, services and shipping included.
+    bonusesBack = toMinor(num(original.bonuses_redeemed_amount), bd);
+    writeOff = toMinor(num(original.bonuses_added_amount), bd);
+  }
+
+  // Bonuses spent from lots that have expired meanwhile stay expired (engine.md 15).
+  const expired = expiredShare(original, fromMinor(bonusesBack, bd), today, bd);
+  const returned = sub(fromMinor(bonusesBack, bd), expired);
+
+  const summary = cancel ? num(original.summary_amount ?? original.amount) : fromMinor(amount, md);
+  const toPayBack = cancel
+    ? num(original.amount_to_pay)
+    : fromMinor(amount - discount - redeemed + sales, md);
+  const refundCharges: EngineSpecialAccountCharge[] = charges.map((c, n) => ({
+    ...c,
+    amount: cancel ? c.amount : toNumber(fromMinor(chargeBack[n]!, c.decimal_digits ?? sd)),
+  }));
+
+  const writeOffDec = fromMinor(writeOff, bd);
+  const owed = owedBonuses(ctx, writeOffDec, returned, today);
+  const {
+    special_account_pin: _pin,
+    special_account_pin_required: _a,
+    special_account_odometer_required: _b,
+    special_account_vehicle_id_required: _c,
+    ...rest
+  } = original;
+  const out: EngineCheckResult = {
+    ...rest,
+    transaction_type: 'refund',
+    transaction_cancelled: cancel ? 1 : 0,
+    ...(original.transaction_id !== undefined
+      ? { preliminary_transaction_id: original.transaction_id }
+      : {}),
+    preliminary_transaction_type: original.transaction_type ?? 'sale',
+    check_items: lines,
+    amount: cancel ? toNumber(num(original.amount)) : toNumber(fromMinor(amount, md)),
+    discount_amount: cancel
+      ? toNumber(num(original.discount_amount))
+      : toNumber(fromMinor(discount, md)),
+    bonuses_redeemed_amount: wire(returned, bd),
+    bonuses_added_amount: wire(writeOffDec, bd),
+    services_amount: cancel ? toNumber(num(original.services_amount)) : 0,
+    shipping_amount: cancel ? toNumber(num(original.shipping_amount)) : 0,
+    summary_amount: wire(summary, md),
+    amount_to_pay: wire(max(ZERO, toPayBack), md),
+    bonuses_added: gt(writeOffDec, ZERO) ? [{ amount: wire(writeOffDec, bd) }] : [],
+    special_accounts_charges: refundCharges,
+    redeemed_coupons: cancel ? reopen(ctx, original.redeemed_coupons ?? [], today) : [],
+    emitted_coupons: cancel ? cancelEmitted(ctx, original.emitted_coupons ?? []) : [],
+  };
+  delete out.implemented_rules;
+  return { check: out, warnings: [], owed: { bonuses: wire(owed, bd) } };
+}
+
+interface SpentRecord {
+  source?: unknown;
+  expire?: unknown;
+  amount?: unknown;
+}
+
+/** The part of `back` that came from lots expired by `today`, pro rata over the spend. */
+function expiredShare(original: EngineProcessedCheck, back: Dec, today: string, bd: number): Dec {
+  const spent = original.external_additional_info?.bonuses_spent;
+  if (!Array.isArray(spent) || spent.length === 0) return ZERO;
+  const parts = (spent as SpentRecord[]).map((p) => ({
+    amount: typeof p.amount === 'number' ? toMinor(dec(p.amount), bd) : 0n,
+    expired: p.source === 'promotional' && typeof p.expire === 'string' && p.expire < today,
+  }));
+  const shares = allocate(
+    toMinor(back, bd),
+    parts.map((p) => p.amount),
+  );
+  let expired = 0n;
+  parts.forEach((p, i) => {
+    if (p.expired) expired += shares[i] ?? 0n;
+  });
+  return fromMinor(expired, bd);
+}
+
+/** A write-off beyond the balance takes it to zero; the rest is owed (engine.md 15). */
+function owedBonuses(ctx: EngineContext, writeOff: Dec, returned: Dec, today: string): Dec {
+  const customer = ctx.customer;
+  let balance = add(returned, num(customer?.bonuses.regular));
+  for (const lot of customer?.bonuses.promotional ?? []) {
+    if ((!lot.starting || lot.starting <= today) && (!lot.expire || lot.expire >= today))
+      balance = add(balance, num(lot.amount));
+  }
+  balance = sub(balance, num(ctx.pending.bonuses_redeemed));
+  return max(ZERO, sub(writeOff, max(ZERO, balance)));
+}
+
+/** Coupons the check redeemed are reopened if still valid. */
+function reopen(
+  ctx: EngineContext,
+  coupons: readonly EngineCheckCoupon[],
+  today: string,
+): EngineCheckCoupon[] {
+  return coupons
+    .filter((c) => c.valid !== false && c.applicable !== false)
+    .map((c) => ({
+      ...c,
+      status: !c.expire_date || c.expire_date >= today ? 'open' : (c.status ?? 'redeemed'),
+    }));
+}
+
+/** Coupons the check emitted are cancelled if still open. */
+function cancelEmitted(
+  ctx: EngineContext,
+  coupons: readonly EngineCheckCoupon[],
+): EngineCheckCoupon[] {
+  return coupons.map((c) => {
+    const now = ctx.coupons.find((k) => k.code === c.code)?.status ?? c.status ?? 'open';
+    return { ...c, status: now === 'open' ? 'cancelled' : now };
+  });
+}

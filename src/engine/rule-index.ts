@@ -1,0 +1,247 @@
+// Rules are validated and compiled once (`prepareRules`) and reused across many checks:
+// item filters become sets, thresholds exact decimals sorted by `from`, schedules seconds,
+// and the rules are indexed by the item codes and categories they include, so a check
+// visits only the rules that can match its lines (rules that include everything are kept
+// apart, as are display rules, which report even without a matching line).
+import type { z } from 'zod';
+import { EngineRules, type EngineImplementedRule, type EngineRule } from '../contract/engine.js';
+import { formatPath } from '../contract/problems.js';
+import { type Dec, cmp, dec } from '../money/index.js';
+import { engineError, type ErrorResult } from './errors.js';
+import { HUNDRED } from './numbers.js';
+import { compileSchedule, type Schedule, type ZoneCache } from './schedule.js';
+
+/** The action groups in the order they act (engine.md 7). */
+export const GROUPS = ['discount', 'bonus-payment-limit', 'bonuses', 'coupon'] as const;
+export type Group = (typeof GROUPS)[number];
+
+export interface ItemFilter {
+  /** Null when both include lists are empty: every line. */
+  readonly items: ReadonlySet<string> | null;
+  readonly categories: ReadonlySet<string> | null;
+  readonly excludedItems: ReadonlySet<string> | null;
+  readonly excludedCategories: ReadonlySet<string> | null;
+  readonly everyLine: boolean;
+  /** Some code or category is excluded. */
+  readonly excludes: boolean;
+}
+
+export interface Tier {
+  readonly from: Dec;
+  readonly value: Dec;
+  /**
+   * A plain percentage (0 <= value <= 100) as integers for the discount hot path: p% of an
+   * amount of u minor units is round_half_away(u x value.units / (100 x 10^value.scale)),
+   * i.e. floor((u x twice + den) / twiceDen) for u >= 0, at the amount's own digits.
+   */
+  readonly percent?: PercentFactor | null;
+}
+
+export interface PercentFactor {
+  readonly twice: bigint;
+  readonly den: bigint;
+  readonly twiceDen: bigint;
+  /** Amounts up to this keep u x twice + den within 64 bits (see the discount loop). */
+  readonly maxAmount: bigint;
+}
+
+const INT64_MAX = 2n ** 63n - 1n;
+
+export function percentFactor(value: Dec): PercentFactor | null {
+  if (value.units < 0n || cmp(value, HUNDRED) > 0) return null;
+  const den = 100n * 10n ** BigInt(value.scale);
+  const twice = 2n * value.units;
+  const maxAmount = twice === 0n ? INT64_MAX : (INT64_MAX - den) / twice;
+  return { twice, den, twiceDen: 2n * den, maxAmount };
+}
+
+export interface CompiledRule {
+  readonly rule: EngineRule;
+  /** Position in evaluation order. */
+  readonly order: number;
+  readonly group: Group;
+  readonly matching: ItemFilter;
+  /** The dependency filter: the matching one unless alternative dependencies are used. */
+  readonly depends: ItemFilter;
+  readonly tiers: readonly Tier[];
+  readonly schedule: Schedule | null;
+  readonly posIds: ReadonlySet<string> | null;
+  readonly display: boolean;
+  /** Found through the index by code and category; otherwise matched by scanning the lines. */
+  readonly indexed: boolean;
+  /** What implemented_rules says of the rule besides implementation_data (docs decision 10). */
+  readonly descriptor: Readonly<EngineImplementedRule>;
+}
+
+export interface PreparedRules {
+  /** Every active rule, in evaluation order: group, priority ascending, id ascending. */
+  readonly rules: readonly CompiledRule[];
+  /** Orders of rules that include an item code / a category. */
+  readonly byCode: ReadonlyMap<string, readonly number[]>;
+  readonly byCategory: ReadonlyMap<string, readonly number[]>;
+  /** Orders of rules matched by scanning the lines (every-line rules), and of display rules. */
+  readonly everyLine: readonly number[];
+  readonly display: readonly number[];
+  /** The same rules split by action group, each in evaluation order. */
+  readonly groups: Readonly<Record<Group, readonly CompiledRule[]>>;
+  /** Time-zone formatters, built on first use (immutable once built). */
+  readonly zones: ZoneCache;
+}
+
+// The rule fields an implemented rule repeats, in this order after `id`.
+const RULE_OUTPUT_KEYS = [
+  'loyalty_id',
+  'title',
+  'comment',
+  'scope',
+  'active',
+  'automatic',
+  'priority',
+  'combine',
+  'action_type',
+  'charge_type',
+  'special_account_id',
+  'coupon_batch_code',
+  'card_category_id',
+  'corporate_customer_category_id',
+  'value',
+] as const;
+
+/** The rule's identity and descriptors; its filters and schedule stay with the rule set. */
+function describe(rule: EngineRule): EngineImplementedRule {
+  const out: EngineImplementedRule = { id: rule.id };
+  for (const key of RULE_OUTPUT_KEYS) {
+    const v = rule[key];
+    if (v !== undefined && v !== null) (out as Record<string, unknown>)[key] = v;
+  }
+  // A slot for implementation_data, last as in the answer: each report copies this object
+  // and fills the slot, without growing the copy's property store (outputRule).
+  out.implementation_data = undefined;
+  return out;
+}
+
+function toSet(list: readonly string[]): ReadonlySet<string> | null {
+  return list.length > 0 ? new Set(list) : null;
+}
+
+export function compileFilter(
+  included: readonly string[],
+  includedCategories: readonly string[],
+  excluded: readonly string[],
+  excludedCategories: readonly string[],
+): ItemFilter {
+  const items = toSet(included);
+  const categories = toSet(includedCategories);
+  const excludedItems = toSet(excluded);
+  const excludedCats = toSet(excludedCategories);
+  return {
+    items,
+    categories,
+    excludedItems,
+    excludedCategories: excludedCats,
+    everyLine: items === null && categories === null,
+    excludes: excludedItems !== null || excludedCats !== null,
+  };
+}
+
+/** Whether a line (code, category) passes a filter (engine.md 5). */
+export function passes(f: ItemFilter, code: string, category: string | undefined): boolean {
+  if (f.excludedItems?.has(code)) return false;
+  if (category !== undefined && f.excludedCategories?.has(category)) return false;
+  if (f.everyLine) return true;
+  if (f.items?.has(code)) return true;
+  return category !== undefined && f.categories !== null && f.categories.has(category);
+}
+
+function compareRules(a: EngineRule, b: EngineRule): number {
+  const ga = GROUPS.indexOf(a.action_type);
+  const gb = GROUPS.indexOf(b.action_type);
+  if (ga !== gb) return ga - gb;
+  if (a.priority !== b.priority) return a.priority - b.priority;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+function push(map: Map<string, number[]>, key: string, order: number): void {
+  const list = map.get(key);
+  if (list) list.push(order);
+  else map.set(key, [order]);
+}
+
+/**
+ * Compiles rules already parsed by the fixture schema. Inactive rules are dropped here.
+ * `index: false` leaves every rule to scan the lines (the benchmark's naive comparison).
+ */
+export function compileRules(
+  rules: readonly EngineRule[],
+  options: { index?: boolean } = {},
+): PreparedRules {
+  const useIndex = options.index ?? true;
+  const sorted = rules.filter((r) => r.active === 1).sort(compareRules);
+  const byCode = new Map<string, number[]>();
+  const byCategory = new Map<string, number[]>();
+  const everyLine: number[] = [];
+  const display: number[] = [];
+  const compiled = sorted.map((rule, order): CompiledRule => {
+    const matching = compileFilter(
+      rule.included_items,
+      rule.included_item_categories,
+      rule.excluded_items,
+      rule.excluded_item_categories,
+    );
+    const depends =
+      rule.use_alternative_dependencies_by_items === 1
+        ? compileFilter(
+            rule.depends_included_items,
+            rule.depends_included_item_categories,
+            rule.depends_excluded_items,
+            rule.depends_excluded_item_categories,
+          )
+        : matching;
+    const tiers = (rule.value?.thresholds ?? [])
+      .map((t): Tier => {
+        const value = dec(t.value);
+        return { from: dec(t.from), value, percent: percentFactor(value) };
+      })
+      .sort((a, b) => cmp(a.from, b.from));
+    const isDisplay = rule.automatic === 3;
+    const indexed = useIndex && !isDisplay && !matching.everyLine;
+    if (isDisplay) display.push(order);
+    else if (!indexed) everyLine.push(order);
+    else {
+      for (const code of matching.items ?? []) push(byCode, code, order);
+      for (const category of matching.categories ?? []) push(byCategory, category, order);
+    }
+    return {
+      rule,
+      order,
+      group: rule.action_type,
+      matching,
+      depends,
+      tiers,
+      schedule: rule.scheduled === 1 ? compileSchedule(rule) : null,
+      posIds: rule.pos.length > 0 ? new Set(rule.pos.map((p) => p.id)) : null,
+      display: isDisplay,
+      indexed,
+      descriptor: describe(rule),
+    };
+  });
+  const groups = {} as Record<Group, CompiledRule[]>;
+  for (const g of GROUPS) groups[g] = compiled.filter((c) => c.group === g);
+  return { rules: compiled, byCode, byCategory, everyLine, display, groups, zones: new Map() };
+}
+
+/**
+ * Validates raw rules against the fixture's rule schema and compiles them. A bad rule is an
+ * `invalid-input` error naming its path (`rules[3].value.type`).
+ */
+export function prepareRules(rules: unknown): PreparedRules | ErrorResult {
+  const parsed = EngineRules.safeParse(rules);
+  if (!parsed.success) return rulesError(parsed.error);
+  return compileRules(parsed.data);
+}
+
+function rulesError(error: z.ZodError): ErrorResult {
+  const issue = error.issues[0];
+  const path = formatPath(['rules', ...(issue?.path ?? [])]);
+  return engineError('invalid-input', issue?.message ?? 'invalid rules', path);
+}

@@ -1,0 +1,155 @@
+// Local dates and times (engine.md 4 and 16): `now` seen in the POS time zone (else the
+// business zone), rule schedules with windows that wrap past midnight, and the calendar
+// arithmetic of promotional lots (days, months clamped to the month's end).
+// Intl.DateTimeFormat is the only time-zone source: it is part of the language, not Node.
+
+/** `now` in a time zone: local date, seconds since local midnight and ISO weekday. */
+export interface LocalNow {
+  /** `YYYY-MM-DD` */
+  readonly date: string;
+  /** Seconds since local midnight. */
+  readonly seconds: number;
+  /** ISO weekday of `date`, Monday = 1. */
+  readonly weekday: number;
+}
+
+/** Formatters by zone: building one is costly, and a formatter is immutable. */
+export type ZoneCache = Map<string, Intl.DateTimeFormat>;
+
+function formatter(zone: string, cache?: ZoneCache): Intl.DateTimeFormat {
+  let f = cache?.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    cache?.set(zone, f);
+  }
+  return f;
+}
+
+// What the en-US formatter above prints: "11/22/2026, 19:15:00".
+const FORMATTED = /^(\d{2})\/(\d{2})\/(\d{4}), (\d{2}):(\d{2}):(\d{2})$/;
+
+export function localNow(nowIso: string, zone: string, cache?: ZoneCache): LocalNow {
+  const instant = new Date(nowIso);
+  const f = formatter(zone, cache);
+  // format() is a third of the cost of formatToParts(); the parts stay the fallback for
+  // anything the pattern does not hold (years outside 1000-9999).
+  const m = FORMATTED.exec(f.format(instant));
+  let date: string;
+  let seconds: number;
+  if (m) {
+    date = `${m[3]}-${m[1]}-${m[2]}`;
+    seconds = Number(m[4]) * 3600 + Number(m[5]) * 60 + Number(m[6]);
+  } else {
+    const parts: Record<string, string> = {};
+    for (const p of f.formatToParts(instant)) parts[p.type] = p.value;
+    date = `${parts.year}-${parts.month}-${parts.day}`;
+    seconds = Number(parts.hour) * 3600 + Number(parts.minute) * 60 + Number(parts.second);
+  }
+  return { date, seconds, weekday: weekdayOf(date) };
+}
+
+/** Days since 1970-01-01 of a `YYYY-MM-DD` date. */
+export function dayNumber(date: string): number {
+  const y = Number(date.slice(0, 4));
+  const m = Number(date.slice(5, 7));
+  const d = Number(date.slice(8, 10));
+  return Math.round(Date.UTC(y, m - 1, d) / 86_400_000);
+}
+
+function fromDayNumber(day: number): string {
+  return new Date(day * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** ISO weekday (Monday = 1) of a date. */
+export function weekdayOf(date: string): number {
+  // 1970-01-01 was a Thursday (ISO 4).
+  return ((((dayNumber(date) + 3) % 7) + 7) % 7) + 1;
+}
+
+export function addDays(date: string, days: number): string {
+  return fromDayNumber(dayNumber(date) + days);
+}
+
+/** Adds calendar months, clamping to the month's end (31 January + 1 month = 28/29 February). */
+export function addMonths(date: string, months: number): string {
+  const y = Number(date.slice(0, 4));
+  const m = Number(date.slice(5, 7)) - 1 + months;
+  const d = Number(date.slice(8, 10));
+  const year = y + Math.floor(m / 12);
+  const month = ((m % 12) + 12) % 12;
+  const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const day = Math.min(d, last);
+  return `${String(year).padStart(4, '0')}-${String(month + 1).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** `HH:MM` or `HH:MM:SS` -> seconds since midnight. */
+export function parseLocalTime(text: string): number {
+  const [h = '0', m = '0', s = '0'] = text.split(':');
+  return Number(h) * 3600 + Number(m) * 60 + Number(s);
+}
+
+/** A rule's schedule, compiled once. */
+export interface Schedule {
+  readonly validAfter: string | null;
+  readonly validBefore: string | null;
+  /** Seconds since midnight; null = open on that side. */
+  readonly from: number | null;
+  readonly to: number | null;
+  /** ISO weekdays; null = every day. */
+  readonly weekDays: ReadonlySet<number> | null;
+}
+
+export function compileSchedule(rule: {
+  valid_after?: string | null;
+  valid_before?: string | null;
+  time_from?: string | null;
+  time_to?: string | null;
+  week_days: readonly number[];
+}): Schedule {
+  return {
+    validAfter: rule.valid_after ?? null,
+    validBefore: rule.valid_before ?? null,
+    from: rule.time_from ? parseLocalTime(rule.time_from) : null,
+    to: rule.time_to ? parseLocalTime(rule.time_to) : null,
+    weekDays: rule.week_days.length > 0 ? new Set(rule.week_days) : null,
+  };
+}
+
+/**
+ * Whether `now` falls inside the schedule (engine.md 4.4). The dates bound the local date;
+ * the time window is [from, to), wrapping past midnight when to < from; the weekday is the
+ * one of the day on which the current window opened.
+ */
+export function inSchedule(s: Schedule, now: LocalNow): boolean {
+  if (s.validAfter !== null && now.date < s.validAfter) return false;
+  if (s.validBefore !== null && now.date > s.validBefore) return false;
+  let openedYesterday = false;
+  const { from, to } = s;
+  if (from !== null && to !== null && from !== to) {
+    if (from < to) {
+      if (now.seconds < from || now.seconds >= to) return false;
+    } else if (now.seconds >= from) {
+      openedYesterday = false;
+    } else if (now.seconds < to) {
+      openedYesterday = true;
+    } else {
+      return false;
+    }
+  } else if (from !== null && to === null) {
+    if (now.seconds < from) return false;
+  } else if (from === null && to !== null) {
+    if (now.seconds >= to) return false;
+  }
+  if (s.weekDays === null) return true;
+  const weekday = openedYesterday ? ((now.weekday + 5) % 7) + 1 : now.weekday;
+  return s.weekDays.has(weekday);
+}

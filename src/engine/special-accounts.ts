@@ -1,0 +1,329 @@
+// Paying from a special account (engine.md 10, 16): the account is found, checked in the
+// order engine.md 16 gives (the first failure is the error), and charged `amount_to_pay`.
+// `calc` reports a missing PIN, odometer or vehicle id only through the `*_required` flags;
+// `process` refuses them.
+import type { DataRequiredType } from '../contract/enums.js';
+import type {
+  EngineCorporateAccess,
+  EngineSpecialAccount,
+  EngineSpecialAccountCharge,
+} from '../contract/engine.js';
+import { type Dec, ZERO, add, dec, gt, max, round, sub, toNumber } from '../money/index.js';
+import { decimalPlacesOf } from './numbers.js';
+import { engineError, type ErrorResult } from './errors.js';
+import type { CalcState } from './state.js';
+
+export interface AccountPayment {
+  readonly pinRequired: boolean;
+  readonly odometerRequired: DataRequiredType;
+  readonly vehicleIdRequired: DataRequiredType;
+  readonly charge: EngineSpecialAccountCharge;
+  readonly account: { id: string; title?: string; currency?: string; type?: 'money' | 'quantity' };
+}
+
+interface Limit {
+  readonly name: 'day' | 'month' | 'overall' | 'user-day' | 'user-month' | 'user-overall';
+  readonly limit: number | undefined;
+  readonly used: number;
+}
+
+/** What one payment source looks like once the corporate indirection is resolved. */
+interface Source {
+  readonly account: Omit<EngineSpecialAccount, 'id'>;
+  readonly accountId: string;
+  readonly active: boolean;
+  readonly windows: readonly {
+    from: string | null | undefined;
+    until: string | null | undefined;
+  }[];
+  readonly goods: readonly (readonly string[])[];
+  readonly securityCode: boolean;
+  readonly pinVerified: boolean;
+  readonly odometer: DataRequiredType;
+  readonly vehicleId: DataRequiredType;
+  readonly limits: readonly Limit[];
+}
+
+/** `used` from the fixture, else the `_used` companion of the contract's limits. */
+const usedOf = (fixture: number, contract: number | undefined): number =>
+  fixture !== 0 ? fixture : (contract ?? 0);
+
+function customerSource(a: EngineSpecialAccount): Source {
+  const l = a.limits;
+  return {
+    account: a,
+    accountId: a.id,
+    active: a.active === 1,
+    windows: [{ from: l?.available_from, until: l?.available_until }],
+    goods: [a.goods_items ?? []],
+    securityCode: a.security_code === 1,
+    pinVerified: a.pin_verified === true,
+    odometer: a.odometer ?? 'none',
+    vehicleId: 'none',
+    limits: [
+      { name: 'day', limit: l?.day_limit, used: usedOf(a.used.day, l?.day_limit_used) },
+      { name: 'month', limit: l?.month_limit, used: usedOf(a.used.month, l?.month_limit_used) },
+      {
+        name: 'overall',
+        limit: l?.overall_limit,
+        used: usedOf(a.used.overall, l?.overall_limit_used),
+      },
+    ],
+  };
+}
+
+function corporateSource(access: EngineCorporateAccess): Source | null {
+  const info = access.corporate_customer_special_account;
+  const account = info?.special_account;
+  if (!info || !account) return null;
+  const l = access.limits;
+  const customer = info.corporate_customer;
+  const active =
+    info.active !== 0 &&
+    account.active !== 0 &&
+    customer?.suspended !== 1 &&
+    customer?.corporate_user?.status !== 0;
+  return {
+    account,
+    accountId: account.id ?? info.id ?? access.id,
+    active,
+    windows: [
+      { from: l?.account_available_from, until: l?.account_available_until },
+      { from: l?.user_available_from, until: l?.user_available_until },
+      { from: account.limits?.available_from, until: account.limits?.available_until },
+    ],
+    goods: [access.goods_items ?? [], account.goods_items ?? []],
+    securityCode: access.security_code === 1,
+    pinVerified: (access.pin_verified ?? account.pin_verified) === true,
+    odometer: access.odometer ?? 'none',
+    vehicleId: access.vehicle_id ?? 'none',
+    limits: [
+      {
+        name: 'day',
+        limit: l?.account_day_limit,
+        used: usedOf(access.used.account.day, l?.account_day_limit_used),
+      },
+      {
+        name: 'month',
+        limit: l?.account_month_limit,
+        used: usedOf(access.used.account.month, l?.account_month_limit_used),
+      },
+      {
+        name: 'user-day',
+        limit: l?.user_day_limit,
+        used: usedOf(access.used.user.day, l?.user_day_limit_used),
+      },
+      {
+        name: 'user-month',
+        limit: l?.user_month_limit,
+        used: usedOf(access.used.user.month, l?.user_month_limit_used),
+      },
+      {
+        name: 'user-overall',
+        limit: l?.user_overall_limit,
+        used: usedOf(access.used.user.overall, l?.user_overall_limit_used),
+      },
+    ],
+  };
+}
+
+function inWindow(
+  nowMs: number,
+  w: { from: string | null | undefined; until: string | null | undefined },
+): boolean {
+  if (w.from && nowMs < Date.parse(w.from)) return false;
+  if (w.until && nowMs > Date.parse(w.until)) return false;
+  return true;
+}
+
+/** Whether the check is paid from a special account (engine.md 10). */
+export function paysFromAccount(paymentType: string | undefined): boolean {
+  return paymentType === 'special-account' || paymentType === 'corporate-special-account';
+}
+
+/** Access errors known before any calculation (engine.md 16: anonymous, black-listed). */
+export function accountAccessError(s: CalcState): ErrorResult | null {
+  if (!s.paysFromAccount) return null;
+  if (s.access === 'anonymous') {
+    return engineError(
+      'customer-required',
+      'paying from a special account needs an identified customer',
+      'check.payment_type',
+    );
+  }
+  if (s.access === 'in-black-list')
+    return engineError('customer-blocked', 'the customer is blocked', 'check.payment_type');
+  return null;
+}
+
+/** Checks the payment and builds its debit charge of `amount_to_pay`. */
+export function payFromAccount(s: CalcState, amountToPay: Dec): AccountPayment | ErrorResult {
+  const access = accountAccessError(s);
+  if (access) return access;
+  const check = s.check;
+  const corporate = check.payment_type === 'corporate-special-account';
+  const id = check.payment_id;
+  const idPath = 'check.payment_id';
+  let source: Source | null = null;
+  if (id) {
+    if (corporate) {
+      const a = s.ctx.corporate_accesses.find((x) => x.id === id);
+      source = a ? corporateSource(a) : null;
+    } else {
+      const a = s.ctx.special_accounts.find((x) => x.id === id);
+      source = a ? customerSource(a) : null;
+    }
+  }
+  if (!source)
+    return engineError('account-not-found', `no special account ${id ?? '(none)'}`, idPath);
+  if (!source.active) {
+    return engineError('account-inactive', `special account ${id} is not active`, idPath);
+  }
+  const nowMs = Date.parse(s.ctx.now);
+  if (!source.windows.every((w) => inWindow(nowMs, w))) {
+    return engineError(
+      'account-outside-window',
+      `special account ${id} is not available now`,
+      idPath,
+    );
+  }
+  if (s.currency !== undefined && source.account.currency !== s.currency) {
+    return engineError(
+      'currency-mismatch',
+      `special account currency ${source.account.currency ?? '(none)'} is not the check's ${s.currency}`,
+      idPath,
+    );
+  }
+  for (const goods of source.goods) {
+    if (goods.length === 0) continue;
+    const allowed = new Set(goods);
+    const codes = [...new Set(s.lines.map((l) => l.code).filter((c) => !allowed.has(c)))];
+    if (codes.length > 0) {
+      return engineError(
+        'goods-not-payable',
+        `goods not payable from this account: ${codes.join(', ')}`,
+        'check.check_items',
+        {
+          codes,
+        },
+      );
+    }
+  }
+  // Required values: `process` verifies them, unless a completion's pre-authorisation did.
+  const processing = s.mode === 'process';
+  const skipVerify =
+    processing &&
+    check.transaction_type === 'completion' &&
+    check.special_account_required_values_verify === false;
+  if (!skipVerify) {
+    if (source.securityCode) {
+      const pin = check.special_account_pin;
+      if (pin === undefined || pin === '') {
+        if (processing)
+          return engineError(
+            'pin-required',
+            'this account needs its PIN',
+            'check.special_account_pin',
+          );
+      } else if (!source.pinVerified) {
+        return engineError('pin-invalid', 'the PIN is not valid', 'check.special_account_pin');
+      }
+    }
+    if (source.odometer !== 'none') {
+      const reading = check.odometer;
+      if (reading === undefined) {
+        if (processing && source.odometer === 'required') {
+          return engineError(
+            'odometer-required',
+            'this account needs an odometer reading',
+            'check.odometer',
+          );
+        }
+      } else {
+        if (reading < 0 || decimalPlacesOf(reading) > 2) {
+          return engineError(
+            'odometer-invalid',
+            'an odometer reading is >= 0 with at most two decimals',
+            'check.odometer',
+          );
+        }
+        const vehicle = check.vehicle_id ?? check.corporate_vehicle?.vehicle_id;
+        const unit = check.odometer_unit ?? check.terminal_odometer_measurement_units ?? 'km';
+        const last = s.ctx.vehicles.find((v) => v.vehicle_id === vehicle)?.last_odometer;
+        if (vehicle !== undefined && last && last.unit === unit && reading < last.value) {
+          return engineError(
+            'odometer-decreased',
+            `odometer ${reading} ${unit} is below the last reading ${last.value} ${unit}`,
+            'check.odometer',
+            { last: last.value, unit },
+          );
+        }
+      }
+    }
+    if (
+      source.vehicleId === 'required' &&
+      processing &&
+      !(check.vehicle_id ?? check.corporate_vehicle?.vehicle_id)
+    ) {
+      return engineError(
+        'vehicle-id-required',
+        'this account needs a vehicle id',
+        'check.vehicle_id',
+      );
+    }
+  }
+  const digits = s.digits.special;
+  const charge = round(amountToPay, digits);
+  const pending = dec(s.ctx.pending.accounts[id!] ?? 0);
+  for (const l of source.limits) {
+    if (!l.limit) continue; // 0 or absent: unlimited
+    const limit = dec(l.limit);
+    const usedNow = add(dec(l.used), pending);
+    if (gt(add(usedNow, charge), limit)) {
+      const available = max(ZERO, sub(limit, usedNow));
+      return engineError(
+        'limit-exceeded',
+        `the ${l.name} limit leaves ${toNumber(available)}`,
+        'check.payment_id',
+        {
+          limit: l.name,
+          available: toNumber(round(available, digits)),
+        },
+      );
+    }
+  }
+  const account = source.account;
+  if (account.credit_type !== 'unlimited') {
+    const credit = account.credit_type === 'limited' ? dec(account.credit_limit ?? 0) : ZERO;
+    const funds = add(sub(dec(account.balance ?? account.amount ?? 0), pending), credit);
+    if (gt(charge, funds)) {
+      return engineError(
+        'insufficient-funds',
+        `the account has ${toNumber(round(max(ZERO, funds), digits))}`,
+        'check.payment_id',
+        {
+          available: toNumber(round(max(ZERO, funds), digits)),
+        },
+      );
+    }
+  }
+  const currency = account.currency ?? s.currency;
+  return {
+    pinRequired: source.securityCode,
+    odometerRequired: source.odometer,
+    vehicleIdRequired: source.vehicleId,
+    charge: {
+      special_account_id: source.accountId,
+      amount: toNumber(charge),
+      ...(currency !== undefined ? { currency } : {}),
+      decimal_digits: digits,
+      direction: 'debit',
+    },
+    account: {
+      id: source.accountId,
+      ...(account.title !== undefined ? { title: account.title } : {}),
+      ...(account.currency !== undefined ? { currency: account.currency } : {}),
+      ...(account.type !== undefined ? { type: account.type } : {}),
+    },
+  };
+}

@@ -1,0 +1,175 @@
+// The working state of one calculation: the lines as rules see and change them, and what
+// the check collects on the way (rule reports, warnings, bonuses, charges, coupons).
+// Created per call and never shared, so `calculate` stays a pure function of its input.
+import type { CustomerAccessType } from '../contract/enums.js';
+import type {
+  EngineBonusAdded,
+  EngineCheck,
+  EngineCheckCoupon,
+  EngineCheckItem,
+  EngineContext,
+  EngineSpecialAccountCharge,
+  EngineWarning,
+} from '../contract/engine.js';
+import { type Dec, ZERO, eq, fromMinor, round } from '../money/index.js';
+import type { CompiledRule, PreparedRules } from './rule-index.js';
+import type { LocalNow } from './schedule.js';
+
+export interface Digits {
+  readonly amount: number;
+  readonly bonuses: number;
+  readonly special: number;
+}
+
+/** What a line starts from (buildLine in calculate.ts). */
+export interface LineInit {
+  readonly index: number;
+  readonly item: EngineCheckItem;
+  /** The quantity rules see (the request's, or the processed one of a completion). */
+  readonly quantity: Dec;
+  /** The line amount rules start from, at money digits. */
+  readonly amount: Dec;
+  readonly moneyDigits: number;
+  readonly priceDigits: number;
+  readonly quantityDigits: number;
+}
+
+/**
+ * A line as the rules see and change it. Its current amount lives as integer minor units at
+ * money digits (`currentUnits`), which the discount group's inner loop lowers without
+ * building a decimal per step; the discount is what the current amount lost since the
+ * gross amount (`grossUnits`: the line amount, or the recalculated one of a fuel prepay).
+ * `current` and `discount` are the same values as decimals for everything else.
+ */
+export class LineState {
+  readonly index: number;
+  readonly item: EngineCheckItem;
+  readonly code: string;
+  readonly category: string | undefined;
+  /** The quantity rules see (the request's, or the processed one of a completion). */
+  readonly quantity: Dec;
+  /** quantity > 0: the line has a unit for every rule. */
+  readonly hasQuantity: boolean;
+  /** The line amount rules start from (money digits). */
+  readonly amount: Dec;
+  readonly moneyDigits: number;
+  readonly priceDigits: number;
+  readonly quantityDigits: number;
+  /** amount - discount (what later rules act on), in minor units at money digits. */
+  currentUnits: bigint;
+  /** current + discount, in minor units at money digits. */
+  private grossUnits: bigint;
+  /** Percent of `current` bonuses may pay (null: the loyalty default). */
+  limitPercent: Dec | null = null;
+  /** Money bonuses may pay on this line (rounded down). */
+  ceiling: Dec = ZERO;
+  /** Money paid with bonuses on this line. */
+  redeemed: Dec = ZERO;
+  /** Bonuses (regular and promotional) credited for this line. */
+  bonusesAdded: Dec = ZERO;
+  /** A rule that touched the line counts quantity 0 as one unit. */
+  zeroAsOne = false;
+  /** Fuel prepay (engine.md 12): the final quantity and amount, when recalculated. */
+  recalculated: { quantity: Dec; amount: Dec; discount: Dec } | null = null;
+  /** Set on recalculate-by-amount lines: true when no recalculation was possible. */
+  recalculateSkipped: boolean | null = null;
+
+  constructor(init: LineInit) {
+    this.index = init.index;
+    this.item = init.item;
+    this.code = init.item.code;
+    this.category = init.item.category;
+    this.quantity = init.quantity;
+    this.hasQuantity = init.quantity.units > 0n;
+    this.amount = init.amount;
+    this.moneyDigits = init.moneyDigits;
+    this.priceDigits = init.priceDigits;
+    this.quantityDigits = init.quantityDigits;
+    this.currentUnits = unitsAt(init.amount, init.moneyDigits);
+    this.grossUnits = this.currentUnits;
+  }
+
+  /** amount - discount: what later rules act on. */
+  get current(): Dec {
+    return fromMinor(this.currentUnits, this.moneyDigits);
+  }
+
+  /** Sum of the discounts applied so far. */
+  get discount(): Dec {
+    return fromMinor(this.grossUnits - this.currentUnits, this.moneyDigits);
+  }
+
+  /** A new gross amount and discount (a fuel prepay's recalculation). */
+  rewrite(amount: Dec, discount: Dec): void {
+    this.grossUnits = unitsAt(amount, this.moneyDigits);
+    this.currentUnits = this.grossUnits - unitsAt(discount, this.moneyDigits);
+  }
+}
+
+/** The minor units of a value at `digits`; every line value is exact there (rounded to it). */
+function unitsAt(value: Dec, digits: number): bigint {
+  const r = round(value, digits);
+  if (!eq(r, value)) throw new RangeError(`a line value with more than ${digits} digits`);
+  return r.units;
+}
+
+/** Who the check is for: a customer's access type, or anonymous. */
+export type Access = CustomerAccessType | 'anonymous';
+
+export interface RuleReport {
+  readonly compiled: CompiledRule;
+  readonly applied: boolean;
+  readonly reason?:
+    'threshold' | 'items-limit-min' | 'bonuses-redeemed' | 'account-payment' | 'display';
+  readonly amount?: Dec;
+  readonly lines?: readonly number[];
+  readonly missing?: Dec | null;
+}
+
+/** One part of a redemption: a promotional lot or the regular balance. */
+export interface SpentPart {
+  readonly source: 'promotional' | 'regular';
+  readonly id?: string;
+  readonly expire?: string | null;
+  readonly amount: Dec;
+}
+
+export interface CalcState {
+  readonly ctx: EngineContext;
+  readonly check: EngineCheck;
+  readonly prepared: PreparedRules;
+  readonly mode: 'calc' | 'process';
+  readonly digits: Digits;
+  readonly lines: LineState[];
+  readonly access: Access;
+  readonly identified: boolean;
+  readonly corporate: boolean;
+  readonly loyaltyId: string | undefined;
+  readonly posId: string | undefined;
+  readonly currency: string | undefined;
+  readonly manualIds: ReadonlySet<string>;
+  readonly isNew: boolean;
+  /** "Pays with bonuses": the request's bonuses_redeemed_amount > 0 (engine.md 16). */
+  readonly paysWithBonuses: boolean;
+  readonly paysFromAccount: boolean;
+  readonly bonusRate: Dec;
+  /** `now` in the local zone, computed on first use. */
+  readonly local: () => LocalNow;
+  /** Batch codes of valid check-modifier coupons presented with the check. */
+  readonly modifierBatches: ReadonlySet<string>;
+  /** Batch codes whose coupon rules applied. */
+  readonly appliedBatches: Set<string>;
+  readonly reports: RuleReport[];
+  readonly warnings: EngineWarning[];
+  readonly bonusesAdded: EngineBonusAdded[];
+  readonly charges: EngineSpecialAccountCharge[];
+  readonly emitted: EngineCheckCoupon[];
+  /** Granted redemption, in bonuses, its money value, and the lots it came from. */
+  redeemedBonuses: Dec;
+  redeemedMoney: Dec;
+  spent: SpentPart[];
+  /** Per-rule matching lines for indexed rules (by rule order), filled once per check. */
+  readonly matches: (number[] | undefined)[];
+  /** 0 .. lines - 1: the matching lines of every rule that takes every line and excludes none. */
+  readonly allLines: readonly number[];
+}

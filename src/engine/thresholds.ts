@@ -1,0 +1,212 @@
+// The dependency base and the tier it reaches (engine.md 5, 6), and the last two candidate
+// conditions of engine.md 4 (threshold and items_limit_min; bonuses redeemed and account
+// payment). `evaluate` runs them for one rule and says whether and where it acts.
+import type { EngineStats } from '../contract/engine.js';
+import { type Dec, ZERO, add, cmp, dec, fromMinor, gt, lt, sub } from '../money/index.js';
+import { dependencyLines, matchingLines, matchingUnits, unitsFor } from './matching.js';
+import type { CompiledRule, Tier } from './rule-index.js';
+import type { CalcState, RuleReport } from './state.js';
+
+/** Which lines an action group has touched and closed so far (engine.md 7, 16). */
+export interface GroupState {
+  readonly touched: Uint8Array;
+  readonly closed: Uint8Array;
+  /** How many lines are not touched / not closed yet: at 0 no rule of that kind can act. */
+  untouched: number;
+  open: number;
+  /** The bonuses group: the base leaves out money paid with bonuses when it does not count. */
+  readonly bonuses: boolean;
+}
+
+export function newGroupState(lines: number, bonuses = false): GroupState {
+  return {
+    touched: new Uint8Array(lines),
+    closed: new Uint8Array(lines),
+    untouched: lines,
+    open: lines,
+    bonuses,
+  };
+}
+
+/** Whether money paid with bonuses counts in this rule's amount base (engine.md 5, 16). */
+export function countsRedeemed(c: CompiledRule, s: CalcState): boolean {
+  return (
+    (c.rule.count_bonuses_redeemed_amount ?? s.ctx.loyalty.count_bonuses_redeemed_amount) === 1
+  );
+}
+
+/** A line's amount as the rule's amount base sees it. */
+export function baseAmount(
+  c: CompiledRule,
+  s: CalcState,
+  index: number,
+  group: GroupState | null,
+): Dec {
+  const line = s.lines[index]!;
+  if (group?.bonuses && !countsRedeemed(c, s)) return sub(line.current, line.redeemed);
+  return line.current;
+}
+
+function periodTotals(c: CompiledRule, s: CalcState): { amount: Dec; quantity: Dec; visits: Dec } {
+  const key: keyof EngineStats =
+    c.rule.depends_calc_period_related_to_current_category === 1
+      ? 'since_category'
+      : (c.rule.depends_calc_period ?? 'all-time');
+  const a = s.ctx.customer?.stats[key];
+  const p = s.ctx.pending.stats[key];
+  return {
+    amount: add(dec(a?.amount ?? 0), dec(p?.amount ?? 0)),
+    quantity: add(dec(a?.quantity ?? 0), dec(p?.quantity ?? 0)),
+    visits: dec((a?.visits ?? 0) + (p?.visits ?? 0)),
+  };
+}
+
+/** The dependency base of a rule at this point of the calculation (engine.md 5). */
+export function dependencyBase(
+  c: CompiledRule,
+  s: CalcState,
+  matching: readonly number[],
+  group: GroupState | null,
+): Dec {
+  const type = c.rule.depends_type;
+  if (type === 'none') return ZERO;
+  const deps = dependencyLines(c, s, matching);
+  let amount: Dec = ZERO;
+  let quantity: Dec = ZERO;
+  if (type === 'amount' || type === 'period-amount') {
+    amount = sumBases(c, s, deps, group);
+  } else if (type === 'quantity' || type === 'period-quantity') {
+    for (const i of deps) quantity = add(quantity, unitsFor(s.lines[i]!, c));
+  }
+  switch (type) {
+    case 'amount':
+      return amount;
+    case 'quantity':
+      return quantity;
+    case 'period-amount':
+      return add(periodTotals(c, s).amount, amount);
+    case 'period-quantity':
+      return add(periodTotals(c, s).quantity, quantity);
+    case 'period-visits':
+      return add(periodTotals(c, s).visits, dec(1));
+  }
+}
+
+/** The sum of the amount bases of some lines. */
+function sumBases(
+  c: CompiledRule,
+  s: CalcState,
+  lines: readonly number[],
+  group: GroupState | null,
+): Dec {
+  const md = s.digits.amount;
+  if (!(group?.bonuses && !countsRedeemed(c, s))) {
+    let units = 0n; // the base is the current amount, at money digits on every line
+    for (const i of lines) units += s.lines[i]!.currentUnits;
+    return fromMinor(units, md);
+  }
+  let total: Dec = ZERO;
+  for (const i of lines) total = add(total, baseAmount(c, s, i, group));
+  return total;
+}
+
+/** The last tier whose `from` <= base (engine.md 6), or null. */
+export function tierFor(tiers: readonly Tier[], base: Dec): Tier | null {
+  let found: Tier | null = null;
+  for (const t of tiers) {
+    if (cmp(t.from, base) <= 0) found = t;
+    else break;
+  }
+  return found;
+}
+
+/** What is lacking to the lowest threshold above the base; null when none is above. */
+export function missingTo(tiers: readonly Tier[], base: Dec): Dec | null {
+  for (const t of tiers) if (gt(t.from, base)) return sub(t.from, base);
+  return null;
+}
+
+export type Evaluation =
+  | { readonly kind: 'skip' }
+  | { readonly kind: 'report'; readonly report: RuleReport }
+  | {
+      readonly kind: 'act';
+      readonly tier: Tier;
+      readonly matching: readonly number[];
+      readonly eligible: readonly number[];
+    };
+
+const SKIP: Evaluation = { kind: 'skip' };
+
+/**
+ * Decides whether a candidate acts and on which lines. A rule that matches no line, or
+ * whose matching lines are all taken by its group's exclusivity, is skipped silently; one
+ * that fails engine.md 4.8 or 4.9 is reported as not applied with the reason.
+ */
+export function evaluate(c: CompiledRule, s: CalcState, group: GroupState | null): Evaluation {
+  if (c.display) {
+    const matching = matchingLines(c, s);
+    const base = dependencyBase(c, s, matching, group);
+    let missing = missingTo(c.tiers, base);
+    if (missing === null && c.rule.items_limit_min > 0) {
+      const units = matchingUnits(c, s, matching);
+      const min = dec(c.rule.items_limit_min);
+      if (lt(units, min)) missing = sub(min, units);
+    }
+    return { kind: 'report', report: { compiled: c, applied: false, reason: 'display', missing } };
+  }
+  // Every line taken by the group's exclusivity: nothing to match (the cheapest skip).
+  if (group !== null && (c.rule.combine === 0 ? group.untouched : group.open) === 0) return SKIP;
+  const matching = matchingLines(c, s);
+  if (matching.length === 0) return SKIP;
+  let eligible = matching;
+  if (group !== null) {
+    // An exclusive rule needs untouched lines, a combinable one lines no exclusive rule closed.
+    const taken = c.rule.combine === 0 ? group.touched : group.closed;
+    let free = 0;
+    for (const i of matching) free += 1 - taken[i]!;
+    if (free === 0) return SKIP;
+    if (free < matching.length) {
+      const some = new Array<number>(free); // its final length: one allocation
+      let n = 0;
+      for (const i of matching) if (taken[i] === 0) some[n++] = i;
+      eligible = some;
+    } // else every matching line is free: the list itself (never changed by its users)
+  }
+  const base = dependencyBase(c, s, matching, group);
+  const tier = tierFor(c.tiers, base);
+  // A coupon rule may come without a value: it then has no threshold to reach.
+  if (tier === null && (c.group !== 'coupon' || c.tiers.length > 0)) {
+    return {
+      kind: 'report',
+      report: {
+        compiled: c,
+        applied: false,
+        reason: 'threshold',
+        missing: missingTo(c.tiers, base),
+      },
+    };
+  }
+  if (c.rule.items_limit_min > 0) {
+    const units = matchingUnits(c, s, matching);
+    const min = dec(c.rule.items_limit_min);
+    if (lt(units, min)) {
+      return {
+        kind: 'report',
+        report: {
+          compiled: c,
+          applied: false,
+          reason: 'items-limit-min',
+          missing: sub(min, units),
+        },
+      };
+    }
+  }
+  if (c.rule.apply_when_bonuses_redeemed === 0 && s.paysWithBonuses) {
+    return { kind: 'report', report: { compiled: c, applied: false, reason: 'bonuses-redeemed' } };
+  }
+  if (c.rule.apply_when_customers_account_payment === 0 && s.paysFromAccount) {
+    return { kind: 'report', report: { compiled: c, applied: false, reason: 'account-payment' } };
+  }
+  return { kind: 'act', tier: tier ?? { from: ZERO, value: ZERO }, matching, eligible };
+}

@@ -1,0 +1,155 @@
+// The engine's integer fast paths give what the decimal routes they shortcut give: a whole
+// line's discount from its minor units vs discountsFor, a percentage on the integers vs
+// div(mul()), and an indexed rule set vs the same rules matched by scanning every line.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EngineFixture, EngineRules } from '../../src/contract/engine.js';
+import { discountsFor, wholeLineDiscount } from '../../src/engine/discounts.js';
+import { calculate, compileRules } from '../../src/engine/index.js';
+import { percentOf } from '../../src/engine/numbers.js';
+import { LineState } from '../../src/engine/state.js';
+import { type Dec, dec, div, fromMinor, mul, round } from '../../src/money/index.js';
+import { fixture, item, rule } from './helpers.js';
+
+const HUNDRED = dec(100);
+
+/** A decimal from units and scale, as values reach the engine. */
+const decArb = (maxUnits: bigint, maxScale: number, negative = false) =>
+  fc
+    .tuple(
+      fc.bigInt({ min: negative ? -maxUnits : 0n, max: maxUnits }),
+      fc.integer({ min: 0, max: maxScale }),
+    )
+    .map(([units, scale]) => fromMinor(units, scale));
+
+describe('percentOf', () => {
+  it('gives div(mul(amount, percent), 100) in every rounding mode', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 4 }),
+        fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }),
+        decArb(20_000n, 4, true),
+        fc.constantFrom('half-away', 'down', 'floor', 'ceil') as fc.Arbitrary<
+          'half-away' | 'down' | 'floor' | 'ceil'
+        >,
+        (digits, units, percent, mode) => {
+          const amount = fromMinor(units, digits);
+          expect(percentOf(amount, percent, digits, mode)).toEqual(
+            div(mul(amount, percent), HUNDRED, digits, mode),
+          );
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+});
+
+describe('wholeLineDiscount', () => {
+  const types = ['percentage', 'amount-per-unit', 'price'] as const;
+
+  it('gives what discountsFor gives for a line whose every unit is covered', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...types),
+        decArb(100_000n, 3, true),
+        fc.bigInt({ min: -100n, max: 10n ** 9n }),
+        decArb(5000n, 3).filter((q) => q.units > 0n),
+        fc.integer({ min: 0, max: 3 }),
+        (type, value, currentUnits, quantity, digits) => {
+          const [compiled] = compileRules(
+            EngineRules.parse([
+              rule('r', {
+                value: {
+                  type,
+                  thresholds: [{ from: 0, value: Number(value.units) / 10 ** value.scale }],
+                },
+              }),
+            ]),
+          ).rules;
+          const tier = compiled!.tiers[0]!;
+          const line = new LineState({
+            index: 0,
+            item: { code: 'A', title: 'A', quantity: 1 },
+            quantity,
+            amount: fromMinor(currentUnits, digits),
+            moneyDigits: digits,
+            priceDigits: digits,
+            quantityDigits: 3,
+          });
+          const fast = wholeLineDiscount(type, tier, line.currentUnits, quantity, digits);
+          const slow: Dec = discountsFor(
+            compiled!,
+            tier,
+            [{ line, covered: quantity, units: quantity, whole: true }],
+            digits,
+          )[0]!;
+          if (fast !== null) expect(fast).toBe(round(slow, digits).units);
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+});
+
+describe('the rule index', () => {
+  it('gives byte-identical answers to scanning every line, whatever the mix of filters', () => {
+    const code = fc.constantFrom('A1', 'A2', 'B1', 'B2', 'C1');
+    const category = fc.constantFrom('a', 'b', 'c');
+    const ruleArb = fc.record({
+      included_items: fc.array(code, { maxLength: 2 }),
+      included_item_categories: fc.array(category, { maxLength: 2 }),
+      excluded_items: fc.array(code, { maxLength: 1 }),
+      excluded_item_categories: fc.array(category, { maxLength: 1 }),
+      combine: fc.constantFrom(0, 1),
+      priority: fc.integer({ min: 0, max: 3 }),
+      percentValue: fc.integer({ min: 1, max: 30 }),
+      type: fc.constantFrom('percentage', 'amount', 'amount-per-unit', 'price'),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(ruleArb, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.tuple(code, category, fc.integer({ min: 0, max: 3 })), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        (rules, lines) => {
+          const parsed = EngineFixture.parse(
+            fixture({
+              rules: rules.map((r, k) =>
+                rule(`r${k}`, {
+                  included_items: r.included_items,
+                  included_item_categories: r.included_item_categories,
+                  excluded_items: r.excluded_items,
+                  excluded_item_categories: r.excluded_item_categories,
+                  combine: r.combine,
+                  priority: r.priority,
+                  value: {
+                    type: r.type as 'percentage',
+                    thresholds: [
+                      {
+                        from: 0,
+                        value: r.type === 'percentage' ? r.percentValue : r.percentValue / 10,
+                      },
+                    ],
+                  },
+                }),
+              ),
+              check: {
+                check_items: lines.map(([c, cat, q], k) =>
+                  item(c, q, 1 + k * 1.25, { category: cat }),
+                ),
+              },
+            }),
+          );
+          const { rules: parsedRules, ...context } = parsed;
+          const indexed = JSON.stringify(calculate(context, compileRules(parsedRules)));
+          const scanned = JSON.stringify(
+            calculate(context, compileRules(parsedRules, { index: false })),
+          );
+          expect(indexed).toBe(scanned);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { checkOf, errorOf, fixture, item, percent, rule } from './helpers.js';
+
+const fuel = (over: Record<string, unknown> = {}) =>
+  item('F95', 25, 2, {
+    amount: 50,
+    price_decimal_digits: 3,
+    quantity_recalculate_type: 'recalculate-by-amount',
+    ...over,
+  });
+
+describe('fuel', () => {
+  it('grows the quantity of a discounted prepaid line and keeps the prepaid amount to pay', () => {
+    const check = checkOf(
+      fixture({ rules: [rule('a', { value: percent(4) })], check: { check_items: [fuel()] } }),
+    );
+    // D = 2.00; unit price (50 - 2) / 25 = 1.920; quantity 50 / 1.92 = 26.042; amount 52.08; discount 2.08
+    expect(check).toMatchObject({
+      amount: 52.08,
+      discount_amount: 2.08,
+      amount_to_pay: 50,
+      check_items: [
+        {
+          quantity: 26.042,
+          amount: 52.08,
+          discount_amount: 2.08,
+          additions: { quantity_recalculate_skipped: false },
+        },
+      ],
+    });
+  });
+
+  it('leaves an undiscounted prepaid line alone', () => {
+    const check = checkOf(fixture({ check: { check_items: [fuel()] } }));
+    expect(check.check_items).toMatchObject([
+      { quantity: 25, amount: 50, additions: { quantity_recalculate_skipped: true } },
+    ]);
+  });
+
+  it('lowers the amount to pay of an adjust-by-amount line', () => {
+    const check = checkOf(
+      fixture({
+        rules: [rule('a', { value: percent(4) })],
+        check: { check_items: [fuel({ quantity_recalculate_type: 'adjust-by-amount' })] },
+      }),
+    );
+    expect(check).toMatchObject({ amount_to_pay: 48, check_items: [{ quantity: 25 }] });
+  });
+
+  it('calculates a completion on its processed values', () => {
+    const check = checkOf(
+      fixture({
+        check: {
+          transaction_type: 'completion',
+          check_items: [
+            item('F95', 30, 2, {
+              authorized_quantity: 30,
+              authorized_amount: 60,
+              processed_quantity: 20.5,
+              processed_amount: 41,
+            }),
+          ],
+        },
+      }),
+    );
+    expect(check).toMatchObject({ amount: 41, check_items: [{ quantity: 20.5, amount: 41 }] });
+  });
+
+  it('refuses a completion above its authorisation', () => {
+    const input = fixture({
+      check: { check_items: [item('F95', 30, 2, { authorized_amount: 60, processed_amount: 61 })] },
+    });
+    expect(errorOf(input)).toMatchObject({
+      code: 'invalid-input',
+      path: 'check.check_items[0].processed_amount',
+    });
+  });
+});

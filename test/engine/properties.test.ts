@@ -1,0 +1,335 @@
+// Properties of the engine over random checks (fast-check): it never throws, totals are sums
+// of lines, discounts stay within their lines, nothing is left to pay below zero, a
+// redemption never exceeds what was asked, what is available or the ceiling, permuting lines
+// permutes their results, and the same input gives the same bytes.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  EngineFixture,
+  type EngineFixtureInput,
+  type EngineResult,
+  type EngineRuleInput,
+} from '../../src/contract/engine.js';
+import { runFixture } from '../../src/engine/index.js';
+import {
+  type Dec,
+  ZERO,
+  add,
+  dec,
+  lte,
+  max,
+  mul,
+  round,
+  sub,
+  toNumber,
+} from '../../src/money/index.js';
+
+const cents = (n: number) => n / 100;
+
+const lineArb = (opts: { integer: boolean }) =>
+  fc.record({
+    code: fc.constantFrom('A', 'B', 'C', 'D', 'E'),
+    category: fc.constantFrom('x', 'y', 'z'),
+    title: fc.constant('item'),
+    quantity: opts.integer
+      ? fc.integer({ min: 1, max: 5 })
+      : fc.oneof(
+          fc.integer({ min: 0, max: 5 }),
+          fc.integer({ min: 1, max: 5000 }).map((q) => q / 1000),
+        ),
+    price: fc.integer({ min: 0, max: 5000 }).map(cents),
+    // The wide generator also draws taxes, given amounts and fuel prepay lines.
+    taxes: opts.integer
+      ? fc.constant(undefined)
+      : fc.constantFrom(
+          undefined,
+          [{ code: 'V', type: 'vat' as const, rate: 20 }],
+          [
+            { code: 'S', type: 'sales' as const, rate: 8.25 },
+            { code: 'E', type: 'vat' as const, rate: 10, exempt: true },
+          ],
+        ),
+    amount: opts.integer
+      ? fc.constant(undefined)
+      : fc.option(fc.integer({ min: 0, max: 9000 }).map(cents), { nil: undefined }),
+    quantity_recalculate_type: opts.integer
+      ? fc.constant(undefined)
+      : fc.constantFrom(
+          undefined,
+          undefined,
+          'recalculate-by-amount' as const,
+          'adjust-by-amount' as const,
+        ),
+  });
+
+const tiersArb = (type: 'percentage' | 'amount' | 'amount-per-unit' | 'price', high: number) =>
+  fc
+    .array(
+      fc.record({
+        from: fc.integer({ min: 0, max: 30 }),
+        value: fc.integer({ min: 0, max: high * 100 }).map(cents),
+      }),
+      { minLength: 1, maxLength: 3 },
+    )
+    .chain((ts) => fc.tuple(fc.constant(ts), fc.boolean()))
+    // Most rules start at 0 so that they act; the others have a threshold to reach.
+    .map(([ts, fromZero]) => {
+      const sorted = [...ts].sort((a, b) => a.from - b.from);
+      if (fromZero) sorted[0] = { ...sorted[0]!, from: 0 };
+      return { type, thresholds: sorted };
+    });
+
+const ruleArb = (opts: { positionFree: boolean }): fc.Arbitrary<EngineRuleInput> => {
+  const discountTypes = opts.positionFree
+    ? fc.constantFrom('percentage' as const, 'amount-per-unit' as const, 'price' as const)
+    : fc.constantFrom(
+        'percentage' as const,
+        'amount' as const,
+        'amount-per-unit' as const,
+        'price' as const,
+      );
+  const bonusTypes = opts.positionFree
+    ? fc.constantFrom('percentage' as const, 'amount-per-unit' as const)
+    : fc.constantFrom('percentage' as const, 'amount' as const, 'amount-per-unit' as const);
+  const common = {
+    priority: fc.integer({ min: 0, max: 3 }),
+    combine: fc.constantFrom(0 as const, 1 as const),
+    depends_type: fc.constantFrom('none' as const, 'amount' as const, 'quantity' as const),
+    included_items: fc.subarray(['A', 'B', 'C']),
+    excluded_item_categories: fc.subarray(['x', 'y']),
+    items_limit_max: opts.positionFree ? fc.constant(0) : fc.integer({ min: 0, max: 3 }),
+    only_once_per_check: opts.positionFree
+      ? fc.constant(0 as const)
+      : fc.constantFrom(0 as const, 1 as const),
+    apply_when_bonuses_redeemed: fc.constantFrom(0 as const, 1 as const),
+  };
+  return fc
+    .oneof(
+      fc.record({
+        ...common,
+        action_type: fc.constant('discount' as const),
+        value: discountTypes.chain((t) => tiersArb(t, t === 'percentage' ? 120 : 20)),
+      }),
+      fc.record({
+        ...common,
+        action_type: fc.constant('bonuses' as const),
+        charge_type: fc.constantFrom('regular-bonuses' as const, 'promotional-bonuses' as const),
+        count_bonuses_redeemed_amount: fc.constantFrom(0 as const, 1 as const, null),
+        value: bonusTypes.chain((t) => tiersArb(t, 20)),
+      }),
+      fc.record({
+        ...common,
+        action_type: fc.constant('bonus-payment-limit' as const),
+        value: tiersArb('percentage', 100),
+      }),
+      fc.record({
+        ...common,
+        action_type: fc.constant('coupon' as const),
+        coupon_batch_code: fc.constant('B1'),
+      }),
+    )
+    .map((r) => r as EngineRuleInput);
+};
+
+const fixtureArb = (opts: { integer: boolean; positionFree: boolean }) =>
+  fc
+    .record({
+      lines: fc.array(lineArb(opts), { minLength: 0, maxLength: 8 }),
+      rules: fc.array(ruleArb(opts), { maxLength: 6 }),
+      access: fc.constantFrom(
+        'anonymous',
+        'full-bonuses-access',
+        'full-bonuses-access',
+        'add-bonuses-only',
+        'in-black-list',
+      ),
+      regular: fc.integer({ min: 0, max: 5000 }).map(cents),
+      lot: fc.integer({ min: 0, max: 2000 }).map(cents),
+      pending: fc.integer({ min: 0, max: 1000 }).map(cents),
+      redeem: opts.positionFree
+        ? fc.constant(0)
+        : fc.oneof(
+            { weight: 2, arbitrary: fc.constant(0) },
+            { weight: 1, arbitrary: fc.integer({ min: 1, max: 6000 }).map(cents) },
+          ),
+      maxPercent: fc.integer({ min: 0, max: 100 }),
+      rate: fc.constantFrom(1, 0.5, 2, 0.3),
+      mode: fc.constantFrom('calc' as const, 'process' as const),
+      shipping: fc.integer({ min: 0, max: 500 }).map(cents),
+      account: opts.positionFree
+        ? fc.constant(null)
+        : fc.oneof(
+            { weight: 4, arbitrary: fc.constant(null) },
+            {
+              weight: 1,
+              arbitrary: fc.record({
+                balance: fc.integer({ min: 0, max: 20000 }).map(cents),
+                day: fc.integer({ min: 0, max: 20000 }).map(cents),
+                credit: fc.constantFrom('none' as const, 'limited' as const, 'unlimited' as const),
+              }),
+            },
+          ),
+    })
+    .map((g): EngineFixtureInput => ({
+      now: '2026-11-22T10:15:00Z',
+      mode: g.mode,
+      business: { id: 'b1', currency: 'EUR' },
+      loyalty: {
+        id: 'l1',
+        currency: 'EUR',
+        bonus_payment_max_percent: g.maxPercent,
+        bonus_rate: g.rate,
+      },
+      pos: { id: 'p1' },
+      rules: g.rules.map((r, i) => ({ ...r, id: `r${i}`, title: `r${i}` })),
+      customer:
+        g.access === 'anonymous'
+          ? null
+          : {
+              id: 'c1',
+              access_type: g.access as 'full-bonuses-access',
+              bonuses: {
+                regular: g.regular,
+                promotional: [{ amount: g.lot, expire: '2026-12-01' }],
+              },
+            },
+      pending: { bonuses_redeemed: g.pending },
+      special_accounts: g.account
+        ? [
+            {
+              id: 'sa1',
+              currency: 'EUR',
+              balance: g.account.balance,
+              credit_type: g.account.credit,
+              credit_limit: 10,
+              limits: { day_limit: g.account.day },
+            },
+          ]
+        : [],
+      check: {
+        bonuses_redeemed_amount: g.redeem,
+        shipping_amount: g.shipping,
+        check_items: g.lines.map((l) => ({ ...l, taxes: l.taxes ? [...l.taxes] : undefined })),
+        ...(g.account ? { payment_type: 'special-account' as const, payment_id: 'sa1' } : {}),
+      },
+    }));
+
+const tally = { errors: 0, checks: 0, discounted: 0, redeemed: 0 };
+
+const run = (input: EngineFixtureInput): EngineResult => runFixture(EngineFixture.parse(input));
+const d = (n: number | null | undefined): Dec => dec(n ?? 0);
+/** Compares exact values by their numbers (scales may differ). */
+const same = (a: Dec, b: Dec) => expect(toNumber(a)).toBe(toNumber(b));
+const sumOf = (xs: (number | null | undefined)[]) => xs.reduce<Dec>((a, x) => add(a, d(x)), ZERO);
+
+function checkInvariants(input: EngineFixtureInput, out: EngineResult): void {
+  if ('error' in out) {
+    tally.errors++;
+    return;
+  }
+  tally.checks++;
+  if ((out.check.discount_amount ?? 0) > 0) tally.discounted++;
+  if ((out.check.bonuses_redeemed_amount ?? 0) > 0) tally.redeemed++;
+  const c = out.check;
+  const items = c.check_items ?? [];
+  same(d(c.amount), round(sumOf(items.map((l) => l.amount)), 2));
+  same(d(c.discount_amount), round(sumOf(items.map((l) => l.discount_amount)), 2));
+  same(
+    d(c.summary_amount),
+    round(add(add(d(c.amount), d(c.shipping_amount)), d(c.services_amount)), 2),
+  );
+  const redeemedMoney = sumOf(items.map((l) => l.calculated_bonuses_redeemed_amount));
+  const sales = sumOf(items.flatMap((l) => (l.calculated_taxes?.sales ?? []).map((t) => t.value)));
+  same(
+    d(c.amount_to_pay),
+    round(add(sub(sub(d(c.summary_amount), d(c.discount_amount)), redeemedMoney), sales), 2),
+  );
+  expect(lte(ZERO, d(c.amount_to_pay))).toBe(true);
+  same(d(c.bonuses_added_amount), round(sumOf((c.bonuses_added ?? []).map((b) => b.amount)), 2));
+  const limits = input
+    .rules!.filter((r) => r.action_type === 'bonus-payment-limit')
+    .flatMap((r) => r.value!.thresholds.map((t) => t.value));
+  const topPercent = dec(
+    Math.max(
+      input.loyalty!.bonus_payment_max_percent ?? 100,
+      ...limits.map((v) => Math.min(100, v)),
+    ),
+  );
+  let ceiling: Dec = ZERO;
+  for (const l of items) {
+    expect(lte(ZERO, d(l.discount_amount))).toBe(true);
+    expect(lte(d(l.discount_amount), d(l.amount))).toBe(true);
+    const after = sub(d(l.amount), d(l.discount_amount));
+    const lineCeiling = round(mul(after, topPercent), 4 + 2, 'down');
+    expect(lte(mul(d(l.calculated_bonuses_redeemed_amount), dec(100)), lineCeiling)).toBe(true);
+    ceiling = add(ceiling, after);
+  }
+  const granted = d(c.bonuses_redeemed_amount);
+  const requested = d(input.check!.bonuses_redeemed_amount);
+  const customer = input.customer;
+  const available = customer
+    ? max(
+        ZERO,
+        sub(
+          add(d(customer.bonuses!.regular), d(customer.bonuses!.promotional![0]!.amount)),
+          d(input.pending!.bonuses_redeemed),
+        ),
+      )
+    : ZERO;
+  expect(lte(granted, requested)).toBe(true);
+  expect(lte(granted, available)).toBe(true);
+  expect(lte(mul(redeemedMoney, dec(100)), mul(ceiling, topPercent))).toBe(true);
+}
+
+describe('engine properties', () => {
+  it('holds its invariants on 10,000 random checks, and answers the same bytes twice', () => {
+    fc.assert(
+      fc.property(fixtureArb({ integer: false, positionFree: false }), (input) => {
+        const a = run(input);
+        const b = run(input);
+        expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+        checkInvariants(input, a);
+      }),
+      { numRuns: 10_000, seed: 20261122 },
+    );
+    // The generator reaches the interesting paths, not only refusals.
+    expect(tally.checks).toBeGreaterThan(5_000);
+    expect(tally.discounted).toBeGreaterThan(800);
+    expect(tally.redeemed).toBeGreaterThan(400);
+  });
+
+  it('permutes line results when the lines are permuted, totals unchanged', () => {
+    fc.assert(
+      fc.property(
+        fixtureArb({ integer: true, positionFree: true }).chain((input) =>
+          fc.tuple(
+            fc.constant(input),
+            fc.shuffledSubarray([...(input.check!.check_items ?? []).keys()], {
+              minLength: input.check!.check_items!.length,
+              maxLength: input.check!.check_items!.length,
+            }),
+          ),
+        ),
+        ([input, order]) => {
+          const items = input.check!.check_items!;
+          const permuted = {
+            ...input,
+            check: { ...input.check, check_items: order.map((i) => items[i]!) },
+          };
+          const a = run(input);
+          const b = run(permuted);
+          if ('error' in a || 'error' in b) {
+            expect('error' in a && 'error' in b).toBe(true);
+            return;
+          }
+          expect(b.check.amount).toBe(a.check.amount);
+          expect(b.check.summary_amount).toBe(a.check.summary_amount);
+          expect(b.check.discount_amount).toBe(a.check.discount_amount);
+          const lines = a.check.check_items!;
+          expect(b.check.check_items).toEqual(order.map((i) => lines[i]));
+        },
+      ),
+      { numRuns: 1_000, seed: 20261123 },
+    );
+  });
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addDays,
+  addMonths,
+  compileSchedule,
+  inSchedule,
+  localNow,
+  weekdayOf,
+} from '../../src/engine/schedule.js';
+
+const at = (iso: string, zone = 'UTC') => localNow(iso, zone);
+const window = (over: Record<string, unknown>) => compileSchedule({ week_days: [], ...over });
+
+describe('schedule', () => {
+  it('reads the local date and time in the time zone', () => {
+    expect(at('2026-11-22T23:30:00Z', 'Europe/Berlin')).toEqual({
+      date: '2026-11-23',
+      seconds: 30 * 60,
+      weekday: 1,
+    });
+  });
+
+  it('numbers weekdays the ISO way, Monday = 1 and Sunday = 7', () => {
+    expect(weekdayOf('2026-11-23')).toBe(1);
+    expect(weekdayOf('2026-11-22')).toBe(7);
+  });
+
+  it('adds months clamping to the end of the month', () => {
+    expect(addMonths('2026-01-31', 1)).toBe('2026-02-28');
+    expect(addMonths('2028-01-31', 1)).toBe('2028-02-29');
+    expect(addMonths('2026-11-30', 3)).toBe('2027-02-28');
+  });
+
+  it('adds days across a year end', () => {
+    expect(addDays('2026-12-30', 3)).toBe('2027-01-02');
+  });
+
+  it('includes time_from and excludes time_to', () => {
+    const s = window({ time_from: '10:00', time_to: '12:00' });
+    expect(inSchedule(s, at('2026-11-22T10:00:00Z'))).toBe(true);
+    expect(inSchedule(s, at('2026-11-22T12:00:00Z'))).toBe(false);
+  });
+
+  it('wraps a window past midnight and takes the weekday of its opening', () => {
+    const wednesdayNight = window({ time_from: '22:00', time_to: '02:00', week_days: [3] });
+    expect(inSchedule(wednesdayNight, at('2026-11-26T01:30:00Z'))).toBe(true); // Thursday 01:30
+    expect(inSchedule(wednesdayNight, at('2026-11-25T01:30:00Z'))).toBe(false); // Wednesday 01:30: opened Tuesday
+    expect(inSchedule(wednesdayNight, at('2026-11-25T03:00:00Z'))).toBe(false);
+  });
+
+  it('treats equal times and absent times as all day', () => {
+    expect(
+      inSchedule(window({ time_from: '08:00', time_to: '08:00' }), at('2026-11-22T03:00:00Z')),
+    ).toBe(true);
+    expect(inSchedule(window({}), at('2026-11-22T03:00:00Z'))).toBe(true);
+  });
+
+  it('leaves a window open on the side whose time is absent', () => {
+    expect(inSchedule(window({ time_from: '18:00' }), at('2026-11-22T23:59:00Z'))).toBe(true);
+    expect(inSchedule(window({ time_from: '18:00' }), at('2026-11-22T17:59:00Z'))).toBe(false);
+    expect(inSchedule(window({ time_to: '09:00' }), at('2026-11-22T08:59:00Z'))).toBe(true);
+    expect(inSchedule(window({ time_to: '09:00' }), at('2026-11-22T09:00:00Z'))).toBe(false);
+  });
+
+  it('bounds the local date by valid_after and valid_before, inclusive', () => {
+    const s = window({ valid_after: '2026-11-22', valid_before: '2026-11-22' });
+    expect(inSchedule(s, at('2026-11-22T23:59:59Z'))).toBe(true);
+    expect(inSchedule(s, at('2026-11-23T00:00:00Z'))).toBe(false);
+    expect(inSchedule(s, at('2026-11-21T23:59:59Z'))).toBe(false);
+  });
+});
