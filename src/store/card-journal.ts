@@ -1,0 +1,203 @@
+// The payment flow's view of the payment journal (0002 + 0003): a bank-card operation is
+// written `inprocess` at phase `created` before its first byte, and each answer of the unit
+// moves its phase and records receipt, trace, masked card number and result code while the
+// status stays `inprocess`, until the final status. Recovery lists what is still `inprocess`
+// per unit and reads the newest receipt a unit gave (the baseline of the next operation).
+import type Database from 'better-sqlite3';
+import { fromMinor, toFixed } from '../money/index.js';
+import { asStoreError, storeError } from './errors.js';
+import type { PaymentOperationType, PaymentStatus } from './payment-journal.js';
+
+export interface CardOperation {
+  readonly id: string;
+  /** The payment unit's name in the configuration (`payment`). */
+  readonly system: string;
+  readonly protocol: string;
+  readonly operationType: PaymentOperationType;
+  readonly amountCents: number;
+  readonly currency: string;
+  readonly status: PaymentStatus;
+  readonly phase: string;
+  readonly transactionId: string | null;
+  readonly originalReceipt: number | null;
+  readonly baselineReceipt: number | null;
+  readonly receiptNo: number | null;
+  readonly traceNo: number | null;
+  /** First 6 and last 4 digits only; the clear PAN never reaches the store. */
+  readonly panMasked: string | null;
+  readonly resultCode: string | null;
+  readonly note: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export type NewCardOperation = Omit<CardOperation, 'status' | 'phase' | 'createdAt' | 'updatedAt'>;
+
+export type CardProgress = Partial<
+  Pick<
+    CardOperation,
+    'status' | 'phase' | 'receiptNo' | 'traceNo' | 'panMasked' | 'resultCode' | 'note'
+  >
+>;
+
+interface Raw {
+  id: string;
+  transaction_id: string | null;
+  operation_type: PaymentOperationType;
+  system: string | null;
+  amount: string;
+  currency: string;
+  status: PaymentStatus;
+  created_at: number;
+  updated_at: number;
+  protocol: string | null;
+  phase: string | null;
+  amount_cents: number | null;
+  original_receipt: number | null;
+  baseline_receipt: number | null;
+  receipt_no: number | null;
+  trace_no: number | null;
+  pan_masked: string | null;
+  result_code: string | null;
+  note: string | null;
+}
+
+const decode = (r: Raw): CardOperation => ({
+  id: r.id,
+  system: r.system ?? '',
+  protocol: r.protocol ?? '',
+  operationType: r.operation_type,
+  amountCents: r.amount_cents ?? Math.round(Number(r.amount) * 100),
+  currency: r.currency,
+  status: r.status,
+  phase: r.phase ?? (r.status === 'inprocess' ? 'created' : 'completed'),
+  transactionId: r.transaction_id,
+  originalReceipt: r.original_receipt,
+  baselineReceipt: r.baseline_receipt,
+  receiptNo: r.receipt_no,
+  traceNo: r.trace_no,
+  panMasked: r.pan_masked,
+  resultCode: r.result_code,
+  note: r.note,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/** A masked number keeps at most the first 6 and last 4 digits (devices.md). */
+function checkMasked(pan: string | null | undefined): void {
+  if (pan && (pan.match(/\d/g) ?? []).length > 10)
+    throw storeError('invalid-record', 'a card number must be stored masked');
+}
+
+const COLUMNS = `id, transaction_id, operation_type, system, amount, currency, status, created_at, updated_at,
+  protocol, phase, amount_cents, original_receipt, baseline_receipt, receipt_no, trace_no, pan_masked, result_code, note`;
+
+export function createCardJournal(db: Database.Database) {
+  const insert = db.prepare(
+    `INSERT INTO payment_journal (id, transaction_id, operation_type, system, amount, currency, status, created_at, updated_at,
+       protocol, phase, amount_cents, original_receipt, baseline_receipt, receipt_no, trace_no, pan_masked, result_code, note)
+     VALUES (?, ?, ?, ?, ?, ?, 'inprocess', ?, ?, ?, 'created', ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const byId = db.prepare<[string], Raw>(`SELECT ${COLUMNS} FROM payment_journal WHERE id = ?`);
+  const unresolvedAll = db.prepare<[], Raw>(
+    `SELECT ${COLUMNS} FROM payment_journal WHERE status = 'inprocess' ORDER BY created_at, id`,
+  );
+  const unresolvedOf = db.prepare<[string], Raw>(
+    `SELECT ${COLUMNS} FROM payment_journal WHERE status = 'inprocess' AND system = ? ORDER BY created_at, id`,
+  );
+  const lastReceipt = db.prepare<[string], { receipt_no: number }>(
+    `SELECT receipt_no FROM payment_journal WHERE system = ? AND receipt_no IS NOT NULL
+      ORDER BY updated_at DESC, rowid DESC LIMIT 1`,
+  );
+  const forTransaction = db.prepare<[string], Raw>(
+    `SELECT ${COLUMNS} FROM payment_journal WHERE transaction_id = ? ORDER BY created_at, id`,
+  );
+  const attach = db.prepare(
+    'UPDATE payment_journal SET transaction_id = ?, updated_at = ? WHERE id = ?',
+  );
+  const updates = new Map<string, Database.Statement>();
+
+  return {
+    /** Writes the operation `inprocess` at phase `created`, durably, before the unit is asked. */
+    create(op: NewCardOperation, nowMs: number): CardOperation {
+      checkMasked(op.panMasked);
+      try {
+        insert.run(
+          op.id,
+          op.transactionId,
+          op.operationType,
+          op.system,
+          toFixed(fromMinor(op.amountCents, 2)),
+          op.currency,
+          nowMs,
+          nowMs,
+          op.protocol,
+          op.amountCents,
+          op.originalReceipt,
+          op.baselineReceipt,
+          op.receiptNo,
+          op.traceNo,
+          op.panMasked,
+          op.resultCode,
+          op.note,
+        );
+      } catch (e) {
+        throw asStoreError(e);
+      }
+      return decode(byId.get(op.id)!);
+    },
+    /** Moves an operation on: only the given fields change; the status stays unless given. */
+    progress(id: string, patch: CardProgress, nowMs: number): CardOperation {
+      checkMasked(patch.panMasked);
+      const sets: string[] = ['updated_at = ?'];
+      const values: unknown[] = [nowMs];
+      const column = {
+        status: 'status',
+        phase: 'phase',
+        receiptNo: 'receipt_no',
+        traceNo: 'trace_no',
+        panMasked: 'pan_masked',
+        resultCode: 'result_code',
+        note: 'note',
+      } as const;
+      for (const [key, col] of Object.entries(column) as [keyof CardProgress, string][]) {
+        if (patch[key] === undefined) continue;
+        sets.push(`${col} = ?`);
+        values.push(patch[key]);
+      }
+      // Column names come from the fixed table above, never from the caller; one statement
+      // per set of columns, prepared once.
+      const sql = `UPDATE payment_journal SET ${sets.join(', ')} WHERE id = ?`;
+      let stmt = updates.get(sql);
+      if (!stmt) {
+        stmt = db.prepare(sql);
+        updates.set(sql, stmt);
+      }
+      const r = stmt.run(...values, id);
+      if (r.changes === 0)
+        throw storeError('invalid-record', `payment ${id} is not in the journal`);
+      return decode(byId.get(id)!);
+    },
+    get(id: string): CardOperation | null {
+      const r = byId.get(id);
+      return r ? decode(r) : null;
+    },
+    /** Operations still `inprocess` (of one unit when given), oldest first. */
+    listUnresolved(system?: string): CardOperation[] {
+      return (system === undefined ? unresolvedAll.all() : unresolvedOf.all(system)).map(decode);
+    },
+    /** The newest receipt number a unit gave, or null. */
+    lastReceipt(system: string): number | null {
+      return lastReceipt.get(system)?.receipt_no ?? null;
+    },
+    forTransaction(transactionId: string): CardOperation[] {
+      return forTransaction.all(transactionId).map(decode);
+    },
+    /** Links a paid operation to its sale. */
+    attach(id: string, transactionId: string, nowMs: number): void {
+      attach.run(transactionId, nowMs, id);
+    },
+  };
+}
+
+export type CardJournal = ReturnType<typeof createCardJournal>;

@@ -1,0 +1,443 @@
+// Context assembly: from an identifier and a check, the engine's whole context (engine.md 2,
+// engine-fixture.md) in one read transaction: the customer with bonuses, promotional lots and
+// period stats, special accounts and corporate accesses with their usage, coupons, vehicles
+// with the last odometer, services, margins, the candidate rules, and `pending` (what this
+// terminal spent that the cache does not show yet).
+//
+// Cached records were checked against the engine's schemas when they arrived (entities.ts);
+// here they are only picked and combined, never parsed again, so a sale stays well under a
+// millisecond. Rules come from memory (rules.ts), validated once when loaded.
+import {
+  EngineBusiness,
+  EngineLoyalty,
+  type EngineCheck,
+  type EngineContext,
+  type EngineCorporateAccess,
+  type EngineCoupon,
+  type EngineCustomer,
+  type EngineProcessedCheck,
+  type EngineRule,
+  type EngineSpecialAccount,
+  type EngineStats,
+  type EngineVehicle,
+  type PromotionalLot,
+  type RefundLine,
+} from '../contract/engine.js';
+import { add, dec, gt, toNumber, ZERO, type Dec } from '../money/index.js';
+import type { Cache, CachedCustomer, CachedVehicle, IdType } from './cache.js';
+import {
+  engineShapes,
+  pick,
+  STAT_PERIODS,
+  type Entity,
+  type RecordOf,
+  type StatPeriod,
+} from './entities.js';
+import type { Ledger } from './ledger.js';
+import type { RuleSet } from './rules.js';
+
+export interface ContextRequest {
+  /** The check as the till sends it (already validated by the caller). */
+  readonly check: EngineCheck;
+  readonly mode?: 'calc' | 'process';
+  /** How the customer presented themselves; default the check's `id` and `id_type`. */
+  readonly identifier?: { readonly id: string; readonly idType: IdType };
+  /** Default the check's `pos.id` and `loyalty.id`. */
+  readonly posId?: string;
+  readonly loyaltyId?: string;
+  /** Numbers provisional coupons (engine.md 16); the counter comes from the ledger. */
+  readonly terminal?: { readonly id: string; readonly couponPrefix: string };
+  /**
+   * Whether the PIN given for an account (or corporate access) matched its cached hash; the
+   * caller verifies, the engine never sees a hash. Undefined: no PIN was given.
+   */
+  readonly pinVerified?: (accountOrAccessId: string) => boolean | undefined;
+}
+
+export interface RefundRequest {
+  /** The processed check to refund, as this terminal stored it. */
+  readonly transactionId: string;
+  /** Absent: cancel the whole check. */
+  readonly lines?: readonly RefundLine[];
+  readonly posId?: string;
+  readonly loyaltyId?: string;
+}
+
+export interface AssembledContext {
+  readonly context: EngineContext;
+  /** Candidate rules of the loyalty and POS; the same array until the rules change. */
+  readonly rules: readonly EngineRule[];
+  readonly customer: CachedCustomer | null;
+  readonly vehicle: CachedVehicle | null;
+}
+
+const ID_TYPES: readonly IdType[] = [
+  'phone',
+  'card',
+  'qr',
+  'email',
+  'external-id',
+  'vehicle',
+  'avi',
+];
+
+// ---- local calendar ----
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The local date `YYYY-MM-DD` of an instant in a time zone. */
+export function localDateOf(ms: number, timeZone: string): string {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f.format(ms);
+}
+
+function mondayOf(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  const back = (d.getUTCDay() + 6) % 7;
+  return new Date(d.getTime() - back * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** True when `date` lies in the same calendar period as `today` (engine.md 5). */
+export function samePeriod(period: StatPeriod, date: string, today: string): boolean {
+  switch (period) {
+    case 'day':
+      return date === today;
+    case 'week':
+      return mondayOf(date) === mondayOf(today);
+    case 'month':
+      return date.slice(0, 7) === today.slice(0, 7);
+    case 'quarter':
+      return (
+        date.slice(0, 4) === today.slice(0, 4) &&
+        Math.floor((Number(date.slice(5, 7)) - 1) / 3) ===
+          Math.floor((Number(today.slice(5, 7)) - 1) / 3)
+      );
+    case 'year':
+      return date.slice(0, 4) === today.slice(0, 4);
+    case 'all-time':
+    case 'since_category':
+      return true;
+  }
+}
+
+type Totals = { amount: number; quantity: number; visits: number };
+
+/** The server's figures of the periods still current (a rolled period counts as zero). */
+function cachedStats(stats: RecordOf<'customer_stats'> | null, today: string): EngineStats {
+  const out: EngineStats = {};
+  if (!stats) return out;
+  for (const period of STAT_PERIODS) {
+    const v = stats.periods[period];
+    if (!v) continue;
+    if (stats.as_of && !samePeriod(period, stats.as_of, today)) continue;
+    out[period] = { amount: v.amount, quantity: v.quantity, visits: v.visits };
+  }
+  return out;
+}
+
+/** The holds of this terminal's sales per current period. */
+function pendingStats(
+  rows: ReadonlyArray<{ localDate: string; amount: Dec; quantity: Dec; visits: number }>,
+  today: string,
+): EngineStats {
+  const out: EngineStats = {};
+  for (const period of STAT_PERIODS) {
+    let amount = ZERO;
+    let quantity = ZERO;
+    let visits = 0;
+    let any = false;
+    for (const r of rows) {
+      if (!samePeriod(period, r.localDate, today)) continue;
+      amount = add(amount, r.amount);
+      quantity = add(quantity, r.quantity);
+      visits += r.visits;
+      any = true;
+    }
+    if (any)
+      out[period] = {
+        amount: toNumber(amount),
+        quantity: toNumber(quantity),
+        visits,
+      } satisfies Totals;
+  }
+  return out;
+}
+
+/** `used` counted on another day (month) than today no longer holds for the day (month). */
+function rollUsed<T extends { day: number; month: number }>(
+  used: T,
+  asOf: string | null | undefined,
+  today: string,
+): T {
+  if (!asOf) return used;
+  return {
+    ...used,
+    day: samePeriod('day', asOf, today) ? used.day : 0,
+    month: samePeriod('month', asOf, today) ? used.month : 0,
+  };
+}
+
+const shapeKeys = (entity: Entity): readonly string[] => engineShapes[entity]?.keys ?? [];
+
+export function createContextAssembler(deps: {
+  cache: () => Cache;
+  ledger: () => Ledger;
+  rules: RuleSet<EngineRule>;
+  read: <T>(fn: () => T) => T;
+}) {
+  const customerKeys = shapeKeys('customer');
+  const lotKeys = shapeKeys('bonus_lot');
+  const accountKeys = shapeKeys('special_account');
+  const accessKeys = shapeKeys('corporate_access');
+  const couponKeys = shapeKeys('coupon');
+  const posKeys = shapeKeys('pos');
+  const serviceKeys = shapeKeys('additional_service');
+  const costKeys = shapeKeys('additional_cost');
+
+  function business(): EngineContext['business'] {
+    const settings = deps.cache().all('business_settings')[0];
+    return EngineBusiness.parse({
+      id: settings?.business_id ?? (settings as { id?: string } | undefined)?.id ?? 'unknown',
+      currency: (settings as { currency?: string } | undefined)?.currency,
+      base_time_zone: settings?.base_time_zone ?? 'UTC',
+    });
+  }
+
+  function loyalty(id: string | null): EngineContext['loyalty'] {
+    const rec = id ? deps.cache().get('loyalty', id) : null;
+    return EngineLoyalty.parse(
+      rec ? pick(rec, engineShapes.loyalty?.keys ?? []) : id ? { id } : {},
+    );
+  }
+
+  function pos(id: string | null): EngineContext['pos'] {
+    const rec = id ? deps.cache().get('pos', id) : null;
+    if (!rec) return id ? { id } : undefined;
+    return pick(rec, posKeys) as EngineContext['pos'];
+  }
+
+  function vehicleEntries(
+    records: readonly CachedVehicle[],
+    checkVehicle: string | undefined,
+  ): EngineVehicle[] {
+    const ledger = deps.ledger();
+    const out = new Map<string, EngineVehicle>();
+    const withLocal = (
+      vehicleId: string,
+      cached: { value: number; unit: 'km' | 'mi' | 'h' } | null | undefined,
+    ): EngineVehicle => {
+      if (cached) {
+        const local = ledger.lastOdometer(vehicleId, cached.unit);
+        const value = local && gt(local, dec(cached.value)) ? toNumber(local) : cached.value;
+        return { vehicle_id: vehicleId, last_odometer: { value, unit: cached.unit } };
+      }
+      for (const unit of ['km', 'mi', 'h'] as const) {
+        const local = ledger.lastOdometer(vehicleId, unit);
+        if (local)
+          return { vehicle_id: vehicleId, last_odometer: { value: toNumber(local), unit } };
+      }
+      return { vehicle_id: vehicleId, last_odometer: null };
+    };
+    for (const v of records) {
+      const vehicleId = v.vehicle_id ?? v.qr_code ?? v.id;
+      if (!out.has(vehicleId)) out.set(vehicleId, withLocal(vehicleId, v.last_odometer));
+    }
+    // A vehicle the cache does not know still keeps the readings taken here.
+    if (checkVehicle && !out.has(checkVehicle)) {
+      const local = withLocal(checkVehicle, null);
+      if (local.last_odometer) out.set(checkVehicle, local);
+    }
+    return [...out.values()];
+  }
+
+  function coupon(record: RecordOf<'coupon'>): EngineCoupon {
+    const c = pick(record, couponKeys) as EngineCoupon;
+    const batch = c.batch as (Record<string, unknown> & { code?: string }) | undefined;
+    let out: EngineCoupon = c;
+    if (!batch?.code && c.batch_id) {
+      const b = deps.cache().get('coupon_batch', c.batch_id);
+      if (b?.code)
+        out = { ...c, batch: { ...(batch ?? {}), code: b.code } as EngineCoupon['batch'] };
+    }
+    if (out.status === 'open' && deps.ledger().couponHeld(out.code ?? record.code))
+      out = { ...out, status: 'redeemed' };
+    return out;
+  }
+
+  function assemble(req: ContextRequest, nowMs: number): AssembledContext {
+    return deps.read(() => {
+      const cache = deps.cache();
+      const ledger = deps.ledger();
+      const check = req.check;
+      const posId = req.posId ?? check.pos?.id ?? null;
+      const loyaltyId = req.loyaltyId ?? check.loyalty?.id ?? null;
+      const biz = business();
+      const posCtx = pos(posId);
+      const zone = posCtx?.time_zone ?? biz.base_time_zone;
+      const today = localDateOf(nowMs, zone);
+
+      // Who: the check's customer id, else the identifier, else the vehicle on the check.
+      let found: { customer: CachedCustomer | null; vehicle: CachedVehicle | null } = {
+        customer: null,
+        vehicle: null,
+      };
+      if (check.customer_id)
+        found = { customer: cache.customerById(check.customer_id), vehicle: null };
+      else {
+        const ident =
+          req.identifier ??
+          (check.id && check.id_type && (ID_TYPES as readonly string[]).includes(check.id_type)
+            ? { id: check.id, idType: check.id_type as IdType }
+            : null);
+        if (ident) found = cache.identify(ident.id, ident.idType);
+      }
+      if (!found.vehicle && (check.vehicle_id || check.avi_id)) {
+        const v = check.vehicle_id
+          ? cache.identify(check.vehicle_id, 'vehicle')
+          : cache.identify(check.avi_id ?? '', 'avi');
+        found = { customer: found.customer ?? v.customer, vehicle: v.vehicle };
+      }
+      const cust = found.customer;
+
+      let customer: EngineCustomer | null = null;
+      let specialAccounts: EngineSpecialAccount[] = [];
+      let accesses: EngineCorporateAccess[] = [];
+      let coupons: EngineCoupon[] = [];
+      let vehicleRecords: CachedVehicle[] = found.vehicle ? [found.vehicle] : [];
+      let pending: EngineContext['pending'] = { bonuses_redeemed: 0, accounts: {}, stats: {} };
+
+      if (cust) {
+        const lots = cache.bonusLotsOf(cust.id).map((l) => pick(l, lotKeys) as PromotionalLot);
+        const base = pick(cust, customerKeys) as EngineCustomer;
+        customer = {
+          ...base,
+          bonuses: { regular: base.bonuses?.regular ?? 0, promotional: lots },
+          stats: cachedStats(cache.statsOf(cust.id), today),
+        };
+        const verified = req.pinVerified;
+        specialAccounts = cache.specialAccountsOf(cust.id).map((a) => {
+          const acc = pick(a, accountKeys) as EngineSpecialAccount;
+          const v = verified?.(a.id);
+          return {
+            ...acc,
+            used: rollUsed(acc.used, a.used_as_of, today),
+            ...(v === undefined ? {} : { pin_verified: v }),
+          };
+        });
+        accesses = cache.corporateAccessesOf(cust.id).map((a) => {
+          const acc = pick(a, accessKeys) as EngineCorporateAccess;
+          const v = verified?.(a.id);
+          const used = {
+            account: rollUsed(acc.used.account, a.used_as_of, today),
+            user: rollUsed(acc.used.user, a.used_as_of, today),
+          };
+          return { ...acc, used, ...(v === undefined ? {} : { pin_verified: v }) };
+        });
+        if (vehicleRecords.length === 0) vehicleRecords = cache.vehiclesOf(cust.id);
+        const accessAccountIds = cache
+          .corporateAccessesOf(cust.id)
+          .map((a) => a.corporate_customer_special_account?.special_account?.id)
+          .filter((x): x is string => typeof x === 'string');
+        const held = ledger.pendingFor(
+          cust.id,
+          [...specialAccounts.map((a) => a.id), ...accessAccountIds],
+          accesses.map((a) => a.id),
+        );
+        pending = {
+          bonuses_redeemed: toNumber(held.bonuses),
+          accounts: Object.fromEntries([...held.accounts].map(([id, v]) => [id, toNumber(v)])),
+          stats: pendingStats(held.stats, today),
+        };
+      }
+
+      // Coupons presented on the check, by code (a code listed twice is one coupon).
+      const codes = new Set(
+        (check.redeemed_coupons ?? [])
+          .map((c) => c.code)
+          .filter((c): c is string => typeof c === 'string'),
+      );
+      for (const code of codes) for (const c of cache.couponsByCode(code)) coupons.push(coupon(c));
+      coupons = coupons.filter((c, i) => coupons.findIndex((d) => d.id === c.id) === i);
+
+      const terminal = req.terminal
+        ? {
+            id: req.terminal.id,
+            coupon_prefix: req.terminal.couponPrefix,
+            next_coupon_seq: ledger.nextCouponSeq(),
+          }
+        : undefined;
+
+      const checkOut: EngineCheck =
+        cust && !check.customer_id ? { ...check, customer_id: cust.id } : check;
+      const context: EngineContext = {
+        now: new Date(nowMs).toISOString(),
+        mode: req.mode ?? 'calc',
+        business: biz,
+        loyalty: loyalty(loyaltyId),
+        ...(posCtx ? { pos: posCtx } : {}),
+        customer,
+        special_accounts: specialAccounts,
+        corporate_accesses: accesses,
+        coupons,
+        additional_services: cache
+          .all('additional_service')
+          .map((s) => pick(s, serviceKeys)) as EngineContext['additional_services'],
+        additional_costs: (loyaltyId
+          ? cache.additionalCostsOf(loyaltyId)
+          : cache.all('additional_cost')
+        ).map((c) => pick(c, costKeys)) as EngineContext['additional_costs'],
+        vehicles: vehicleEntries(vehicleRecords, check.vehicle_id),
+        pending,
+        ...(terminal ? { terminal } : {}),
+        check: checkOut,
+      };
+      return {
+        context,
+        rules: deps.rules.candidates(loyaltyId, posId),
+        customer: cust,
+        vehicle: found.vehicle,
+      };
+    });
+  }
+
+  return {
+    assemble,
+    /**
+     * The context of a refund or cancel: the processed check as stored (engine.md 15), the
+     * customer's figures as now. Null when this terminal did not record the check.
+     */
+    assembleRefund(req: RefundRequest, nowMs: number): AssembledContext | null {
+      const stored = deps.ledger().storedCheck(req.transactionId);
+      if (!stored) return null;
+      const original = stored.document as EngineProcessedCheck;
+      const base = assemble(
+        {
+          check: original as EngineCheck,
+          mode: 'calc',
+          ...(req.posId ? { posId: req.posId } : {}),
+          ...(req.loyaltyId ? { loyaltyId: req.loyaltyId } : {}),
+        },
+        nowMs,
+      );
+      const { check: _check, ...rest } = base.context;
+      const context: EngineContext = {
+        ...rest,
+        mode: 'refund',
+        original,
+        ...(req.lines ? { refund_lines: [...req.lines] } : {}),
+      };
+      return { ...base, context };
+    },
+  };
+}
+
+export type ContextAssembler = ReturnType<typeof createContextAssembler>;

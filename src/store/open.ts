@@ -1,0 +1,428 @@
+// Opening the terminal's database (DIR/terminal.sqlite): refuse a file this app must not touch,
+// back it up before migrating, migrate, set the pragmas, and hand back the store as a value.
+//
+// One writer without locks of our own: the store owns the file's only connection, and
+// better-sqlite3 is synchronous, so a transaction runs start to end before any other
+// JavaScript does; nothing can interleave with it. Writes take BEGIN IMMEDIATE, so a second
+// process (an operator's `db` command) waits up to the busy timeout instead of failing later.
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  backupBeforeMigrate,
+  backupTo,
+  dailyBackup,
+  DEFAULT_RETENTION,
+  stampOf,
+  type BackupRetention,
+} from './backup.js';
+import { EngineRule } from '../contract/engine.js';
+import { createCache, type EntitySchemas } from './cache.js';
+import {
+  createContextAssembler,
+  type AssembledContext,
+  type ContextRequest,
+  type RefundRequest,
+} from './context.js';
+import { engineRuleKeys, pick } from './entities.js';
+import { asStoreError, StoreError, storeError } from './errors.js';
+import { createLedger, type OperationInput, type RecordResult } from './ledger.js';
+import {
+  applyMigrations,
+  findMigrationsDir,
+  inspectSchema,
+  loadMigrations,
+  type Migration,
+  type SchemaStatus,
+} from './migrate.js';
+import { createOutbox, type PayloadSchemas } from './outbox.js';
+import { createPaymentJournal } from './payment-journal.js';
+import { createAttention } from './attention.js';
+import { createCardJournal } from './card-journal.js';
+import { createCommandResults } from './command-results.js';
+import { createRefunds } from './refunds.js';
+import { createShifts } from './shifts.js';
+import { createSigninGuard } from './signin-guard.js';
+import { createRuleSet, type RuleValidator } from './rules.js';
+import { createSyncState, type PageInput, type PageResult } from './sync-state.js';
+
+/** The store's clock port: epoch milliseconds. */
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+export interface OpenStoreOptions {
+  /** DIR/terminal.sqlite, or the `--db FILE` override. */
+  readonly file: string;
+  readonly clock: Clock;
+  /** The shipped migrations; default: `migrations/` found beside the package root. */
+  readonly migrationsDir?: string;
+  /** The migrations themselves (tests pass a prefix to build an earlier schema). */
+  readonly migrations?: readonly Migration[];
+  /** Default: `backups/` beside the database file (DIR/backups/). */
+  readonly backupsDir?: string;
+  /** Take today's rotating copy when it is missing (default true). */
+  readonly dailyBackup?: boolean;
+  readonly retention?: BackupRetention;
+  /** How long a write waits for another process's lock (default 5 s). */
+  readonly busyTimeoutMs?: number;
+  /** Stricter schemas per change-feed entity (the contract's), on top of the store's own. */
+  readonly entitySchemas?: EntitySchemas;
+  /** Schemas to validate stored outbox payloads again when read. */
+  readonly payloadSchemas?: PayloadSchemas;
+  /** How a stored rule becomes an engine rule (default: the engine contract's EngineRule). */
+  readonly ruleValidator?: RuleValidator<EngineRule>;
+}
+
+/** Stored rules carry fields the engine does not know (the server may add some): pick, then check. */
+const engineRuleValidator: RuleValidator<EngineRule> = (data) => {
+  const r = EngineRule.safeParse(pick(data as Record<string, unknown>, engineRuleKeys));
+  if (r.success) return { ok: true, rule: r.data };
+  const issue = r.error.issues[0];
+  return {
+    ok: false,
+    error: `${issue?.path.join('.') || '(rule)'}: ${issue?.message ?? 'invalid'}`,
+  };
+};
+
+export interface CheckReport {
+  readonly ok: boolean;
+  /** PRAGMA integrity_check: ['ok'] when whole. */
+  readonly integrity: readonly string[];
+  readonly foreignKeyViolations: number;
+  readonly ledger: ReadonlyArray<{ problem: string; ids: string[] }>;
+}
+
+// journal_size_limit: a WAL grown by a big snapshot swap is truncated after its checkpoint.
+const PRAGMAS = [
+  'journal_mode = WAL',
+  'synchronous = FULL',
+  'foreign_keys = ON',
+  'journal_size_limit = 67108864',
+] as const;
+
+function openConnection(file: string, busyTimeoutMs: number, readonly = false): Database.Database {
+  try {
+    return new Database(file, { timeout: busyTimeoutMs, readonly, fileMustExist: readonly });
+  } catch (error) {
+    throw asStoreError(error);
+  }
+}
+
+/** Reads what the file records, without writing a byte (also for `db status`). */
+export function inspectFile(
+  file: string,
+  migrations: readonly Migration[],
+  busyTimeoutMs = 5_000,
+): SchemaStatus {
+  if (!existsSync(file) || statSync(file).size === 0) {
+    return { empty: true, applied: [], pending: migrations, changed: [], problem: null };
+  }
+  const db = openConnection(file, busyTimeoutMs);
+  try {
+    return inspectSchema(db, migrations);
+  } catch (error) {
+    throw asStoreError(error);
+  } finally {
+    db.close();
+  }
+}
+
+export function resolveMigrations(options: {
+  migrations?: readonly Migration[];
+  migrationsDir?: string;
+}): readonly Migration[] {
+  return options.migrations ?? loadMigrations(options.migrationsDir ?? findMigrationsDir());
+}
+
+/**
+ * Opens (creating or migrating) the terminal's database and returns the store. Refuses, with
+ * the file untouched, a tampered or newer database. Before migrating an existing file it takes
+ * a backup; then it applies every pending migration in one transaction.
+ */
+export async function openStore(options: OpenStoreOptions) {
+  const { file, clock } = options;
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
+  const backupsDir = options.backupsDir ?? join(dirname(file), 'backups');
+  const retention = options.retention ?? DEFAULT_RETENTION;
+  const migrations = resolveMigrations(options);
+  mkdirSync(dirname(file), { recursive: true });
+
+  const db = openConnection(file, busyTimeoutMs);
+  let status: SchemaStatus;
+  try {
+    // Nothing is written before these checks pass: no pragma that changes the file, no table.
+    status = inspectSchema(db, migrations);
+    if (status.problem) throw status.problem;
+    if (status.pending.length > 0 && status.applied.length > 0) {
+      const from = status.applied[status.applied.length - 1]?.version ?? 0;
+      await backupBeforeMigrate(db, backupsDir, from, migrations.length, clock.now(), retention);
+    }
+    for (const p of PRAGMAS) db.pragma(p);
+    const mode = db.pragma('journal_mode', { simple: true });
+    if (mode !== 'wal')
+      throw storeError(
+        'other',
+        `the database could not switch to WAL (journal_mode is ${String(mode)})`,
+      );
+    applyMigrations(db, status.pending, new Date(clock.now()).toISOString());
+  } catch (error) {
+    db.close();
+    throw asStoreError(error);
+  }
+
+  const store = buildStore(db, { ...options, backupsDir, retention, migrations });
+  if (store.hasTable('outbox')) store.outbox.resetSending(clock.now());
+  if (options.dailyBackup ?? true) {
+    try {
+      await store.dailyBackup();
+    } catch (error) {
+      // A failed copy must not stop the till from selling; the next start tries again.
+      void error;
+    }
+  }
+  return store;
+}
+
+function buildStore(
+  db: Database.Database,
+  options: OpenStoreOptions & {
+    backupsDir: string;
+    retention: BackupRetention;
+    migrations: readonly Migration[];
+  },
+) {
+  const { clock } = options;
+  // Modules prepare their statements on first use, so a file at an earlier schema (a test
+  // building schema N-1, an operator's `db status`) opens without the later tables.
+  const lazy = <T>(make: () => T): (() => T) => {
+    let value: T | undefined;
+    return () => (value ??= make());
+  };
+  const rules = createRuleSet<EngineRule>(db, options.ruleValidator ?? engineRuleValidator);
+  const cacheOf = lazy(() =>
+    createCache(db, {
+      entitySchemas: options.entitySchemas,
+      onRulesChanged: () => rules.invalidate(),
+    }),
+  );
+  const outboxOf = lazy(() => createOutbox(db, { payloadSchemas: options.payloadSchemas }));
+  const ledgerOf = lazy(() => createLedger(db, outboxOf()));
+  const paymentsOf = lazy(() => createPaymentJournal(db));
+  // The till's own records (0003).
+  const shiftsOf = lazy(() => createShifts(db));
+  const signinOf = lazy(() => createSigninGuard(db));
+  const attentionOf = lazy(() => createAttention(db));
+  const resultsOf = lazy(() => createCommandResults(db));
+  const cardJournalOf = lazy(() => createCardJournal(db));
+  const refundsOf = lazy(() => createRefunds(db));
+  const syncOf = lazy(() => createSyncState(db, cacheOf(), ledgerOf));
+  const read = <T>(fn: () => T): T => db.transaction(fn).deferred();
+  const contextOf = lazy(() =>
+    createContextAssembler({ cache: cacheOf, ledger: ledgerOf, rules, read }),
+  );
+  let closed = false;
+  const tableNames = db.prepare<[string], { name: string }>(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?",
+  );
+  const hasTable = (name: string): boolean => tableNames.get(name) !== undefined;
+
+  return {
+    file: options.file,
+    backupsDir: options.backupsDir,
+    clock,
+    get cache() {
+      return cacheOf();
+    },
+    get ledger() {
+      return ledgerOf();
+    },
+    get outbox() {
+      // The ledger wires the outbox's confirm/reject hooks; build it first.
+      return ledgerOf() && outboxOf();
+    },
+    get payments() {
+      return paymentsOf();
+    },
+    get sync() {
+      return syncOf();
+    },
+    get shifts() {
+      return shiftsOf();
+    },
+    get signin() {
+      return signinOf();
+    },
+    get attention() {
+      return attentionOf();
+    },
+    get commandResults() {
+      return resultsOf();
+    },
+    /** The payment flow's view of the payment journal (phases, receipts). */
+    get cardJournal() {
+      return cardJournalOf();
+    },
+    /** Refunds recorded against a sale. */
+    get refunds() {
+      return refundsOf();
+    },
+    rules,
+    /** Records an operation with its effects and outbox row (ledger.record) at the clock's now. */
+    record(op: OperationInput): RecordResult {
+      return ledgerOf().record(op, clock.now());
+    },
+    /** Applies one page of the change feed (sync-state.applyPage); rules reload after it. */
+    applyPage(page: PageInput): PageResult {
+      return syncOf().applyPage(page, clock.now(), () => rules.reload());
+    },
+    /** Runs `fn` in one read transaction: every read inside sees the same snapshot. */
+    read,
+    /** Runs `fn` in one IMMEDIATE write transaction (bulk seeding, several puts at once). */
+    write<T>(fn: () => T): T {
+      return db.transaction(fn).immediate();
+    },
+    /**
+     * Groups several writes into one IMMEDIATE transaction: one commit (one fsync) for all,
+     * the write lock taken up front so no upgrade can fail half-way (the outbox pusher's chunks).
+     */
+    batch<T>(fn: () => T): T {
+      return db.transaction(fn).immediate();
+    },
+    /** The engine's context for a check, in one read transaction (context.ts). */
+    assembleContext(req: ContextRequest): AssembledContext {
+      return contextOf().assemble(req, clock.now());
+    },
+    /** The engine's context to refund or cancel a check this terminal stored. */
+    assembleRefund(req: RefundRequest): AssembledContext | null {
+      return contextOf().assembleRefund(req, clock.now());
+    },
+    /** The applied and pending migrations. */
+    schema(): SchemaStatus {
+      return inspectSchema(db, options.migrations);
+    },
+    /** A consistent copy at `dest` (default DIR/backups/manual-STAMP.sqlite). */
+    async backup(dest?: string): Promise<string> {
+      mkdirSync(options.backupsDir, { recursive: true });
+      return backupTo(
+        db,
+        dest ?? join(options.backupsDir, `manual-${stampOf(clock.now())}.sqlite`),
+      );
+    },
+    /** Today's rotating copy when missing; null when it exists. */
+    async dailyBackup(): Promise<string | null> {
+      return dailyBackup(db, options.backupsDir, clock.now(), options.retention);
+    },
+    /** True when the schema holds this table (an earlier schema may not). */
+    hasTable,
+    /** Integrity check, foreign keys and the ledger's invariants. */
+    check(): CheckReport {
+      const integrity = (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map(
+        (r) => r.integrity_check,
+      );
+      const foreignKeyViolations = (db.pragma('foreign_key_check') as unknown[]).length;
+      const ledgerProblems = hasTable('ledger_operation') ? ledgerOf().verify() : [];
+      return {
+        ok:
+          integrity.length === 1 &&
+          integrity[0] === 'ok' &&
+          foreignKeyViolations === 0 &&
+          ledgerProblems.length === 0,
+        integrity,
+        foreignKeyViolations,
+        ledger: ledgerProblems,
+      };
+    },
+    /** The pragmas in force (for `db status` and tests). */
+    pragmas(): {
+      journalMode: string;
+      synchronous: number;
+      foreignKeys: number;
+      busyTimeout: number;
+    } {
+      return {
+        journalMode: db.pragma('journal_mode', { simple: true }) as string,
+        synchronous: db.pragma('synchronous', { simple: true }) as number,
+        foreignKeys: db.pragma('foreign_keys', { simple: true }) as number,
+        busyTimeout: db.pragma('busy_timeout', { simple: true }) as number,
+      };
+    },
+    get closed(): boolean {
+      return closed;
+    },
+    close(): void {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}
+
+export type Store = ReturnType<typeof buildStore>;
+
+/**
+ * Checks a file without migrating it (`db check`): integrity and foreign keys always, the
+ * ledger's invariants when the schema is the app's own. Writes nothing.
+ */
+export function checkFile(
+  file: string,
+  migrations: readonly Migration[],
+): { schema: SchemaStatus; report: CheckReport } {
+  if (!existsSync(file)) throw storeError('cannot-open', `no database at ${file}`);
+  const db = openConnection(file, 5_000);
+  try {
+    const schema = inspectSchema(db, migrations);
+    const integrity = (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map(
+      (r) => r.integrity_check,
+    );
+    const foreignKeyViolations = (db.pragma('foreign_key_check') as unknown[]).length;
+    const current = !schema.problem && schema.pending.length === 0 && !schema.empty;
+    const ledger = current ? createLedger(db, createOutbox(db, {})).verify() : [];
+    const ok =
+      integrity.length === 1 &&
+      integrity[0] === 'ok' &&
+      foreignKeyViolations === 0 &&
+      ledger.length === 0;
+    return { schema, report: { ok, integrity, foreignKeyViolations, ledger } };
+  } catch (error) {
+    throw asStoreError(error);
+  } finally {
+    db.close();
+  }
+}
+
+/** Copies a file with the backup API without opening it as a store (no migration): `db backup`. */
+export async function backupFile(file: string, dest: string): Promise<string> {
+  if (!existsSync(file)) throw storeError('cannot-open', `no database at ${file}`);
+  const db = openConnection(file, 5_000);
+  try {
+    mkdirSync(dirname(dest), { recursive: true });
+    return await backupTo(db, dest);
+  } catch (error) {
+    throw asStoreError(error);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The bench's baseline (bench/store.ts): a separate file under the same pragmas with one
+ * two-column table, and a function that commits two rows in one transaction.
+ */
+export function openBaseline(file: string): {
+  insertTwo(a: string, b: string): void;
+  close(): void;
+} {
+  const db = openConnection(file, 5_000);
+  for (const p of PRAGMAS) db.pragma(p);
+  db.exec('CREATE TABLE IF NOT EXISTS bare (id INTEGER PRIMARY KEY, v TEXT NOT NULL) STRICT');
+  const insert = db.prepare('INSERT INTO bare (v) VALUES (?)');
+  const two = db.transaction((a: string, b: string) => {
+    insert.run(a);
+    insert.run(b);
+  });
+  return { insertTwo: (a, b) => two.immediate(a, b), close: () => db.close() };
+}
+export { StoreError };

@@ -1,0 +1,210 @@
+// Sync state: the change-feed cursor, the last pull, a snapshot in progress and the records
+// quarantined for failing validation; and the application of one page of changes, which
+// writes the records, releases the holds they reflect and stores the cursor in one
+// transaction (sync.md, "Pull").
+import type Database from 'better-sqlite3';
+import type { Cache, Change } from './cache.js';
+import type { Ledger } from './ledger.js';
+
+export interface PageInput {
+  /** Consumed once, in order (the puller passes a generator that parses record by record). */
+  readonly changes: Iterable<Change>;
+  /** The cursor the server returned with this page. */
+  readonly cursor: string | null;
+  /**
+   * When the request for this page was sent (the store clock's ms). Holds of operations
+   * confirmed before it are released by the records the page carries.
+   */
+  readonly requestedAt: number;
+  /** A page of a full snapshot: staged, and swapped in with the last page (`hasMore` false). */
+  readonly snapshot?: boolean;
+  readonly hasMore?: boolean;
+}
+
+export interface PageResult {
+  readonly applied: number;
+  readonly quarantined: number;
+  /** True when this page swapped a completed snapshot into the cache. */
+  readonly swapped: boolean;
+}
+
+export interface QuarantinedRecord {
+  readonly id: number;
+  readonly entity: string;
+  readonly recordId: string | null;
+  readonly op: string;
+  readonly data: unknown;
+  readonly error: string;
+  readonly cursor: string | null;
+  readonly receivedAt: number;
+}
+
+export interface SnapshotProgress {
+  /** The cursor to continue the snapshot from after a restart. */
+  readonly cursor: string | null;
+  /** When its first page was requested. */
+  readonly startedAt: number;
+  readonly staged: number;
+}
+
+export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: () => Ledger) {
+  const get = db.prepare<[string], { value: string }>('SELECT value FROM sync_state WHERE key = ?');
+  const set = db.prepare(
+    'INSERT INTO sync_state (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
+  );
+  const del = db.prepare('DELETE FROM sync_state WHERE key = ?');
+  const quarantine = db.prepare(
+    'INSERT INTO quarantine (entity, record_id, op, data, error, cursor, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const unquarantine = db.prepare('DELETE FROM quarantine WHERE entity = ? AND record_id = ?');
+  const listQuarantine = db.prepare<[number], Record<string, unknown>>(
+    'SELECT id, entity, record_id, op, data, error, cursor, received_at FROM quarantine ORDER BY id DESC LIMIT ?',
+  );
+  const countQuarantine = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM quarantine');
+  const anyQuarantined = db.prepare<[], { x: number }>(
+    'SELECT EXISTS (SELECT 1 FROM quarantine) AS x',
+  );
+  const dropQuarantine = db.prepare('DELETE FROM quarantine WHERE id = ?');
+
+  const read = <T>(key: string): T | null => {
+    const r = get.get(key);
+    return r ? (JSON.parse(r.value) as T) : null;
+  };
+  const write = (key: string, value: unknown, nowMs: number): void =>
+    void set.run(key, JSON.stringify(value), nowMs);
+
+  let rulesTouched = false;
+
+  const applyPage = db.transaction((page: PageInput, nowMs: number): PageResult => {
+    let applied = 0;
+    let quarantined = 0;
+    // Rows staged by this page, net: the progress keeps a running total (a count(*) of the
+    // staging table per page would make a snapshot quadratic).
+    let stagedDelta = 0;
+    // A valid record clears its earlier quarantine; with none kept, skip that delete per record.
+    let mayBeQuarantined = anyQuarantined.get()?.x === 1;
+    if (page.snapshot && !read<SnapshotProgress>('snapshot')) {
+      cache.clearStaging();
+      write('snapshot', { cursor: null, startedAt: page.requestedAt, staged: 0 }, nowMs);
+    }
+    for (const change of page.changes) {
+      const checked = cache.check(change);
+      if (!checked.ok) {
+        const data = (change as { data?: unknown }).data;
+        quarantine.run(
+          String(change.entity),
+          typeof change.id === 'string' ? change.id : null,
+          String(change.op),
+          data === undefined ? null : JSON.stringify(data),
+          checked.error,
+          page.cursor,
+          nowMs,
+        );
+        quarantined += 1;
+        mayBeQuarantined = true;
+        continue;
+      }
+      stagedDelta += cache.apply(checked, nowMs, page.snapshot === true);
+      if (checked.entity === 'rule') rulesTouched = true;
+      if (mayBeQuarantined) unquarantine.run(checked.entity, checked.id);
+      if (!page.snapshot) {
+        ledgerOf().releaseReflected(
+          checked.entity,
+          checked.id,
+          checked.op === 'upsert' ? checked.record : null,
+          page.requestedAt,
+        );
+      }
+      applied += 1;
+    }
+    let swapped = false;
+    if (page.snapshot) {
+      const progress = read<SnapshotProgress>('snapshot');
+      if (page.hasMore === false) {
+        cache.swapSnapshot(nowMs);
+        rulesTouched = true;
+        ledgerOf().releaseAllReflected(progress?.startedAt ?? page.requestedAt);
+        del.run('snapshot');
+        write('cursor', page.cursor, nowMs);
+        swapped = true;
+      } else {
+        write(
+          'snapshot',
+          {
+            cursor: page.cursor,
+            startedAt: progress?.startedAt ?? page.requestedAt,
+            staged: (progress?.staged ?? 0) + stagedDelta,
+          },
+          nowMs,
+        );
+      }
+    } else {
+      write('cursor', page.cursor, nowMs);
+    }
+    write('last_pull_at', nowMs, nowMs);
+    return { applied, quarantined, swapped };
+  });
+
+  return {
+    /**
+     * Applies one page in one IMMEDIATE transaction: valid records written (or staged),
+     * invalid ones quarantined, holds released, cursor stored. `onRulesChanged` runs after
+     * the commit when rules moved, so the in-memory rules reload once per page.
+     */
+    applyPage(page: PageInput, nowMs: number, onRulesChanged?: () => void): PageResult {
+      rulesTouched = false;
+      const result = applyPage.immediate(page, nowMs);
+      if (rulesTouched) onRulesChanged?.();
+      return result;
+    },
+    /** The live cursor (null: no snapshot has completed yet). */
+    cursor(): string | null {
+      return read<string | null>('cursor');
+    },
+    lastPullAt(): number | null {
+      return read<number>('last_pull_at');
+    },
+    /** A snapshot in progress, to continue after a restart. */
+    snapshot(): SnapshotProgress | null {
+      return read<SnapshotProgress>('snapshot');
+    },
+    /** Abandons a snapshot in progress (the server said its cursor expired). */
+    abandonSnapshot(): void {
+      db.transaction(() => {
+        cache.clearStaging();
+        del.run('snapshot');
+      }).immediate();
+    },
+    /** Forgets the cursor so the next pull starts a full snapshot (410 cursor-expired). */
+    resetCursor(nowMs: number): void {
+      write('cursor', null, nowMs);
+    },
+    quarantined(limit = 100): QuarantinedRecord[] {
+      return listQuarantine.all(limit).map((r) => ({
+        id: r.id as number,
+        entity: r.entity as string,
+        recordId: (r.record_id as string | null) ?? null,
+        op: r.op as string,
+        data: r.data === null ? null : (JSON.parse(r.data as string) as unknown),
+        error: r.error as string,
+        cursor: (r.cursor as string | null) ?? null,
+        receivedAt: r.received_at as number,
+      }));
+    },
+    quarantineCount(): number {
+      return countQuarantine.get()?.n ?? 0;
+    },
+    dismissQuarantined(id: number): boolean {
+      return dropQuarantine.run(id).changes === 1;
+    },
+    /** Other small sync values (JSON), e.g. the server's last Date header. */
+    getValue<T>(key: string): T | null {
+      return read<T>(key);
+    },
+    setValue(key: string, value: unknown, nowMs: number): void {
+      write(key, value, nowMs);
+    },
+  };
+}
+
+export type SyncState = ReturnType<typeof createSyncState>;
