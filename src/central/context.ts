@@ -1,0 +1,333 @@
+// The engine context of one check, assembled from the sandbox's records: the same shape the
+// terminal assembles from its cache (engine-fixture.md), with nothing pending (the sandbox is
+// the service, so its figures are the truth).
+import type { z } from 'zod';
+import {
+  EngineCorporateAccess,
+  EngineCoupon,
+  EngineCustomer,
+  EngineSpecialAccount,
+  type EngineFixtureInput,
+} from '../contract/engine.js';
+// The POS record carries our `catalog` (the demo's goods); pick() drops it for the engine.
+import { strictShared } from '../contract/shared.js';
+import { add, dec, toNumber, ZERO, type Dec } from '../money/index.js';
+import type { CentralStore } from './store/central-store.js';
+import { localDate, weekStart, quarterOf } from './dates.js';
+import { HttpError } from './errors.js';
+
+export type Rec = Record<string, unknown>;
+
+/** Keeps only the keys a strict schema knows; the sandbox's records carry more (owner, hashes). */
+export function pick(schema: z.ZodObject, data: Rec): Rec {
+  const out: Rec = {};
+  for (const key of Object.keys(schema.shape)) if (data[key] !== undefined) out[key] = data[key];
+  return out;
+}
+
+export interface TerminalInfo {
+  id: string;
+  business_id: string;
+  pos_id: string;
+  loyalty_id: string;
+}
+
+export interface Resolved {
+  customer: Rec | null;
+  /** The business time zone wins unless the POS has its own. */
+  timeZone: string;
+  today: string;
+}
+
+const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+
+/** Usage of an account by period, from the usage rows of the sandbox. */
+export function usageOf(
+  store: CentralStore,
+  accountId: string,
+  today: string,
+): { day: number; month: number; overall: number } {
+  let day: Dec = ZERO;
+  let month: Dec = ZERO;
+  let overall: Dec = ZERO;
+  for (const u of store.usage(accountId)) {
+    const a = dec(u.amount);
+    overall = add(overall, a);
+    if (u.local_date.slice(0, 7) === today.slice(0, 7)) month = add(month, a);
+    if (u.local_date === today) day = add(day, a);
+  }
+  return { day: toNumber(day), month: toNumber(month), overall: toNumber(overall) };
+}
+
+/** Period totals as of `today`: a period that rolled since `as_of` counts as zero. */
+export function currentStats(
+  stats: Rec | undefined,
+  today: string,
+): Record<string, { amount: number; quantity: number; visits: number }> {
+  const periods = (stats?.periods ?? {}) as Record<
+    string,
+    { amount: number; quantity: number; visits: number }
+  >;
+  const asOf = typeof stats?.as_of === 'string' ? stats.as_of : today;
+  const same: Record<string, boolean> = {
+    day: asOf === today,
+    week: weekStart(asOf) === weekStart(today),
+    month: asOf.slice(0, 7) === today.slice(0, 7),
+    quarter: quarterOf(asOf) === quarterOf(today),
+    year: asOf.slice(0, 4) === today.slice(0, 4),
+    'all-time': true,
+    since_category: true,
+  };
+  const out: Record<string, { amount: number; quantity: number; visits: number }> = {};
+  for (const [period, keep] of Object.entries(same)) {
+    const p = periods[period];
+    out[period] =
+      keep && p
+        ? { amount: num(p.amount), quantity: num(p.quantity), visits: num(p.visits) }
+        : { amount: 0, quantity: 0, visits: 0 };
+  }
+  return out;
+}
+
+export function businessOf(store: CentralStore, terminal: TerminalInfo): Rec {
+  const settings = store.getRecord('business_settings', terminal.business_id) as Rec | undefined;
+  if (!settings) throw new HttpError(500, 'internal', 'the sandbox has no business settings');
+  return settings;
+}
+
+export function timeZoneOf(store: CentralStore, terminal: TerminalInfo): string {
+  const pos = store.getRecord('pos', terminal.pos_id) as Rec | undefined;
+  const business = businessOf(store, terminal);
+  return (
+    (pos?.time_zone as string | undefined) ??
+    (business.base_time_zone as string | undefined) ??
+    'UTC'
+  );
+}
+
+/** Finds the customer a check names: `customer_id`, `corporate_customer_id` or `id` + `id_type`. */
+export function resolveCustomer(store: CentralStore, check: Rec): Rec | null {
+  const byId = (id: unknown) =>
+    typeof id === 'string' ? (store.getRecord('customer', id) as Rec | undefined) : undefined;
+  const direct = byId(check.customer_id) ?? byId(check.corporate_customer_id);
+  if (direct) return direct;
+  if (typeof check.id === 'string')
+    return lookupCustomer(store, check.id, (check.id_type as string | undefined) ?? 'card');
+  if (typeof check.customer_id === 'string') {
+    throw new HttpError(
+      422,
+      'customer-not-found',
+      `no customer ${check.customer_id}`,
+      'customer_id',
+    );
+  }
+  return null;
+}
+
+export function lookupCustomer(store: CentralStore, value: string, idType: string): Rec | null {
+  const first = (rows: unknown[]) => (rows[0] as Rec | undefined) ?? null;
+  switch (idType) {
+    case 'card': {
+      const card = first(store.findBy('card', 'code', value));
+      return card
+        ? ((store.getRecord('customer', card.customer_id as string) as Rec | undefined) ?? null)
+        : null;
+    }
+    case 'phone': {
+      const digits = value.replace(/\D/g, '');
+      return (
+        (store.list('customer') as Rec[]).find(
+          (c) => typeof c.phone === 'string' && c.phone.replace(/\D/g, '') === digits,
+        ) ?? null
+      );
+    }
+    case 'email':
+      return (
+        (store.list('customer') as Rec[]).find(
+          (c) =>
+            typeof c.email === 'string' && c.email.toLowerCase() === value.trim().toLowerCase(),
+        ) ?? null
+      );
+    case 'external-id':
+      return first(store.findBy('customer', 'external_id', value));
+    case 'qr':
+      return (
+        first(store.findBy('customer', 'qr_code', value)) ?? lookupCustomer(store, value, 'card')
+      );
+    case 'vehicle':
+    case 'avi': {
+      const field = idType === 'avi' ? 'avi_id' : 'qr_code';
+      const vehicle =
+        first(store.findBy('vehicle', field, value)) ??
+        first(store.findBy('vehicle', 'vehicle_id', value));
+      return vehicle
+        ? ((store.getRecord('customer', vehicle.customer_id as string) as Rec | undefined) ?? null)
+        : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** Every record the terminal may cache about one customer, for `customers/lookup`. */
+export function customerRecords(
+  store: CentralStore,
+  customer: Rec,
+): { entity: string; id: string; data: Rec }[] {
+  const id = customer.id as string;
+  const out: { entity: string; id: string; data: Rec }[] = [
+    { entity: 'customer', id, data: customer },
+  ];
+  const add = (entity: string, rows: unknown[]) => {
+    for (const r of rows as Rec[]) out.push({ entity, id: r.id as string, data: r });
+  };
+  add('card', store.findBy('card', 'customer_id', id));
+  add('bonus_lot', store.findBy('bonus_lot', 'customer_id', id));
+  add('special_account', store.findBy('special_account', 'customer_id', id));
+  add('corporate_access', store.findBy('corporate_access', 'customer_id', id));
+  add('vehicle', store.findBy('vehicle', 'customer_id', id));
+  add('coupon', store.findBy('coupon', 'customer_id', id));
+  const stats = store.getRecord('customer_stats', id) as Rec | undefined;
+  if (stats) out.push({ entity: 'customer_stats', id, data: stats });
+  return out;
+}
+
+/** The engine's view of one special account record, with usage counted now. */
+export function engineAccount(
+  store: CentralStore,
+  account: Rec,
+  today: string,
+  pinVerified: boolean | undefined,
+): Rec {
+  const out = pick(EngineSpecialAccount as unknown as z.ZodObject, account);
+  out.used = usageOf(store, account.id as string, today);
+  if (pinVerified !== undefined) out.pin_verified = pinVerified;
+  return out;
+}
+
+export function engineAccess(
+  store: CentralStore,
+  access: Rec,
+  today: string,
+  pinVerified: boolean | undefined,
+): Rec {
+  const out = pick(EngineCorporateAccess as unknown as z.ZodObject, access);
+  const accountId = (
+    (access.corporate_customer_special_account as Rec | undefined)?.special_account as
+      Rec | undefined
+  )?.id;
+  const account =
+    typeof accountId === 'string'
+      ? usageOf(store, accountId, today)
+      : { day: 0, month: 0, overall: 0 };
+  const user = usageOf(store, access.id as string, today);
+  out.used = { account: { day: account.day, month: account.month }, user };
+  if (pinVerified !== undefined) out.pin_verified = pinVerified;
+  return out;
+}
+
+export interface BuildOptions {
+  mode: 'calc' | 'process';
+  nowMs: number;
+  terminal: TerminalInfo;
+  check: Rec;
+  /** Whether the PIN sent (or the terminal's offline verification) holds, per account id. */
+  pinVerified: (record: Rec) => boolean | undefined;
+  nextCouponSeq: number;
+}
+
+/** The engine fixture of one check (context + rules). */
+export function buildFixture(
+  store: CentralStore,
+  o: BuildOptions,
+): { fixture: EngineFixtureInput; resolved: Resolved } {
+  const { terminal, check } = o;
+  const business = businessOf(store, terminal);
+  const timeZone = timeZoneOf(store, terminal);
+  const today = localDate(o.nowMs, timeZone);
+  const loyalty = store.getRecord('loyalty', terminal.loyalty_id) as Rec | undefined;
+  const pos = store.getRecord('pos', terminal.pos_id) as Rec | undefined;
+  const customer = resolveCustomer(store, check);
+
+  let engineCustomer: Rec | null = null;
+  const accounts: Rec[] = [];
+  const accesses: Rec[] = [];
+  const vehicles: Rec[] = [];
+  if (customer) {
+    const id = customer.id as string;
+    const lots = (store.findBy('bonus_lot', 'customer_id', id) as Rec[]).map((l) => ({
+      id: l.id,
+      amount: l.amount,
+      starting: l.starting ?? null,
+      expire: l.expire ?? null,
+    }));
+    const base = pick(EngineCustomer as unknown as z.ZodObject, customer);
+    engineCustomer = {
+      ...base,
+      bonuses: { regular: num((customer.bonuses as Rec | undefined)?.regular), promotional: lots },
+      stats: currentStats(store.getRecord('customer_stats', id) as Rec | undefined, today),
+    };
+    for (const a of store.findBy('special_account', 'customer_id', id) as Rec[]) {
+      accounts.push(engineAccount(store, a, today, o.pinVerified(a)));
+    }
+    for (const a of store.findBy('corporate_access', 'customer_id', id) as Rec[]) {
+      accesses.push(engineAccess(store, a, today, o.pinVerified(a)));
+    }
+    const fleetOwner = (customer.corporate_customer_id as string | undefined) ?? id;
+    for (const v of store.findBy('vehicle', 'customer_id', fleetOwner) as Rec[]) {
+      if (typeof v.vehicle_id === 'string')
+        vehicles.push({ vehicle_id: v.vehicle_id, last_odometer: v.last_odometer ?? null });
+    }
+  }
+
+  const codes = new Set(
+    ((check.redeemed_coupons as Rec[] | undefined) ?? [])
+      .map((c) => c.code)
+      .filter((c): c is string => typeof c === 'string'),
+  );
+  const coupons: Rec[] = [];
+  for (const code of codes) {
+    for (const c of store.findBy('coupon', 'code', code) as Rec[])
+      coupons.push(pick(EngineCoupon as unknown as z.ZodObject, c));
+  }
+
+  const rules = (store.list('rule') as Rec[]).filter(
+    (r) => r.loyalty_id == null || r.loyalty_id === terminal.loyalty_id,
+  );
+  const posRecord = pos
+    ? pick(strictShared.CheckPos as unknown as z.ZodObject, pos)
+    : { id: terminal.pos_id };
+  const fixture = {
+    now: new Date(o.nowMs).toISOString(),
+    mode: o.mode,
+    business: {
+      id: terminal.business_id,
+      currency: business.currency,
+      base_time_zone: business.base_time_zone ?? 'UTC',
+    },
+    loyalty: loyalty
+      ? {
+          id: loyalty.id,
+          currency: loyalty.currency,
+          bonus_payment_max_percent: loyalty.bonus_payment_max_percent,
+          bonus_rate: loyalty.bonus_rate,
+          count_bonuses_redeemed_amount: loyalty.count_bonuses_redeemed_amount,
+        }
+      : {},
+    pos: posRecord,
+    rules,
+    customer: engineCustomer,
+    special_accounts: accounts,
+    corporate_accesses: accesses,
+    coupons,
+    additional_services: store.list('additional_service'),
+    additional_costs: (store.list('additional_cost') as Rec[]).filter(
+      (c) => c.loyalty_id == null || c.loyalty_id === terminal.loyalty_id,
+    ),
+    vehicles,
+    pending: {},
+    terminal: { id: terminal.id, coupon_prefix: 'SBX-', next_coupon_seq: o.nextCouponSeq },
+    check,
+  } as unknown as EngineFixtureInput;
+  return { fixture, resolved: { customer, timeZone, today } };
+}

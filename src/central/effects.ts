@@ -1,0 +1,387 @@
+// What a processed check does to the sandbox's balances, and how a cancel undoes it. Every
+// change is a record upsert, so it reaches terminals through the change feed. Amounts are
+// exact decimals (src/money); the engine has already decided and rounded them.
+import {
+  add,
+  cmp,
+  dec,
+  gt,
+  isNegative,
+  lt,
+  min,
+  neg,
+  sub,
+  toNumber,
+  ZERO,
+  type Dec,
+} from '../money/index.js';
+import type { CentralStore } from './store/central-store.js';
+import { currentStats, type Rec } from './context.js';
+
+/** What one transaction changed, kept with it so a cancel reverses exactly that. */
+export interface Effects {
+  customer_id: string | null;
+  lots_consumed: { id: string; amount: number }[];
+  regular_redeemed: number;
+  regular_added: number;
+  lots_created: { id: string; amount: number }[];
+  accounts: {
+    account_id: string;
+    access_id: string | null;
+    direction: 'debit' | 'credit';
+    amount: number;
+  }[];
+  coupons_redeemed: string[];
+  coupons_emitted: string[];
+}
+
+const n = (v: unknown): Dec => (typeof v === 'number' ? dec(v) : ZERO);
+
+function update(
+  store: CentralStore,
+  entity: string,
+  id: string,
+  fn: (r: Rec) => Rec,
+): Rec | undefined {
+  const current = store.getRecord(entity, id) as Rec | undefined;
+  if (!current) return undefined;
+  const next = fn(structuredClone(current));
+  store.upsert(entity, id, next);
+  return next;
+}
+
+function setRegular(store: CentralStore, customerId: string, delta: Dec): void {
+  update(store, 'customer', customerId, (c) => {
+    const bonuses = (c.bonuses ?? {}) as Rec;
+    return { ...c, bonuses: { ...bonuses, regular: toNumber(add(n(bonuses.regular), delta)) } };
+  });
+}
+
+function activeOn(lot: Rec, today: string): boolean {
+  const starting = lot.starting as string | null | undefined;
+  const expire = lot.expire as string | null | undefined;
+  return (starting == null || starting <= today) && (expire == null || today <= expire);
+}
+
+/** The account a charge moves: a special account itself, or the one behind a corporate access. */
+function accountOfCharge(
+  store: CentralStore,
+  id: string,
+): { accountId: string; accessId: string | null } {
+  if (store.getRecord('special_account', id)) return { accountId: id, accessId: null };
+  const access = store.getRecord('corporate_access', id) as Rec | undefined;
+  const inner = (
+    (access?.corporate_customer_special_account as Rec | undefined)?.special_account as
+      Rec | undefined
+  )?.id;
+  if (access && typeof inner === 'string') return { accountId: inner, accessId: id };
+  return { accountId: id, accessId: null };
+}
+
+function moveAccount(store: CentralStore, accountId: string, delta: Dec): void {
+  const next = update(store, 'special_account', accountId, (a) => ({
+    ...a,
+    balance: toNumber(add(n(a.balance), delta)),
+  }));
+  if (!next) return;
+  // Corporate accesses embed their account: keep every copy at the same balance.
+  for (const access of store.list('corporate_access') as Rec[]) {
+    const info = access.corporate_customer_special_account as Rec | undefined;
+    const inner = info?.special_account as Rec | undefined;
+    if (inner?.id === accountId) {
+      store.upsert('corporate_access', access.id as string, {
+        ...access,
+        corporate_customer_special_account: {
+          ...info,
+          special_account: { ...inner, balance: next.balance },
+        },
+      });
+    }
+  }
+}
+
+function bumpStats(
+  store: CentralStore,
+  customerId: string,
+  today: string,
+  amount: Dec,
+  quantity: Dec,
+  visits: number,
+): void {
+  const current = store.getRecord('customer_stats', customerId) as Rec | undefined;
+  const periods = currentStats(current, today);
+  for (const p of Object.values(periods)) {
+    p.amount = toNumber(add(dec(p.amount), amount));
+    p.quantity = toNumber(add(dec(p.quantity), quantity));
+    p.visits += visits;
+  }
+  store.upsert('customer_stats', customerId, {
+    id: customerId,
+    customer_id: customerId,
+    as_of: today,
+    periods,
+  });
+}
+
+export interface ApplyInput {
+  transactionId: string;
+  customer: Rec | null;
+  today: string;
+  check: Rec;
+}
+
+/** Applies a processed check; returns what it did, for a later cancel. */
+export function applyProcessed(store: CentralStore, input: ApplyInput): Effects {
+  const { check, today, customer } = input;
+  const customerId = (customer?.id as string | undefined) ?? null;
+  const effects: Effects = {
+    customer_id: customerId,
+    lots_consumed: [],
+    regular_redeemed: 0,
+    regular_added: 0,
+    lots_created: [],
+    accounts: [],
+    coupons_redeemed: [],
+    coupons_emitted: [],
+  };
+
+  if (customerId) {
+    // Spent bonuses: promotional lots first, earliest expiry first (engine.md 8), then regular.
+    let toSpend = n(check.bonuses_redeemed_amount);
+    if (gt(toSpend, ZERO)) {
+      const lots = (store.findBy('bonus_lot', 'customer_id', customerId) as Rec[])
+        .filter((l) => activeOn(l, today) && gt(n(l.amount), ZERO))
+        .sort((a, b) => String(a.expire ?? '9999').localeCompare(String(b.expire ?? '9999')));
+      for (const lot of lots) {
+        if (!gt(toSpend, ZERO)) break;
+        const take = min(toSpend, n(lot.amount));
+        store.upsert('bonus_lot', lot.id as string, {
+          ...lot,
+          amount: toNumber(sub(n(lot.amount), take)),
+        });
+        effects.lots_consumed.push({ id: lot.id as string, amount: toNumber(take) });
+        toSpend = sub(toSpend, take);
+      }
+      if (gt(toSpend, ZERO)) {
+        setRegular(store, customerId, neg(toSpend));
+        effects.regular_redeemed = toNumber(toSpend);
+      }
+    }
+    // Credited bonuses: a dated entry is a promotional lot, the rest regular.
+    let regular: Dec = ZERO;
+    ((check.bonuses_added as Rec[] | undefined) ?? []).forEach((b, i) => {
+      if (b.starting != null || b.expire != null) {
+        const id = `${input.transactionId.slice(0, 30)}-l${i}`;
+        store.upsert('bonus_lot', id, {
+          id,
+          customer_id: customerId,
+          amount: b.amount,
+          starting: b.starting ?? today,
+          expire: b.expire ?? null,
+        });
+        effects.lots_created.push({ id, amount: b.amount as number });
+      } else {
+        regular = add(regular, n(b.amount));
+      }
+    });
+    if (gt(regular, ZERO)) {
+      setRegular(store, customerId, regular);
+      effects.regular_added = toNumber(regular);
+    }
+    const quantity = ((check.check_items as Rec[] | undefined) ?? []).reduce<Dec>(
+      (q, item) => add(q, n(item.quantity)),
+      ZERO,
+    );
+    bumpStats(store, customerId, today, n(check.amount), quantity, 1);
+  }
+
+  for (const charge of (check.special_accounts_charges as Rec[] | undefined) ?? []) {
+    const id = charge.special_account_id as string;
+    const { accountId, accessId } = accountOfCharge(store, id);
+    const amount = n(charge.amount);
+    const direction = charge.direction === 'credit' ? 'credit' : 'debit';
+    moveAccount(store, accountId, direction === 'debit' ? neg(amount) : amount);
+    if (direction === 'debit') {
+      store.addUsage(accountId, today, String(charge.amount), input.transactionId);
+      if (accessId) store.addUsage(accessId, today, String(charge.amount), input.transactionId);
+    }
+    effects.accounts.push({
+      account_id: accountId,
+      access_id: accessId,
+      direction,
+      amount: toNumber(amount),
+    });
+  }
+
+  for (const c of (check.redeemed_coupons as Rec[] | undefined) ?? []) {
+    if (c.valid === false || typeof c.code !== 'string') continue;
+    for (const coupon of store.findBy('coupon', 'code', c.code) as Rec[]) {
+      if (coupon.status !== 'open') continue;
+      store.upsert('coupon', coupon.id as string, { ...coupon, status: 'redeemed' });
+      effects.coupons_redeemed.push(coupon.id as string);
+    }
+  }
+
+  ((check.emitted_coupons as Rec[] | undefined) ?? []).forEach((c, i) => {
+    if (typeof c.code !== 'string') return;
+    const id = (typeof c.id === 'string' && c.id) || `${input.transactionId.slice(0, 30)}-c${i}`;
+    store.upsert('coupon', id, {
+      ...c,
+      id,
+      customer_id: customerId,
+      status: 'open',
+      processing_status: 'processed',
+    });
+    effects.coupons_emitted.push(id);
+  });
+
+  const vehicleTag = check.vehicle_id;
+  if (typeof check.odometer === 'number' && typeof vehicleTag === 'string') {
+    for (const v of store.findBy('vehicle', 'vehicle_id', vehicleTag) as Rec[]) {
+      store.upsert('vehicle', v.id as string, {
+        ...v,
+        last_odometer: { value: check.odometer, unit: check.odometer_unit ?? 'km' },
+      });
+    }
+  }
+  return effects;
+}
+
+/** Undoes a transaction's effects (engine.md 15); returns the bonuses the customer owes. */
+export function reverseEffects(
+  store: CentralStore,
+  transactionId: string,
+  effects: Effects,
+  today: string,
+): number {
+  let owed: Dec = ZERO;
+  const customerId = effects.customer_id;
+  if (customerId) {
+    for (const used of effects.lots_consumed) {
+      // A lot that expired meanwhile stays expired: its bonuses are not given back.
+      update(store, 'bonus_lot', used.id, (l) =>
+        activeOn(l, today) ? { ...l, amount: toNumber(add(n(l.amount), dec(used.amount))) } : l,
+      );
+    }
+    if (effects.regular_redeemed > 0) setRegular(store, customerId, dec(effects.regular_redeemed));
+    // Take back what the check credited; past the balance it is owed, never silently lost.
+    let takeBack = dec(effects.regular_added);
+    for (const created of effects.lots_created) {
+      const lot = store.getRecord('bonus_lot', created.id) as Rec | undefined;
+      // What was already spent from the lot comes off the regular balance instead.
+      const spent = sub(dec(created.amount), lot ? n(lot.amount) : ZERO);
+      if (lot) store.remove('bonus_lot', created.id);
+      if (gt(spent, ZERO)) takeBack = add(takeBack, spent);
+    }
+    if (gt(takeBack, ZERO)) {
+      const c = store.getRecord('customer', customerId) as Rec | undefined;
+      const balance = n((c?.bonuses as Rec | undefined)?.regular);
+      const taken = lt(balance, takeBack) ? (isNegative(balance) ? ZERO : balance) : takeBack;
+      owed = sub(takeBack, taken);
+      if (cmp(taken, ZERO) !== 0) setRegular(store, customerId, neg(taken));
+      if (gt(owed, ZERO)) {
+        update(store, 'customer', customerId, (r) => {
+          const bonuses = (r.bonuses ?? {}) as Rec;
+          return { ...r, bonuses: { ...bonuses, owed: toNumber(add(n(bonuses.owed), owed)) } };
+        });
+      }
+    }
+  }
+  for (const a of effects.accounts) {
+    moveAccount(store, a.account_id, a.direction === 'debit' ? dec(a.amount) : neg(dec(a.amount)));
+  }
+  store.releaseUsage(transactionId);
+  for (const id of effects.coupons_redeemed) {
+    update(store, 'coupon', id, (c) => {
+      const expire = c.expire_date as string | undefined;
+      return c.status === 'redeemed' && (expire === undefined || expire >= today)
+        ? { ...c, status: 'open' }
+        : c;
+    });
+  }
+  for (const id of effects.coupons_emitted) {
+    update(store, 'coupon', id, (c) => (c.status === 'open' ? { ...c, status: 'cancelled' } : c));
+  }
+  return toNumber(owed);
+}
+
+/** What a partial refund changed (kept with it, for the record). */
+export interface RefundEffects {
+  customer_id: string | null;
+  bonuses_returned: number;
+  bonuses_written_off: number;
+  owed: number;
+  accounts: Effects['accounts'];
+}
+
+export interface RefundInput {
+  refundId: string;
+  customerId: string | null;
+  today: string;
+  /** The local date the sale's account usage was counted on: the refund gives it back there. */
+  saleDate: string;
+  /** The refund check the engine computed (engine.md 15). */
+  refund: Rec;
+}
+
+/**
+ * Applies a partial refund: spent bonuses come back (to the regular balance), bonuses the
+ * refunded lines earned are written off (past the balance, owed), account charges go back
+ * with their usage, stats lose the refunded amount. Coupons are not reopened (engine.md 15).
+ */
+export function applyRefund(store: CentralStore, input: RefundInput): RefundEffects {
+  const { refund, customerId, refundId } = input;
+  const effects: RefundEffects = {
+    customer_id: customerId,
+    bonuses_returned: 0,
+    bonuses_written_off: 0,
+    owed: 0,
+    accounts: [],
+  };
+  if (customerId) {
+    const returned = n(refund.bonuses_redeemed_amount);
+    if (gt(returned, ZERO)) setRegular(store, customerId, returned);
+    effects.bonuses_returned = toNumber(returned);
+    const writeOff = n(refund.bonuses_added_amount);
+    if (gt(writeOff, ZERO)) {
+      const c = store.getRecord('customer', customerId) as Rec | undefined;
+      const balance = n((c?.bonuses as Rec | undefined)?.regular);
+      const taken = lt(balance, writeOff) ? (isNegative(balance) ? ZERO : balance) : writeOff;
+      const owed = sub(writeOff, taken);
+      if (cmp(taken, ZERO) !== 0) setRegular(store, customerId, neg(taken));
+      if (gt(owed, ZERO)) {
+        update(store, 'customer', customerId, (r) => {
+          const bonuses = (r.bonuses ?? {}) as Rec;
+          return { ...r, bonuses: { ...bonuses, owed: toNumber(add(n(bonuses.owed), owed)) } };
+        });
+      }
+      effects.bonuses_written_off = toNumber(taken);
+      effects.owed = toNumber(owed);
+    }
+    const quantity = ((refund.check_items as Rec[] | undefined) ?? []).reduce<Dec>(
+      (q, item) => add(q, n(item.quantity)),
+      ZERO,
+    );
+    bumpStats(store, customerId, input.today, neg(n(refund.amount)), neg(quantity), 0);
+  }
+  for (const charge of (refund.special_accounts_charges as Rec[] | undefined) ?? []) {
+    const amount = n(charge.amount);
+    if (!gt(amount, ZERO)) continue;
+    const { accountId, accessId } = accountOfCharge(store, charge.special_account_id as string);
+    const direction = charge.direction === 'credit' ? 'credit' : 'debit';
+    // A payment comes back; cashback credited by the sale is taken back.
+    moveAccount(store, accountId, direction === 'debit' ? amount : neg(amount));
+    if (direction === 'debit') {
+      const back = toNumber(neg(amount)).toString();
+      store.addUsage(accountId, input.saleDate, back, refundId);
+      if (accessId) store.addUsage(accessId, input.saleDate, back, refundId);
+    }
+    effects.accounts.push({
+      account_id: accountId,
+      access_id: accessId,
+      direction,
+      amount: toNumber(amount),
+    });
+  }
+  return effects;
+}

@@ -1,0 +1,370 @@
+// The sandbox's HTTP surface on node:http, 127.0.0.1 only: routing from the operation table
+// of src/sync/api.ts, bearer auth, validation of every body and query, the idempotency store
+// for writes, the fault switches, and the /sandbox controls.
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { z } from 'zod';
+import { problemsOf } from '../contract/problems.js';
+import { HEADERS, operations, type Operation } from '../sync/api.js';
+import { HttpError } from './errors.js';
+import { decideFault, FaultSettings, NO_FAULTS, type FaultDecision } from './faults.js';
+import type { CentralService, Session } from './service.js';
+import type { CentralStore } from './store/central-store.js';
+
+const MAX_BODY = 4 * 1024 * 1024;
+
+export interface ServerOptions {
+  store: CentralStore;
+  service: CentralService;
+  clock: { now(): number };
+  random: () => number;
+}
+
+type Json = Record<string, unknown>;
+
+/** Canonical JSON (sorted keys) so the same body hashes the same whatever its key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Json)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        reject(new HttpError(413, 'invalid-input', 'the body is too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function bearer(req: IncomingMessage): string | null {
+  const h = req.headers.authorization;
+  const m = typeof h === 'string' ? /^Bearer\s+(.+)$/i.exec(h) : null;
+  return m?.[1]?.trim() ?? null;
+}
+
+function validate<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const [first] = problemsOf(r.error);
+  throw new HttpError(
+    400,
+    'invalid-input',
+    `${where}: ${first?.message ?? 'invalid'}`,
+    first?.path ?? null,
+    {
+      problems: problemsOf(r.error),
+    },
+  );
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new HttpError(400, 'invalid-input', `malformed JSON: ${(err as Error).message}`);
+  }
+}
+
+export function createCentralServer(o: ServerOptions) {
+  const { store, service, clock } = o;
+  let faults: FaultSettings = NO_FAULTS;
+  const routes = new Map<string, Operation>(
+    Object.values(operations).map((op) => [`${op.method} ${op.path}`, op]),
+  );
+
+  function send(
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void {
+    if (res.destroyed) return;
+    const text = JSON.stringify(body);
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(text)),
+      date: new Date(clock.now()).toUTCString(),
+      ...headers,
+    });
+    res.end(text);
+  }
+
+  function sendError(res: ServerResponse, err: unknown): void {
+    if (err instanceof HttpError) {
+      send(res, err.status, err.body(), err.headers);
+      return;
+    }
+    send(res, 500, {
+      error: { code: 'internal', message: (err as Error).message ?? 'internal error', path: null },
+    });
+  }
+
+  /** Runs a write once per key: the same key and body get the first answer; another body 409. */
+  function idempotent(
+    op: Operation,
+    key: string,
+    session: Session,
+    bodyText: unknown,
+    run: () => unknown,
+  ): { status: number; body: unknown } {
+    const hash = createHash('sha256').update(canonicalJson(bodyText)).digest('hex');
+    return store.tx(() => {
+      const seen = store.idempotency(key);
+      if (seen) {
+        if (seen.body_hash !== hash || seen.operation !== op.name) {
+          throw new HttpError(
+            409,
+            'idempotency-conflict',
+            'this Idempotency-Key was used with a different request',
+            null,
+          );
+        }
+        return { status: seen.status, body: JSON.parse(seen.response) as unknown };
+      }
+      let status = 200;
+      let body: unknown;
+      try {
+        body = run();
+      } catch (err) {
+        // A business refusal is an answer: kept under the key like a success.
+        if (!(err instanceof HttpError) || err.status !== 422) throw err;
+        status = 422;
+        body = err.body();
+      }
+      store.putIdempotency({
+        key,
+        terminal_id: session.terminal.id,
+        operation: op.name,
+        body_hash: hash,
+        status,
+        response: JSON.stringify(body),
+        created: new Date(clock.now()).toISOString(),
+      });
+      return { status, body };
+    });
+  }
+
+  function handleOperation(
+    op: Operation,
+    req: IncomingMessage,
+    url: URL,
+    bodyText: string,
+  ): { status: number; body: unknown } {
+    const session = op.auth === 'token' ? service.authenticate(bearer(req)) : null;
+    if (op.method === 'GET') {
+      const query = validate(op.query!, Object.fromEntries(url.searchParams), 'query');
+      switch (op.name) {
+        case operations.changes.name:
+          return {
+            status: 200,
+            body: service.changes(query as { cursor?: string; limit?: number }),
+          };
+        case operations.lookup.name:
+          return { status: 200, body: service.lookup(query as { id: string; id_type: string }) };
+        default:
+          throw new HttpError(404, 'not-found', 'no such operation');
+      }
+    }
+    const raw = parseJson(bodyText);
+    const body = validate(op.serverRequest!, raw, 'body') as Json;
+    if (!op.write) {
+      switch (op.name) {
+        case operations.signIn.name:
+          return {
+            status: 200,
+            body: service.signIn(body as { terminal_id: string; api_key: string }),
+          };
+        case operations.staffSignIn.name:
+          return {
+            status: 200,
+            body: service.staffSignIn(session!, body as { auth_code: string }),
+          };
+        case operations.calcCheck.name:
+          return { status: 200, body: service.calcCheck(session!, body) };
+        default:
+          throw new HttpError(404, 'not-found', 'no such operation');
+      }
+    }
+    const key = req.headers[HEADERS.idempotencyKey];
+    if (typeof key !== 'string' || key.length < 8 || key.length > 100) {
+      throw new HttpError(
+        400,
+        'idempotency-key-required',
+        'a write needs an Idempotency-Key header',
+        null,
+      );
+    }
+    if (
+      (op.name === operations.processCheck.name || op.name === operations.refundCheck.name) &&
+      body.transaction_id !== key
+    ) {
+      throw new HttpError(
+        400,
+        'invalid-input',
+        `the Idempotency-Key of ${op.name} is its transaction_id`,
+        'transaction_id',
+      );
+    }
+    const s = session!;
+    return idempotent(op, key, s, raw, () => {
+      switch (op.name) {
+        case operations.processCheck.name:
+          return service.processCheck(s, body);
+        case operations.cancelCheck.name:
+          return service.cancelCheck(s, body as { transaction_id: string; comment?: string }, key);
+        case operations.refundCheck.name:
+          return service.refundCheck(s, body as never, key);
+        case operations.bonusesAdd.name:
+          return service.bonusesOperation(s, body as never, key, 'add');
+        case operations.bonusesWriteOff.name:
+          return service.bonusesOperation(s, body as never, key, 'write-off');
+        case operations.bankCardPayments.name:
+          return service.bankCardPayment(s, body as never, key);
+        default:
+          throw new HttpError(404, 'not-found', 'no such operation');
+      }
+    });
+  }
+
+  function handleSandbox(
+    req: IncomingMessage,
+    url: URL,
+    bodyText: string,
+  ): { status: number; body: unknown } {
+    const terminal = service.authenticateApiKey(bearer(req));
+    const route = `${req.method} ${url.pathname}`;
+    switch (route) {
+      case 'PUT /sandbox/faults':
+        faults = validate(FaultSettings, parseJson(bodyText), 'body');
+        return { status: 200, body: faults };
+      case 'GET /sandbox/faults':
+        return { status: 200, body: faults };
+      case 'GET /sandbox/transactions':
+        return { status: 200, body: service.transactions() };
+      case 'GET /sandbox/balances':
+        return { status: 200, body: service.balances(terminal) };
+      default:
+        throw new HttpError(404, 'not-found', `no sandbox control ${route}`);
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    let bodyText: string;
+    try {
+      bodyText = await readBody(req);
+    } catch (err) {
+      sendError(res, err);
+      return;
+    }
+    if (url.pathname.startsWith('/sandbox/')) {
+      try {
+        const r = handleSandbox(req, url, bodyText);
+        send(res, r.status, r.body);
+      } catch (err) {
+        sendError(res, err);
+      }
+      return;
+    }
+    const op = routes.get(`${req.method} ${url.pathname}`);
+    if (!op) {
+      send(res, 404, {
+        error: {
+          code: 'not-found',
+          message: `no operation ${req.method} ${url.pathname}`,
+          path: null,
+        },
+      });
+      return;
+    }
+    const fault: FaultDecision = decideFault(faults, o.random);
+    if (faults.latency_ms > 0) await new Promise((r) => setTimeout(r, faults.latency_ms));
+    switch (fault.kind) {
+      case 'reset':
+        req.socket.destroy();
+        return;
+      case 'error':
+        send(res, 503, {
+          error: { code: 'unavailable', message: 'sandbox fault: error', path: null },
+        });
+        return;
+      case 'rate-limit':
+        send(
+          res,
+          429,
+          {
+            error: {
+              code: 'rate-limited',
+              message: 'sandbox fault: too many requests',
+              path: null,
+            },
+          },
+          {
+            'retry-after': String(fault.retryAfterS),
+          },
+        );
+        return;
+      default:
+    }
+    try {
+      const r = handleOperation(op, req, url, bodyText);
+      if (fault.kind === 'commit-then-drop') {
+        // The work is committed; the answer never arrives.
+        req.socket.destroy();
+        return;
+      }
+      send(res, r.status, r.body);
+    } catch (err) {
+      sendError(res, err);
+    }
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => sendError(res, err));
+  });
+  server.keepAliveTimeout = 5_000;
+
+  return {
+    server,
+    setFaults(next: Partial<FaultSettings>): FaultSettings {
+      faults = FaultSettings.parse({ ...faults, ...next });
+      return faults;
+    },
+    faults: () => faults,
+    async listen(port: number): Promise<string> {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      const addr = server.address() as AddressInfo;
+      return `http://127.0.0.1:${addr.port}`;
+    },
+    async close(): Promise<void> {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export type CentralServer = ReturnType<typeof createCentralServer>;

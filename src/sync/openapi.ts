@@ -1,0 +1,270 @@
+// docs/central-api.yaml, generated from the operation table (api.ts) and the contract's zod
+// schemas, never edited by hand: test/sync/openapi.test.ts fails when the file and this
+// generator disagree, and rewrites it with UPDATE_OPENAPI=1.
+import { z } from 'zod';
+import { strictBusiness } from '../contract/business.js';
+import { strictShared } from '../contract/shared.js';
+import {
+  ApiErrorBody,
+  BankCardPayment,
+  BonusesOperationResult,
+  CancelCheck,
+  Change,
+  ChangesPage,
+  HEADERS,
+  LookupResult,
+  operations,
+  ProcessCheckRequest,
+  StaffSignIn,
+  TerminalSignIn,
+  RefundCheck,
+  type Operation,
+} from './api.js';
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** The named schemas of the document, sub-schemas included so they are shared by reference. */
+function namedSchemas(): [string, z.ZodType][] {
+  const s = strictShared;
+  return [
+    ['Error', ApiErrorBody],
+    ['TerminalSignIn', TerminalSignIn],
+    ['StaffSignIn', StaffSignIn],
+    ['BusinessAuthToken', strictBusiness.BusinessAuthToken],
+    ['BusinessStaff', s.BusinessStaff],
+    ['Change', Change],
+    ['ChangesPage', ChangesPage],
+    ['LookupResult', LookupResult],
+    ['Check', s.Check],
+    ['CheckResponse', s.CheckResponse],
+    ['ProcessCheckRequest', ProcessCheckRequest],
+    ['CancelCheck', CancelCheck],
+    ['RefundCheck', RefundCheck],
+    ['BonusesOperationObject', strictBusiness.BonusesOperationObject],
+    ['BonusesOperationResult', BonusesOperationResult],
+    ['BankCardPayment', BankCardPayment],
+    ['CheckItem', s.CheckItem],
+    ['CheckService', s.CheckService],
+    ['CheckCoupon', s.CheckCoupon],
+    ['CheckCouponBatch', s.CheckCouponBatch],
+    ['CheckImplementedRule', s.CheckImplementedRule],
+    ['CheckPos', s.CheckPos],
+    ['CheckLoyalty', s.CheckLoyalty],
+    ['CheckBusiness', s.CheckBusiness],
+    ['CheckCorporateVehicle', s.CheckCorporateVehicle],
+    ['CheckSpecialAccount', s.CheckSpecialAccount],
+    ['CheckTank', s.CheckTank],
+    ['BonusAdded', s.BonusAdded],
+    ['SpecialAccountCharge', s.SpecialAccountCharge],
+    ['Payment', s.Payment],
+    ['ThresholdsValues', s.ThresholdsValues],
+    ['RuleImplementationData', s.RuleImplementationData],
+  ];
+}
+
+function componentSchemas(): Record<string, Json> {
+  const registry = z.registry<{ id: string }>();
+  const names = new Map<z.ZodType, string>();
+  for (const [name, schema] of namedSchemas()) {
+    if (names.has(schema)) continue;
+    names.set(schema, name);
+    registry.add(schema, { id: name });
+  }
+  const out = z.toJSONSchema(registry, {
+    uri: (id) => `#/components/schemas/${id}`,
+    io: 'input',
+    unrepresentable: 'any',
+  }) as unknown as { schemas: Record<string, Record<string, Json>> };
+  const schemas: Record<string, Json> = {};
+  for (const [name, schema] of Object.entries(out.schemas)) {
+    const { $schema: _s, id: _id, ...rest } = schema;
+    schemas[name] = rest;
+  }
+  return schemas;
+}
+
+function nameOf(schema: z.ZodType): string {
+  const found = namedSchemas().find(([, s]) => s === schema);
+  if (!found) throw new Error('an operation schema is missing from the named schemas');
+  return found[0];
+}
+
+const ref = (schema: z.ZodType): Json => ({ $ref: `#/components/schemas/${nameOf(schema)}` });
+
+function errorResponse(description: string): Json {
+  return {
+    description,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
+}
+
+function operationObject(op: Operation): Json {
+  const parameters: Json[] = [
+    {
+      name: HEADERS.appVersion,
+      in: 'header',
+      required: false,
+      schema: { type: 'string' },
+      description: 'The terminal app version.',
+    },
+    {
+      name: HEADERS.schemaVersion,
+      in: 'header',
+      required: false,
+      schema: { type: 'integer' },
+      description: "The terminal's database schema version.",
+    },
+  ];
+  if (op.write) {
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: true,
+      schema: { type: 'string', minLength: 8, maxLength: 100 },
+      description:
+        'The transaction id made on the terminal (process_check: equal to `transaction_id`). Kept for good: a repeat gets the first answer, another body 409.',
+    });
+  }
+  if (op.query) {
+    for (const [name, field] of Object.entries(op.query.shape)) {
+      const schema = z.toJSONSchema(field as z.ZodType, {
+        io: 'input',
+        unrepresentable: 'any',
+      }) as Record<string, Json>;
+      const { $schema: _s, ...rest } = schema;
+      parameters.push({
+        name,
+        in: 'query',
+        required: !(field as z.ZodType).safeParse(undefined).success,
+        schema: rest,
+      });
+    }
+  }
+  const responses: Record<string, Json> = {
+    '200': { description: 'OK', content: { 'application/json': { schema: ref(op.response) } } },
+    '400': errorResponse(
+      'invalid-input: the body or query breaks its schema (`path` names the field)',
+    ),
+    '429': {
+      ...(errorResponse('rate-limited; wait for Retry-After') as Record<string, Json>),
+      headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } },
+    },
+    '5XX': errorResponse(
+      'transient: retry later (writes only through the outbox, with the same key)',
+    ),
+  };
+  if (op.auth === 'token' || op === operations.signIn)
+    responses['401'] = errorResponse('unauthorized: sign in (again)');
+  if (op.write) {
+    responses['409'] = errorResponse(
+      'idempotency-conflict: the key was used with a different body',
+    );
+    responses['422'] = errorResponse(
+      "a business refusal: the engine's error code, `details` where it has them",
+    );
+  }
+  if (op === operations.calcCheck)
+    responses['422'] = errorResponse("a business refusal: the engine's error code");
+  if (op === operations.changes)
+    responses['410'] = errorResponse('cursor-expired: start a snapshot (call without a cursor)');
+  if (op === operations.lookup)
+    responses['404'] = errorResponse('not-found: no customer has this identifier');
+  return {
+    operationId: op.name,
+    summary: op.summary,
+    ...(op.auth === 'token' ? {} : { security: [] }),
+    parameters,
+    ...(op.method === 'POST' && op.request
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: ref(op.request) } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+export function buildOpenApi(): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const op of Object.values(operations)) {
+    paths[op.path] = { ...(paths[op.path] ?? {}), [op.method.toLowerCase()]: operationObject(op) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Central service: the terminal operations of the business surface',
+      version: '1',
+      description:
+        "Generated from src/sync/api.ts and the zod schemas of src/contract by src/sync/openapi.ts; do not edit by hand. The operations are ours (shared/spec/sync.md); the data shapes are the contract's.",
+    },
+    servers: [{ url: '{base_url}', variables: { base_url: { default: 'http://127.0.0.1:8080' } } }],
+    security: [{ bearer: [] }],
+    paths: paths as Json,
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The token from /v1/terminal/sign_in.',
+        },
+      },
+      schemas: componentSchemas(),
+    },
+  };
+}
+
+// ---- a small YAML writer for JSON data (every string double-quoted, so nothing is ambiguous) ----
+
+const plainKey = /^[A-Za-z_$][A-Za-z0-9_.$-]*$/;
+
+function scalar(v: Json): string {
+  if (v === null) return 'null';
+  if (typeof v === 'string') return JSON.stringify(v);
+  return String(v);
+}
+
+function emit(v: Json, indent: string, lines: string[]): void {
+  if (Array.isArray(v)) {
+    for (const item of v) {
+      if (
+        item !== null &&
+        typeof item === 'object' &&
+        (Array.isArray(item) ? item.length : Object.keys(item).length)
+      ) {
+        const sub: string[] = [];
+        emit(item, `${indent}  `, sub);
+        lines.push(`${indent}- ${sub[0]!.trimStart()}`, ...sub.slice(1));
+      } else lines.push(`${indent}- ${emptyOrScalar(item)}`);
+    }
+    return;
+  }
+  for (const [k, val] of Object.entries(v as Record<string, Json>)) {
+    const key = plainKey.test(k) ? k : JSON.stringify(k);
+    if (
+      val !== null &&
+      typeof val === 'object' &&
+      (Array.isArray(val) ? val.length : Object.keys(val).length)
+    ) {
+      lines.push(`${indent}${key}:`);
+      emit(val, Array.isArray(val) ? indent : `${indent}  `, lines);
+    } else lines.push(`${indent}${key}: ${emptyOrScalar(val)}`);
+  }
+}
+
+function emptyOrScalar(v: Json): string {
+  if (Array.isArray(v)) return '[]';
+  if (v !== null && typeof v === 'object') return '{}';
+  return scalar(v);
+}
+
+export function toYaml(value: Json): string {
+  const lines: string[] = [];
+  emit(value, '', lines);
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderOpenApiYaml(): string {
+  return `# Generated by src/sync/openapi.ts from the zod schemas; do not edit (see docs/sync.md).\n${toYaml(buildOpenApi())}`;
+}

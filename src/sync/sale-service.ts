@@ -1,0 +1,450 @@
+// Processing a sale (sync.md, "Behaviour the terminal must have"): the one service the
+// terminal workflow calls. A check that spends (bonuses, special-account money, coupons) goes
+// online first to process_check with a short deadline; on a network error, timeout, 429 or
+// 5xx the terminal stands in offline within the stand-in limits and queues the same
+// transaction under the same id. A check that only earns or is paid in cash is calculated
+// locally and queued at once: the till never waits for the link. Either way the sale, its
+// ledger effects and its outbox row commit in one SQLite transaction before "done".
+import type { Config } from '../contract/config.js';
+import type {
+  EngineCheck,
+  EngineCheckResult,
+  EngineResult,
+  EngineRule,
+} from '../contract/engine.js';
+import { compileRules, calculate, type PreparedRules } from '../engine/index.js';
+import { dec, toNumber, ZERO, add, type Dec } from '../money/index.js';
+import { localDateOf } from '../store/context.js';
+import type { OperationInput } from '../store/ledger.js';
+import type { Store } from '../store/open.js';
+import type { CentralClient, Failure } from './client.js';
+import type { SyncClock } from './clock.js';
+import type { Connectivity } from './connectivity.js';
+import { uuidv7 } from './ids.js';
+import { OUTBOX_PAYLOAD_VERSION, type OutboxPayloadV1 } from './outbox-payload.js';
+import { verifySecret } from './secret-hash.js';
+import { checkStandin, type StandinLimit } from './standin.js';
+
+export interface SaleError {
+  code: string;
+  message: string;
+  path: string | null;
+  details?: Record<string, unknown>;
+}
+
+export type SaleOutcome =
+  | {
+      ok: true;
+      transaction_id: string;
+      /** The processed check: the server's when it answered, else this terminal's. */
+      check: EngineCheckResult;
+      subtype: 'online' | 'offline';
+      /** done: the server has it; queued: the outbox will deliver it. */
+      sync: 'done' | 'queued';
+      clock_suspect: boolean;
+      /** True when the same transaction id had been recorded before (a repeat tap). */
+      repeated: boolean;
+    }
+  | { ok: false; transaction_id: string; error: SaleError };
+
+export interface SaleRequest {
+  /** The check as the till sends it; `transaction_id` optional (made here when absent). */
+  check: EngineCheck;
+}
+
+export interface SaleServiceDeps {
+  store: Store;
+  client: CentralClient;
+  link: Connectivity;
+  clock: SyncClock;
+  config: Config;
+  terminalId: string;
+  appVersion: string;
+  schemaVersion: number;
+  /** Kicks the outbox after a queued write (sync.md: draining starts on new writes). */
+  onQueued?: () => void;
+  newId?: () => string;
+}
+
+/** A check spends when it pays with bonuses, from a special account, or redeems coupons. */
+export function spends(check: EngineCheck): boolean {
+  return (
+    (check.bonuses_redeemed_amount ?? 0) > 0 ||
+    check.payment_type === 'special-account' ||
+    check.payment_type === 'corporate-special-account' ||
+    (check.redeemed_coupons ?? []).length > 0
+  );
+}
+
+/** Failures after which the terminal stands in: the server may simply be unreachable. */
+function standsIn(f: Failure): boolean {
+  return (
+    f.kind === 'network' ||
+    f.kind === 'timeout' ||
+    (f.kind === 'http' && (f.status >= 500 || f.status === 429 || f.status === 408))
+  );
+}
+
+/** A failure after which the request may have reached the server (its answer was lost). */
+function ambiguous(f: Failure): boolean {
+  if (f.kind === 'timeout') return !/connect/i.test(f.code);
+  if (f.kind === 'network')
+    return !/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN/.test(f.code);
+  return f.kind === 'http' && f.status >= 500;
+}
+
+/**
+ * The payments of a sale as the ledger records them: the check's split (cash and card parts)
+ * when it names one, else one payment of the whole amount by its payment type.
+ */
+export function paymentsOf(
+  body: EngineCheck,
+  processed: EngineCheckResult,
+): NonNullable<OperationInput['payments']> {
+  const split = (body.payments ?? []).filter((p) => p.amount > 0);
+  if (split.length > 0)
+    return split.map((p) => ({
+      type: p.type,
+      id: p.payment_id ?? null,
+      amount: p.amount,
+      ...(p.currency ? { currency: p.currency } : {}),
+    }));
+  return [
+    {
+      type: body.payment_type ?? 'cash',
+      id: body.payment_id ?? null,
+      amount: processed.amount_to_pay ?? 0,
+    },
+  ];
+}
+
+const prepared = new WeakMap<readonly EngineRule[], PreparedRules>();
+function prepare(rules: readonly EngineRule[]): PreparedRules {
+  let p = prepared.get(rules);
+  if (!p) {
+    p = compileRules(rules as EngineRule[]);
+    prepared.set(rules, p);
+  }
+  return p;
+}
+
+export class SaleService {
+  constructor(private readonly d: SaleServiceDeps) {}
+
+  /** Defaults the check's POS and loyalty from the cache when the till leaves them out. */
+  private defaults(check: EngineCheck): { posId: string | null; loyaltyId: string | null } {
+    const cache = this.d.store.cache;
+    const posId = check.pos?.id ?? cache.all('pos')[0]?.id ?? null;
+    const pos = posId ? cache.get('pos', posId) : null;
+    const loyaltyId = check.loyalty?.id ?? pos?.loyalty_id ?? cache.all('loyalty')[0]?.id ?? null;
+    return { posId, loyaltyId };
+  }
+
+  private payload(body: Record<string, unknown>, clockSuspect: boolean): OutboxPayloadV1 {
+    return {
+      body,
+      app_version: this.d.appVersion,
+      schema_version: this.d.schemaVersion,
+      made_at: new Date(this.d.clock.now()).toISOString(),
+      clock_suspect: clockSuspect,
+    };
+  }
+
+  private runLocal(
+    check: EngineCheck,
+    pin: string | undefined,
+    ids: { posId: string | null; loyaltyId: string | null },
+  ) {
+    const { store, config, terminalId } = this.d;
+    // The engine sees the PIN only as "given" (it strips it from its answer) and the caller's
+    // verification against the cached hash as pin_verified; nothing stored carries the PIN.
+    const assembled = store.assembleContext({
+      check: pin === undefined ? check : ({ ...check, special_account_pin: pin } as EngineCheck),
+      mode: 'process',
+      ...(ids.posId ? { posId: ids.posId } : {}),
+      ...(ids.loyaltyId ? { loyaltyId: ids.loyaltyId } : {}),
+      terminal: { id: terminalId, couponPrefix: config.terminal.coupon_prefix },
+      pinVerified: (id) => {
+        if (pin === undefined) return undefined;
+        const hash = store.cache.pinHashOf(id);
+        return hash !== null && verifySecret(pin, hash);
+      },
+    });
+    const result: EngineResult = calculate(assembled.context, prepare(assembled.rules));
+    return { assembled, result };
+  }
+
+  async process(req: SaleRequest): Promise<SaleOutcome> {
+    const { store, client, link, clock, config } = this.d;
+    const id = req.check.transaction_id ?? (this.d.newId ? this.d.newId() : uuidv7(clock.now()));
+    const existing = store.ledger.storedCheck(id);
+    if (existing) {
+      const status = store.ledger.status(id);
+      return {
+        ok: true,
+        transaction_id: id,
+        check: existing.document as EngineCheckResult,
+        subtype: status?.subtype ?? 'online',
+        sync: status?.outboxStatus === 'done' ? 'done' : 'queued',
+        clock_suspect: false,
+        repeated: true,
+      };
+    }
+    const { special_account_pin: pin, ...withoutPin } = req.check as EngineCheck & {
+      special_account_pin?: string;
+    };
+    const check = { ...withoutPin, transaction_id: id } as EngineCheck;
+    const ids = this.defaults(check);
+    const clockSuspect = link.status().clockSuspect;
+
+    if (spends(check)) {
+      const online = await client.write(
+        'processCheck',
+        clockSuspect
+          ? {
+              ...check,
+              ...(pin ? { special_account_pin: pin } : {}),
+              external_additional_info: {
+                ...(check.external_additional_info ?? {}),
+                clock_suspect: true,
+              },
+            }
+          : { ...check, ...(pin ? { special_account_pin: pin } : {}) },
+        id,
+        { deadlineMs: config.central.timeouts.online_deadline_ms },
+      );
+      if (online.ok) {
+        const processed = online.value as EngineCheckResult;
+        const { assembled } = this.runLocal(check, pin, ids);
+        this.record(id, 'online', check, processed, assembled.customer?.id ?? null, clockSuspect, {
+          status: 'done',
+          response: processed,
+        });
+        return {
+          ok: true,
+          transaction_id: id,
+          check: processed,
+          subtype: 'online',
+          sync: 'done',
+          clock_suspect: clockSuspect,
+          repeated: false,
+        };
+      }
+      const f = online.failure;
+      if (!standsIn(f)) {
+        const error: SaleError =
+          f.kind === 'http'
+            ? {
+                code: f.code,
+                message: f.message,
+                path: f.path,
+                ...(f.details ? { details: f.details as Record<string, unknown> } : {}),
+              }
+            : { code: f.code, message: f.message, path: null };
+        return { ok: false, transaction_id: id, error };
+      }
+      return this.standIn(id, check, pin, ids, clockSuspect, ambiguous(f));
+    }
+
+    const { assembled, result } = this.runLocal(check, pin, ids);
+    if ('error' in result)
+      return {
+        ok: false,
+        transaction_id: id,
+        error: { ...result.error, path: result.error.path ?? null },
+      };
+    const subtype = link.current === 'offline' ? 'offline' : 'online';
+    const processed = {
+      ...result.check,
+      transaction_id: id,
+      transaction_subtype: subtype,
+    } as EngineCheckResult;
+    const body: EngineCheck =
+      subtype === 'offline' ? { ...check, transaction_subtype: 'offline' } : check;
+    this.record(id, subtype, body, processed, assembled.customer?.id ?? null, clockSuspect, {
+      status: 'queued',
+    });
+    return {
+      ok: true,
+      transaction_id: id,
+      check: processed,
+      subtype,
+      sync: 'queued',
+      clock_suspect: clockSuspect,
+      repeated: false,
+    };
+  }
+
+  private standIn(
+    id: string,
+    check: EngineCheck,
+    pin: string | undefined,
+    ids: { posId: string | null; loyaltyId: string | null },
+    clockSuspect: boolean,
+    maybeApplied: boolean,
+  ): SaleOutcome {
+    const { store, link, clock, config } = this.d;
+    const { assembled, result } = this.runLocal(check, pin, ids);
+    const refuse = (error: SaleError): SaleOutcome => {
+      // The request may have reached the server before its answer was lost: void it, so a
+      // sale the cashier was told did not happen cannot stay on the server.
+      if (maybeApplied) this.queueVoid(id, clockSuspect);
+      return { ok: false, transaction_id: id, error };
+    };
+    if ('error' in result) return refuse({ ...result.error, path: result.error.path ?? null });
+    const processed = result.check;
+    const customerId = assembled.customer?.id ?? null;
+    const zone = assembled.context.pos?.time_zone ?? assembled.context.business.base_time_zone;
+    const today = localDateOf(clock.now(), zone);
+    let money: Dec = ZERO;
+    for (const c of processed.special_accounts_charges ?? [])
+      if (c.direction === 'debit') money = add(money, dec(c.amount));
+    const decision = checkStandin({
+      limits: config.standin,
+      cacheAgeMs: link.sinceContactMs(),
+      spend: { bonuses: dec(processed.bonuses_redeemed_amount ?? 0), money },
+      bonusRate: dec(assembled.context.loyalty.bonus_rate),
+      offline: store.ledger.offlineSpending(customerId, today),
+    });
+    if (!decision.ok) {
+      return refuse({
+        code: decision.code,
+        message: decision.message,
+        path: null,
+        details: { limit: decision.limit satisfies StandinLimit, available: decision.available },
+      });
+    }
+    // The server accepts a PIN the terminal verified offline (interfaces.md, Secrets).
+    const body: Record<string, unknown> = { ...check, transaction_subtype: 'offline' };
+    if (pin !== undefined) body.special_account_required_values_verify = false;
+    const offline = {
+      ...processed,
+      transaction_id: id,
+      transaction_subtype: 'offline',
+    } as EngineCheckResult;
+    this.record(id, 'offline', body as EngineCheck, offline, customerId, clockSuspect, {
+      status: 'queued',
+    });
+    return {
+      ok: true,
+      transaction_id: id,
+      check: offline,
+      subtype: 'offline',
+      sync: 'queued',
+      clock_suspect: clockSuspect,
+      repeated: false,
+    };
+  }
+
+  /** Queues a cancel of a transaction whose fate on the server is unknown. */
+  private queueVoid(transactionId: string, clockSuspect: boolean): void {
+    const { store, clock } = this.d;
+    const voidId = this.d.newId ? this.d.newId() : uuidv7(clock.now());
+    store.record({
+      id: voidId,
+      kind: 'cancellation',
+      subtype: 'offline',
+      localDate: new Date(clock.now()).toISOString().slice(0, 10),
+      cancellation: { transactionId, comment: 'void: refused while standing in' },
+      outbox: {
+        operation: 'cancel_check',
+        version: OUTBOX_PAYLOAD_VERSION,
+        payload: this.payload(
+          { transaction_id: transactionId, comment: 'void: refused while standing in' },
+          clockSuspect,
+        ),
+      },
+    });
+    this.d.onQueued?.();
+  }
+
+  private record(
+    id: string,
+    subtype: 'online' | 'offline',
+    body: EngineCheck,
+    processed: EngineCheckResult,
+    customerId: string | null,
+    clockSuspect: boolean,
+    outbox: { status: 'done'; response: unknown } | { status: 'queued' },
+  ): void {
+    const { store, clock } = this.d;
+    const cache = store.cache;
+    const zone =
+      (body.pos?.id ? cache.get('pos', body.pos.id)?.time_zone : cache.all('pos')[0]?.time_zone) ??
+      cache.all('business_settings')[0]?.base_time_zone ??
+      'UTC';
+    const localDate = localDateOf(clock.now(), zone);
+    const accounts = (processed.special_accounts_charges ?? []).map((c) => {
+      const access = cache.get('corporate_access', c.special_account_id);
+      const inner = access?.corporate_customer_special_account?.special_account?.id;
+      return access && inner
+        ? {
+            accountId: inner,
+            accessId: c.special_account_id,
+            direction: c.direction,
+            amount: c.amount,
+            currency: c.currency ?? null,
+          }
+        : {
+            accountId: c.special_account_id,
+            accessId: null,
+            direction: c.direction,
+            amount: c.amount,
+            currency: c.currency ?? null,
+          };
+    });
+    const quantity = (processed.check_items ?? []).reduce<Dec>(
+      (q, i) => add(q, dec(i.quantity)),
+      ZERO,
+    );
+    const emitted = processed.emitted_coupons ?? [];
+    const op: OperationInput = {
+      id,
+      kind: 'check',
+      subtype,
+      customerId,
+      localDate,
+      check: {
+        transactionType: processed.transaction_type ?? 'sale',
+        posId: body.pos?.id ?? null,
+        amountToPay: processed.amount_to_pay ?? 0,
+        currency: null,
+        document: processed,
+      },
+      ...(customerId
+        ? {
+            bonuses: {
+              redeemed: processed.bonuses_redeemed_amount ?? 0,
+              added: processed.bonuses_added_amount ?? 0,
+            },
+          }
+        : {}),
+      payments: paymentsOf(body, processed),
+      accounts,
+      coupons: [
+        ...(processed.redeemed_coupons ?? [])
+          .filter((c) => c.valid !== false && c.code)
+          .map((c) => ({ code: c.code!, action: 'redeem' as const })),
+        ...emitted.filter((c) => c.code).map((c) => ({ code: c.code!, action: 'emit' as const })),
+      ],
+      odometer:
+        typeof body.odometer === 'number' && body.vehicle_id
+          ? { vehicleId: body.vehicle_id, value: body.odometer, unit: body.odometer_unit ?? 'km' }
+          : null,
+      stats: customerId
+        ? { amount: processed.amount ?? 0, quantity: toNumber(quantity), visits: 1 }
+        : null,
+      ...(outbox.status === 'queued' && emitted.length > 0
+        ? { couponSeqUsed: store.ledger.nextCouponSeq() + emitted.length - 1 }
+        : {}),
+      outbox: {
+        operation: 'process_check',
+        version: OUTBOX_PAYLOAD_VERSION,
+        payload: this.payload(body as Record<string, unknown>, clockSuspect),
+        ...(outbox.status === 'done' ? { status: 'done' as const, response: outbox.response } : {}),
+      },
+    };
+    store.record(op);
+    if (outbox.status === 'queued') this.d.onQueued?.();
+  }
+}

@@ -1,0 +1,31 @@
+// `loyalty-terminal central`: prints one JSON line with its URL and the demo credentials.
+import { describe, expect, it } from 'vitest';
+import { runCentral } from '../../src/cli/central.js';
+import { memoryIO } from '../../src/cli/io.js';
+
+describe('central command', () => {
+  it('listens on 127.0.0.1, prints url, terminal_id and api_key, and stops when told', async () => {
+    const io = memoryIO();
+    let stop!: () => void;
+    const until = new Promise<void>((r) => (stop = r));
+    const running = runCentral(['--port', '0', '--seed', 'demo'], io, until);
+    for (let i = 0; i < 200 && !io.out.includes('\n'); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    const line = JSON.parse(io.out.trim()) as { url: string; terminal_id: string; api_key: string };
+    expect(line.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const res = await fetch(`${line.url}/v1/terminal/sign_in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ terminal_id: line.terminal_id, api_key: line.api_key }),
+    });
+    expect(res.status).toBe(200);
+    stop();
+    expect(await running).toBe(0);
+  });
+
+  it('refuses an unknown flag with exit 2', async () => {
+    const io = memoryIO();
+    expect(await runCentral(['--bogus'], io, Promise.resolve())).toBe(2);
+    expect(io.err).toContain('usage');
+  });
+});

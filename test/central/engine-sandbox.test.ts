@@ -1,0 +1,115 @@
+// The sandbox with the real check engine and the demo seed: the operations move the
+// balances the way engine.md says, and the feed carries the moved records.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
+
+let central: RunningCentral;
+let token = '';
+
+beforeAll(async () => {
+  central = await startCentral();
+  const r = await post('/v1/terminal/sign_in', {
+    terminal_id: central.terminal_id,
+    api_key: central.api_key,
+  });
+  token = r.body.token as string;
+});
+afterAll(async () => {
+  await central.close();
+});
+
+async function post(path: string, body: unknown, key?: string) {
+  const res = await fetch(`${central.url}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(key ? { 'idempotency-key': key } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+function balance(customerId: string): number {
+  const c = central.store.getRecord('customer', customerId) as { bonuses: { regular: number } };
+  return c.bonuses.regular;
+}
+
+describe('sandbox with the engine', () => {
+  it('calculates a gold card fuel discount per litre', async () => {
+    const r = await post('/v1/terminal/calc_check', {
+      customer_id: DEMO.customers.anna,
+      check_items: [{ code: 'FUEL-95', category: 'fuel', quantity: 20, price: 1.789 }],
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.discount_amount).toBe(1);
+  });
+
+  it('processes a sale paid partly with bonuses and moves the balance', async () => {
+    const before = balance(DEMO.customers.ben);
+    const id = '019a1111-0000-7000-8000-000000000001';
+    const r = await post(
+      '/v1/terminal/process_check',
+      {
+        transaction_id: id,
+        customer_id: DEMO.customers.ben,
+        bonuses_redeemed_amount: 2,
+        check_items: [{ code: 'SNK-1', category: 'shop', quantity: 1, price: 4.99 }],
+      },
+      id,
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.bonuses_redeemed_amount).toBe(2);
+    // 2 bonuses: Ben's promotional lot (5) pays first, so the regular balance only grows by what he earned.
+    const earnedRegular = ((r.body.bonuses_added as { amount: number; expire?: string }[]) ?? [])
+      .filter((b) => b.expire === undefined)
+      .reduce((s, b) => s + b.amount, 0);
+    expect(balance(DEMO.customers.ben)).toBeCloseTo(before + earnedRegular, 2);
+  });
+
+  it('refuses a fleet payment over the driver day limit with 422 limit-exceeded', async () => {
+    const id = '019a1111-0000-7000-8000-000000000002';
+    const r = await post(
+      '/v1/terminal/process_check',
+      {
+        transaction_id: id,
+        customer_id: DEMO.customers.driver2,
+        corporate_customer_id: DEMO.customers.fleet,
+        payment_type: 'corporate-special-account',
+        payment_id: DEMO.accesses.driver2,
+        odometer: 50000,
+        odometer_unit: 'km',
+        check_items: [{ code: 'DIESEL', category: 'fuel', quantity: 80, price: 1.659 }],
+      },
+      id,
+    );
+    expect(r.status).toBe(422);
+    expect((r.body.error as { code: string }).code).toBe('limit-exceeded');
+  });
+
+  it('cancels a processed check and returns what it spent', async () => {
+    const before = balance(DEMO.customers.anna);
+    const id = '019a1111-0000-7000-8000-000000000003';
+    const sale = await post(
+      '/v1/terminal/process_check',
+      {
+        transaction_id: id,
+        customer_id: DEMO.customers.anna,
+        bonuses_redeemed_amount: 1,
+        check_items: [{ code: 'COF-1', category: 'coffee', quantity: 2, price: 2.5 }],
+      },
+      id,
+    );
+    expect(sale.status).toBe(200);
+    const cancelId = '019a1111-0000-7000-8000-000000000004';
+    const r = await post(
+      '/v1/terminal/cancel_check',
+      { transaction_id: id, comment: 'test' },
+      cancelId,
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.transaction_cancelled).toBe(1);
+    expect(balance(DEMO.customers.anna)).toBeCloseTo(before, 2);
+  });
+});

@@ -1,0 +1,161 @@
+// The puller against the sandbox: snapshot, deltas with deletes, quarantine, 410, resume.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/central/index.js';
+import { Puller, type PullProgress } from '../../src/sync/puller.js';
+import { stubEngine } from '../central/stub-engine.js';
+import { makeClient, openTerminalStore, startWorld, type World } from './world.js';
+
+let world: World | null = null;
+afterEach(async () => {
+  await world?.close();
+  world = null;
+});
+
+function addBatches(w: World, n: number): void {
+  w.central.store.bulkUpsert(
+    'coupon_batch',
+    Array.from({ length: n }, (_, i) => ({
+      id: `batch-${i}`,
+      data: { id: `batch-${i}`, code: `B${i}` },
+    })),
+  );
+}
+
+describe('puller', () => {
+  it('loads the first snapshot with its progress and swaps it in', async () => {
+    world = await startWorld({ engine: stubEngine });
+    const progress: PullProgress[] = [];
+    const r = await world.puller.pull({ limit: 10, onProgress: (p) => progress.push(p) });
+    expect(r.ok).toBe(true);
+    expect(world.store.cache.customerByCard(DEMO.cards.anna)?.id).toBe(DEMO.customers.anna);
+    const total = world.central.store.countLive();
+    expect(progress.filter((p) => p.phase === 'snapshot').at(-1)).toEqual({
+      done: total,
+      total,
+      phase: 'snapshot',
+    });
+    expect(world.store.sync.cursor()).toMatch(/^d\./);
+  });
+
+  it('applies deltas, deletes included', async () => {
+    world = await startWorld({ engine: stubEngine });
+    await world.puller.pull();
+    world.central.store.upsert('coupon_batch', 'x1', { id: 'x1', code: 'X1' });
+    world.central.store.remove(
+      'coupon',
+      world.store.cache.couponsByCode(DEMO.coupons.cross)[0]?.id as string,
+    );
+    const r = await world.puller.pull();
+    expect(r.ok && r.applied).toBe(2);
+    expect(world.store.cache.couponBatchByCode('X1')?.id).toBe('x1');
+    expect(world.store.cache.couponsByCode(DEMO.coupons.cross)).toEqual([]);
+  });
+
+  it('quarantines a malformed record, counts it and applies the rest of the page', async () => {
+    world = await startWorld({ engine: stubEngine });
+    await world.puller.pull();
+    world.central.store.upsertRaw(
+      'customer',
+      'bad-1',
+      JSON.stringify({ id: 'bad-1', type: 'customer' }),
+    );
+    world.central.store.upsertRaw('rule', 'bad-2', '{not json');
+    world.central.store.upsert('coupon_batch', 'ok-1', { id: 'ok-1', code: 'OK1' });
+    const r = await world.puller.pull();
+    expect(r.ok && r.quarantined).toBe(2);
+    expect(r.ok && r.applied).toBe(1);
+    expect(world.store.sync.quarantineCount()).toBe(2);
+    expect(world.store.cache.couponBatchByCode('OK1')?.id).toBe('ok-1');
+    expect(world.store.cache.customerById('bad-1')).toBeNull();
+  });
+
+  it('starts a new snapshot when the server answers 410 cursor-expired', async () => {
+    world = await startWorld({ engine: stubEngine });
+    await world.puller.pull();
+    world.central.store.upsert('coupon_batch', 'late', { id: 'late', code: 'LATE' });
+    world.central.store.compact();
+    world.central.store.upsertRaw('rule', 'x', JSON.stringify({ id: 'x' }));
+    // The cursor now points before the horizon.
+    world.store.sync.resetCursor(Date.now());
+    world.store.sync.setValue('cursor', 'd.1', Date.now());
+    const r = await world.puller.pull();
+    expect(r.ok && r.snapshot).toBe(true);
+    expect(world.store.cache.couponBatchByCode('LATE')?.id).toBe('late');
+  });
+
+  it('resumes a snapshot killed half-way where it stopped', async () => {
+    world = await startWorld({ engine: stubEngine });
+    addBatches(world, 400);
+    const total = world.central.store.countLive();
+    const abort = new AbortController();
+    let pages = 0;
+    await world.puller.pull({
+      limit: 50,
+      signal: abort.signal,
+      onProgress: () => (++pages === 3 ? abort.abort() : undefined),
+    });
+    expect(world.store.sync.snapshot()?.staged).toBe(150);
+    // The till still sees the old (empty) cache, never a half snapshot.
+    expect(world.store.cache.count('coupon_batch')).toBe(0);
+    // A new process: the store reopened, a new client and puller.
+    world.store.close();
+    const store = await openTerminalStore(world.dir, world.clock);
+    world.store = store;
+    const client = makeClient(world.central.url, world.central);
+    const seen: number[] = [];
+    const r = await new Puller({ store, client, clock: world.clock }).pull({
+      limit: 50,
+      onProgress: (p) => seen.push(p.done),
+    });
+    await client.close();
+    expect(r.ok).toBe(true);
+    expect(seen[0]).toBe(200);
+    // The remaining snapshot pages, then one page of deltas.
+    expect(r.ok && r.pages).toBe(Math.ceil((total - 150) / 50) + 1);
+    expect(store.cache.count('coupon_batch')).toBe(404);
+  });
+
+  it('fails a page whose record is not JSON, applying none of it and keeping the cursor', async () => {
+    world = await startWorld({ engine: stubEngine });
+    await world.puller.pull();
+    const cursor = world.store.sync.cursor();
+    // A server whose change page is cut inside its second record: the sign-in is the sandbox's.
+    const signIn = await fetch(`${world.central.url}/v1/terminal/sign_in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        terminal_id: world.central.terminal_id,
+        api_key: world.central.api_key,
+      }),
+    });
+    const token = await signIn.text();
+    const good = JSON.stringify({
+      entity: 'coupon_batch',
+      op: 'upsert',
+      id: 'z1',
+      data: { id: 'z1', code: 'Z1' },
+    });
+    const broken = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url?.startsWith('/v1/terminal/sign_in')) res.end(token);
+      else
+        res.end(
+          `{"changes":[${good},{"entity":"coupon_batch","op":tru}],"cursor":"d.999","has_more":false,"total":null}`,
+        );
+    });
+    await new Promise<void>((r) => broken.listen(0, '127.0.0.1', r));
+    try {
+      const port = (broken.address() as AddressInfo).port;
+      const client = makeClient(`http://127.0.0.1:${port}`, world.central);
+      const r = await new Puller({ store: world.store, client, clock: world.clock }).pull();
+      await client.close();
+      expect(r.ok ? null : r.failure.kind).toBe('invalid-response');
+      expect(world.store.cache.couponBatchByCode('Z1')).toBeNull();
+      expect(world.store.sync.cursor()).toBe(cursor);
+    } finally {
+      await new Promise((r) => broken.close(r));
+    }
+  });
+});
