@@ -1,0 +1,57 @@
+// The receipt printer: sends a rendered receipt and asks the printer's real-time status first,
+// so a silent or unplugged printer is reported before the cashier waits for paper.
+import { Inbox } from '../inbox.js';
+import type { ByteLink } from '../link.js';
+import { Mutex } from '../mutex.js';
+import { statusRequest } from './commands.js';
+import { renderReceipt, type ReceiptSchema } from './receipt.js';
+import type { z } from 'zod';
+
+export interface PrinterStatus {
+  online: boolean;
+  /** The raw status byte (DLE EOT 1). */
+  byte: number;
+}
+
+export class EscPosPrinter {
+  private readonly link: ByteLink;
+  private readonly statusMs: number;
+  private readonly width: number;
+  private readonly answers = new Inbox<number>();
+  private readonly mutex = new Mutex();
+  private readonly off: () => void;
+
+  constructor(link: ByteLink, options: { status_ms: number; width?: number }) {
+    this.link = link;
+    this.statusMs = options.status_ms;
+    this.width = options.width ?? 42;
+    this.off = link.onData((chunk) => {
+      for (const b of chunk) this.answers.push(b);
+    });
+  }
+
+  close(): void {
+    this.off();
+  }
+
+  status(): Promise<PrinterStatus> {
+    return this.mutex.run(() => this.statusLocked());
+  }
+
+  private async statusLocked(): Promise<PrinterStatus> {
+    this.answers.clear();
+    await this.link.write(statusRequest());
+    const byte = await this.answers.next(this.statusMs, 'printer status');
+    // Bit 3 set = offline; bits 1 and 4 are fixed 1 and 0 (0x12 = online).
+    return { online: (byte & 0x93) === 0x12 && (byte & 0x08) === 0, byte };
+  }
+
+  print(receipt: z.input<typeof ReceiptSchema>): Promise<void> {
+    const bytes = renderReceipt(receipt, this.width);
+    return this.mutex.run(async () => {
+      const s = await this.statusLocked();
+      if (!s.online) throw new Error(`printer offline (status ${s.byte.toString(16)})`);
+      await this.link.write(bytes);
+    });
+  }
+}

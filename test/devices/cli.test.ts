@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { memoryIO } from '../../src/cli/io.js';
+import { runDevices } from '../../src/cli/devices.js';
+import { encodeMessage } from '../../src/devices/concert/frame.js';
+
+describe('loyalty-terminal devices decode', () => {
+  it('prints a ZVT serial frame as JSON', async () => {
+    const io = memoryIO();
+    expect(
+      await runDevices(
+        ['decode', 'zvt-serial', '10 02 06 01 0A 04 00 00 00 01 10 10 00 49 09 78 10 03 F2 FF'],
+        io,
+      ),
+    ).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({
+      protocol: 'zvt-serial',
+      apdu: {
+        name: 'authorisation',
+        fields: [
+          { name: 'amount', value: 11000 },
+          { name: 'currency', value: 978 },
+        ],
+      },
+    });
+  });
+
+  it('exits 1 with the reason for a bad checksum, bad stuffing and a truncated frame', async () => {
+    for (const [hex, reason] of [
+      ['10 02 80 00 00 10 03 F5 1E', 'bad-checksum'],
+      ['10 02 06 01 0A 04 00 00 00 01 10 00 49 09 78 10 03 F2 FF', 'bad-stuffing'],
+      ['10 02 80 00 00 10 03', 'truncated'],
+    ] as const) {
+      const io = memoryIO();
+      expect(await runDevices(['decode', 'zvt-serial', hex], io)).toBe(1);
+      expect(io.err).toMatch(new RegExp(`^${reason}:`));
+    }
+  });
+
+  it('reads the frame from standard input with -', async () => {
+    const io = memoryIO({}, '01 39 39 39 39 46 46 31 42 03\n');
+    expect(await runDevices(['decode', 'tls', '-'], io)).toBe(0);
+    expect(JSON.parse(io.out)).toEqual({ protocol: 'tls', unsupported: true });
+  });
+
+  it('masks a bank card in a decoded swipe', async () => {
+    const text = ';5350290149345177=16042010000056700100?';
+    const hex = Buffer.from(`\u0002${text}\r\u0003`, 'latin1').toString('hex');
+    const io = memoryIO();
+    expect(await runDevices(['decode', 'msr', hex], io)).toBe(0);
+    expect(io.out).not.toContain('5350290149345177');
+    expect(JSON.parse(io.out)).toMatchObject({
+      bank_card: true,
+      recognition: { kind: 'bank-card', masked: '535029******5177' },
+    });
+  });
+
+  it('decodes scanner, zvt-tcp, concert and escpos captures', async () => {
+    const cases: [string, string][] = [
+      ['scanner', Buffer.from(']E02112345678900\r').toString('hex')],
+      ['zvt-tcp', '80 00 00'],
+      ['concert', Buffer.from(encodeMessage('0100001234110978REF0000001A010B010')).toString('hex')],
+      ['escpos', '1B 40 1B 45 01 41 0A 1D 56 00'],
+    ];
+    for (const [p, hex] of cases) {
+      const io = memoryIO();
+      const code = await runDevices(['decode', p, hex], io);
+      expect(code, io.err).toBe(0);
+    }
+  });
+
+  it('exits 2 for an unknown protocol or input that is not hex', async () => {
+    expect(await runDevices(['decode', 'modbus', '00'], memoryIO())).toBe(2);
+    expect(await runDevices(['decode', 'zvt-tcp', 'xyz'], memoryIO())).toBe(2);
+  });
+});
+
+describe('loyalty-terminal devices list', () => {
+  it('lists the simulated devices of the embedded default and says what the system enumerates', async () => {
+    const io = memoryIO();
+    expect(await runDevices(['list', '--config', '/nonexistent/config.json'], io)).toBe(0);
+    const out = JSON.parse(io.out) as {
+      devices: { name: string; state: string }[];
+      ports: { enumerated: boolean };
+    };
+    expect(out.devices.map((d) => [d.name, d.state])).toEqual([
+      ['card_reader', 'simulated'],
+      ['scanner', 'simulated'],
+      ['payment', 'simulated'],
+      ['printer', 'simulated'],
+      ['tank_gauge', 'simulated'],
+    ]);
+    expect(typeof out.ports.enumerated).toBe('boolean');
+  });
+
+  it('reports a configured serial device whose path is absent', async () => {
+    const config = JSON.stringify({ devices: { printer: { path: '/dev/does-not-exist' } } });
+    const io = memoryIO({ 'c.json': config });
+    expect(await runDevices(['list', '--config', 'c.json'], io)).toBe(0);
+    expect(JSON.parse(io.out).devices).toMatchObject([
+      { name: 'printer', transport: 'serial', state: 'absent', line: '9600 8N1' },
+    ]);
+  });
+});
