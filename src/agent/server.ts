@@ -1,0 +1,426 @@
+// The headless agent's local HTTP API (interfaces.md) on node:http, 127.0.0.1 only:
+//   POST /api/commands/NAME   JSON body -> the command map (src/terminal/command-map.ts)
+//   GET  /api/status          the `status` command
+//   GET  /api/events          server-sent events: what `on()` delivers
+//   POST /api/session-codes   a new one-time code for a person (token only)
+//   GET  /session?code=C      one-time code -> HttpOnly SameSite=Strict session cookie
+//   GET  /*                   the renderer's files for a browser kiosk (strict CSP)
+// Every /api call needs `Authorization: Bearer TOKEN` (DIR/agent-token) or the session
+// cookie. Every refusal is the error shape. The Host and Origin headers must be our own, so
+// neither another site (CSRF) nor a rebound DNS name reaches the API through a browser.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { commandNames, type ErrorBody, type ErrorResponse } from '../contract/commands.js';
+import type { Config } from '../contract/config.js';
+import {
+  createCommandMap,
+  refuse,
+  statusOf,
+  type CommandContext,
+  type CommandMap,
+  type Handler,
+  type Handlers,
+} from '../terminal/command-map.js';
+import { acquireDataDirLock, type LockEnv } from '../terminal/lock.js';
+import { nullLogger, type Logger } from '../terminal/log.js';
+import { createEventHub, type EventHub } from './events.js';
+import { cookieValue, createSessions, SESSION_COOKIE, sessionCookie } from './sessions.js';
+import { resolveStatic, securityHeaders, sendStatic } from './static.js';
+import { stubHandlers, type AppInfo } from './stub-handlers.js';
+import { loadOrCreateToken, sameSecret } from './token.js';
+
+export const HOST = '127.0.0.1';
+
+export interface AgentOptions {
+  dataDir: string;
+  /** 0 = any free port (the JSON line says which). */
+  port?: number;
+  config: Config;
+  /** The workflow's handlers; a command without one answers the stub (`not-implemented`). */
+  handlers?: Partial<Handlers>;
+  /**
+   * Starts the workflow once the data directory's lock is held (so a second agent never
+   * opens the store): its handlers replace `handlers`, and it is closed with the agent.
+   */
+  attach?: (events: EventHub) => Promise<AttachedWorkflow>;
+  events?: EventHub;
+  log?: Logger;
+  app?: AppInfo;
+  /** The renderer's build; null = none (the placeholder page). */
+  rendererDir?: string | null;
+  /** Largest accepted request body. */
+  bodyLimitBytes?: number;
+  /** How long a one-time code stays valid. */
+  codeTtlMs?: number;
+  /** Comment line sent on idle event streams, so proxies and browsers keep them open. */
+  heartbeatMs?: number;
+  now?: () => number;
+  lockEnv?: LockEnv;
+}
+
+export interface AttachedWorkflow {
+  handlers: Partial<Handlers>;
+  close(): Promise<void>;
+}
+
+export interface Agent {
+  /** Base URL, `http://127.0.0.1:PORT`. */
+  url: string;
+  /** The URL for a person: carries a one-time code. */
+  openUrl: string;
+  token: string;
+  port: number;
+  commands: CommandMap;
+  events: EventHub;
+  /** Another one-time code, as a full URL. */
+  mintOpenUrl(): string;
+  close(): Promise<void>;
+}
+
+/** Raised when the agent cannot start; `error` is the error shape (e.g. `instance-locked`). */
+export class AgentStartError extends Error {
+  constructor(readonly error: ErrorBody) {
+    super(error.message);
+    this.name = 'AgentStartError';
+  }
+}
+
+class HttpRefusal extends Error {
+  constructor(readonly body: ErrorResponse) {
+    super(body.error.message);
+  }
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  extra: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+    ...extra,
+  });
+  res.end(text);
+}
+
+function sendError(
+  res: ServerResponse,
+  body: ErrorResponse,
+  extra: Record<string, string> = {},
+): void {
+  sendJson(res, statusOf(body.error), body, extra);
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit)
+    throw new HttpRefusal(refuse('payload-too-large', `the body is over ${limit} bytes`, '(root)'));
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit)
+      throw new HttpRefusal(
+        refuse('payload-too-large', `the body is over ${limit} bytes`, '(root)'),
+      );
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The command name from the path; a malformed escape names no command (404 in the error
+ * shape, not the URIError's 500).
+ */
+function commandName(escaped: string): string {
+  try {
+    return decodeURIComponent(escaped);
+  } catch {
+    throw new HttpRefusal(
+      refuse('unknown-command', 'the command name is not a valid escape', 'name'),
+    );
+  }
+}
+
+function parseJsonBody(body: Buffer, contentType: string | undefined): unknown {
+  if (body.length === 0) return undefined;
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') {
+    throw new HttpRefusal(
+      refuse(
+        'unsupported-media-type',
+        'send the input as Content-Type: application/json',
+        '(root)',
+      ),
+    );
+  }
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch (e) {
+    throw new HttpRefusal(
+      refuse('invalid-input', `malformed JSON: ${(e as Error).message}`, '(root)'),
+    );
+  }
+}
+
+export async function startAgent(opts: AgentOptions): Promise<Agent> {
+  const log = opts.log ?? nullLogger;
+  const now = opts.now ?? Date.now;
+  const limit = opts.bodyLimitBytes ?? 1024 * 1024;
+  const rendererDir = opts.rendererDir === undefined ? null : opts.rendererDir;
+  const hub = opts.events ?? createEventHub();
+  const app = opts.app ?? { name: 'loyalty-terminal', version: '0.0.0' };
+
+  const locked = acquireDataDirLock(opts.dataDir, opts.lockEnv);
+  if (!locked.ok) throw new AgentStartError(locked.error);
+  const lock = locked.lock;
+
+  let attached: AttachedWorkflow | null = null;
+  try {
+    const token = loadOrCreateToken(opts.dataDir);
+    if (opts.attach) attached = await opts.attach(hub);
+    const injected = attached?.handlers ?? opts.handlers;
+    const sessions = createSessions({ codeTtlMs: opts.codeTtlMs ?? 15 * 60_000, now });
+
+    const commands = createCommandMap<CommandContext>({ log });
+    const stubs = stubHandlers({ config: opts.config, app });
+    for (const name of commandNames) {
+      const handler = (injected?.[name] ?? stubs[name]) as Handler<typeof name>;
+      commands.register(name, handler);
+    }
+
+    let port = 0;
+    const allowedHosts = () => [`${HOST}:${port}`, `localhost:${port}`];
+    const streams = new Set<ServerResponse>();
+
+    const authenticated = (req: IncomingMessage): 'token' | 'session' | null => {
+      const auth = req.headers.authorization;
+      const m = auth === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(auth);
+      if (m && sameSecret(m[1]!, token)) return 'token';
+      const cookie = cookieValue(req.headers.cookie, SESSION_COOKIE);
+      if (cookie !== undefined && sessions.isSession(cookie)) return 'session';
+      return null;
+    };
+
+    const requireAuth = (req: IncomingMessage, only?: 'token'): void => {
+      const who = authenticated(req);
+      if (who === null || (only && who !== only)) {
+        throw new HttpRefusal(
+          refuse(
+            'unauthorized',
+            only
+              ? 'this call needs the API token (Authorization: Bearer)'
+              : 'sign in: send the API token (Authorization: Bearer) or open the URL the agent printed',
+            'Authorization',
+          ),
+        );
+      }
+    };
+
+    const openUrlFor = (code: string) =>
+      `http://${HOST}:${port}/session?code=${encodeURIComponent(code)}`;
+
+    const dispatch = async (
+      res: ServerResponse,
+      name: string,
+      input: unknown,
+      requestId: string,
+    ) => {
+      const result = await commands.dispatch(name, input, { via: 'http', requestId });
+      sendJson(res, result.status, result.body);
+    };
+
+    const events = (req: IncomingMessage, res: ServerResponse) => {
+      res.writeHead(200, {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store',
+        Connection: 'keep-alive',
+      });
+      res.write(': connected\n\n');
+      streams.add(res);
+      const unsubscribe = hub.subscribe((name, payload) => {
+        res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`);
+      });
+      const beat = setInterval(() => res.write(': ping\n\n'), opts.heartbeatMs ?? 25_000);
+      beat.unref();
+      req.on('close', () => {
+        clearInterval(beat);
+        unsubscribe();
+        streams.delete(res);
+      });
+    };
+
+    const route = async (req: IncomingMessage, res: ServerResponse, requestId: string) => {
+      securityHeaders(res);
+      const host = req.headers.host ?? '';
+      if (!allowedHosts().includes(host)) {
+        throw new HttpRefusal(
+          refuse('forbidden-origin', `the agent answers only as ${HOST}:${port}`, 'Host'),
+        );
+      }
+      const origin = req.headers.origin;
+      if (origin !== undefined && !allowedHosts().some((h) => origin === `http://${h}`)) {
+        throw new HttpRefusal(
+          refuse('forbidden-origin', 'requests from another origin are refused', 'Origin'),
+        );
+      }
+      const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
+      const method = req.method ?? 'GET';
+      const path = url.pathname;
+
+      if (path.startsWith('/api/') || path === '/api') {
+        const commandMatch = /^\/api\/commands\/([^/]+)$/.exec(path);
+        if (commandMatch) {
+          if (method !== 'POST')
+            throw new HttpRefusal(refuse('method-not-allowed', 'commands are POSTed', 'method'));
+          requireAuth(req);
+          const input = parseJsonBody(await readBody(req, limit), req.headers['content-type']);
+          await dispatch(res, commandName(commandMatch[1]!), input, requestId);
+          return;
+        }
+        if (path === '/api/status') {
+          if (method !== 'GET')
+            throw new HttpRefusal(refuse('method-not-allowed', 'GET /api/status', 'method'));
+          requireAuth(req);
+          await dispatch(res, 'status', {}, requestId);
+          return;
+        }
+        if (path === '/api/events') {
+          if (method !== 'GET')
+            throw new HttpRefusal(refuse('method-not-allowed', 'GET /api/events', 'method'));
+          requireAuth(req);
+          events(req, res);
+          return;
+        }
+        if (path === '/api/session-codes') {
+          if (method !== 'POST')
+            throw new HttpRefusal(
+              refuse('method-not-allowed', 'POST /api/session-codes', 'method'),
+            );
+          requireAuth(req, 'token');
+          sendJson(res, 200, { url: openUrlFor(sessions.mintCode()) });
+          return;
+        }
+        throw new HttpRefusal(refuse('not-found', `no API at ${path}`, 'path'));
+      }
+
+      if (path === '/session') {
+        if (method !== 'GET')
+          throw new HttpRefusal(refuse('method-not-allowed', 'GET /session?code=...', 'method'));
+        const code = url.searchParams.get('code') ?? '';
+        const session = code ? sessions.exchange(code) : null;
+        if (session === null) {
+          throw new HttpRefusal(
+            refuse(
+              'unauthorized',
+              'this code is unknown, expired or already used; ask the agent for a new URL',
+              'code',
+            ),
+          );
+        }
+        // 303 to the page: the code leaves the address bar and the history.
+        res.writeHead(303, {
+          Location: '/',
+          'Set-Cookie': sessionCookie(session),
+          'Cache-Control': 'no-store',
+        });
+        res.end();
+        return;
+      }
+
+      if (method !== 'GET' && method !== 'HEAD')
+        throw new HttpRefusal(refuse('method-not-allowed', 'the page is read-only', 'method'));
+      const found = await resolveStatic(rendererDir, path);
+      if (found.kind === 'none')
+        throw new HttpRefusal(refuse('not-found', `no file at ${path}`, 'path'));
+      sendStatic(res, found, method === 'HEAD');
+    };
+
+    const server = createServer((req, res) => {
+      const requestId = randomUUID();
+      const started = now();
+      res.on('finish', () =>
+        log.debug('http', {
+          request_id: requestId,
+          method: req.method,
+          path: (req.url ?? '').split('?')[0],
+          status: res.statusCode,
+          ms: now() - started,
+        }),
+      );
+      route(req, res, requestId).catch((e: unknown) => {
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        if (e instanceof HttpRefusal) {
+          const extra: Record<string, string> = {};
+          if (e.body.error.code === 'unauthorized') extra['WWW-Authenticate'] = 'Bearer';
+          // An oversized or unread body is not drained: close the connection instead.
+          if (e.body.error.code === 'payload-too-large') extra.Connection = 'close';
+          sendError(res, e.body, extra);
+          if (extra.Connection === 'close') req.destroy();
+          return;
+        }
+        log.error('agent request failed', { request_id: requestId, err: e });
+        sendError(res, refuse('internal', 'internal error; the terminal log has the details'));
+      });
+    });
+    server.requestTimeout = 30_000;
+    server.headersTimeout = 10_000;
+
+    await new Promise<void>((resolveListen, rejectListen) => {
+      server.once('error', rejectListen);
+      server.listen(opts.port ?? 0, HOST, () => {
+        server.off('error', rejectListen);
+        resolveListen();
+      });
+    });
+    port = (server.address() as AddressInfo).port;
+    const url = `http://${HOST}:${port}`;
+    const openUrl = openUrlFor(sessions.mintCode());
+    log.info('agent listening', { url, data_dir: opts.dataDir, renderer: rendererDir ?? null });
+
+    let closed: Promise<void> | null = null;
+    return {
+      url,
+      openUrl,
+      token,
+      port,
+      commands,
+      events: hub,
+      mintOpenUrl: () => openUrlFor(sessions.mintCode()),
+      close() {
+        closed ??= new Promise<void>((done) => {
+          for (const s of streams) s.end();
+          server.close(() => {
+            void (attached?.close() ?? Promise.resolve())
+              .catch((e: unknown) => log.error('the workflow did not close cleanly', { err: e }))
+              .finally(() => {
+                lock.release();
+                log.info('agent stopped', { url });
+                done();
+              });
+          });
+          server.closeAllConnections();
+        });
+        return closed;
+      },
+    };
+  } catch (e) {
+    await attached?.close().catch(() => undefined);
+    lock.release();
+    throw e;
+  }
+}
+
+/** Where the renderer's build is expected, relative to the package root. */
+export function defaultRendererDir(packageRoot: string): string {
+  return join(packageRoot, 'renderer', 'dist');
+}

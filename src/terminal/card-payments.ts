@@ -1,0 +1,274 @@
+// Paying by bank card: the devices' payment flow (journal written before the first byte,
+// crash-safe recovery) over the store's payment journal. The adapter below is the devices'
+// PaymentJournal port on store.cardJournal; the rest charges, reverses, records the external
+// payment for the central service, and answers `payment-recover`.
+import type { CommandOutput, ErrorResponse } from '../contract/commands.js';
+import type { BankCardExternalPaymentOperationType } from '../contract/enums.js';
+import { externalPaymentRecord, PaymentBlocked, PaymentFlow } from '../devices/payment-flow.js';
+import type {
+  JournalEntry,
+  JournalPatch,
+  NewJournalEntry,
+  PaymentJournal,
+} from '../devices/payment-journal.js';
+import { dec, fromMinor, toMinor, toNumber } from '../money/index.js';
+import type { CardOperation } from '../store/card-journal.js';
+import type { Store } from '../store/open.js';
+import { OUTBOX_PAYLOAD_VERSION } from '../sync/outbox-payload.js';
+import { refuse } from './command-map.js';
+import type { TerminalPorts } from './ports.js';
+
+/** The journal entry the devices read, from the store's record. */
+function entryOf(op: CardOperation): JournalEntry {
+  return {
+    id: op.id,
+    unit: op.system,
+    protocol: op.protocol === 'concert' ? 'concert' : 'zvt',
+    operation: op.operationType,
+    amount_cents: op.amountCents,
+    currency: op.currency,
+    status: op.status,
+    phase: op.phase as JournalEntry['phase'],
+    transaction_id: op.transactionId,
+    original_receipt: op.originalReceipt,
+    baseline_receipt: op.baselineReceipt,
+    receipt_no: op.receiptNo,
+    trace_no: op.traceNo,
+    pan_masked: op.panMasked,
+    result_code: op.resultCode,
+    note: op.note,
+    created_at: new Date(op.createdAt).toISOString(),
+    updated_at: new Date(op.updatedAt).toISOString(),
+  };
+}
+
+/** The devices' PaymentJournal port over the store (synchronous, durable on return). */
+export function storePaymentJournal(store: Store, now: () => number): PaymentJournal {
+  const j = () => store.cardJournal;
+  return {
+    create(e: NewJournalEntry): JournalEntry {
+      return entryOf(
+        j().create(
+          {
+            id: e.id,
+            system: e.unit,
+            protocol: e.protocol,
+            operationType: e.operation,
+            amountCents: e.amount_cents,
+            currency: e.currency,
+            transactionId: e.transaction_id,
+            originalReceipt: e.original_receipt,
+            baselineReceipt: e.baseline_receipt,
+            receiptNo: e.receipt_no,
+            traceNo: e.trace_no,
+            panMasked: e.pan_masked,
+            resultCode: e.result_code,
+            note: e.note,
+          },
+          now(),
+        ),
+      );
+    },
+    update(id: string, patch: JournalPatch): JournalEntry {
+      return entryOf(
+        j().progress(
+          id,
+          {
+            ...(patch.status !== undefined ? { status: patch.status } : {}),
+            ...(patch.phase !== undefined ? { phase: patch.phase } : {}),
+            ...(patch.receipt_no !== undefined ? { receiptNo: patch.receipt_no } : {}),
+            ...(patch.trace_no !== undefined ? { traceNo: patch.trace_no } : {}),
+            ...(patch.pan_masked !== undefined ? { panMasked: patch.pan_masked } : {}),
+            ...(patch.result_code !== undefined ? { resultCode: patch.result_code } : {}),
+            ...(patch.note !== undefined ? { note: patch.note } : {}),
+          },
+          now(),
+        ),
+      );
+    },
+    listUnresolved(unit?: string): JournalEntry[] {
+      return j().listUnresolved(unit).map(entryOf);
+    },
+    lastReceipt(unit: string): number | null {
+      return j().lastReceipt(unit);
+    },
+  };
+}
+
+export type PaymentRecord = CommandOutput<'sale-process'>['payments'][number];
+
+export function paymentRecordOf(e: JournalEntry): PaymentRecord {
+  return {
+    payment_id: e.id,
+    transaction_id: e.transaction_id,
+    operation: e.operation,
+    status: e.status,
+    amount: toNumber(fromMinor(e.amount_cents, 2)),
+    currency: e.currency,
+    ...(e.pan_masked ? { card: e.pan_masked } : {}),
+  };
+}
+
+export const UNIT_NAME = 'payment';
+
+export class CardPayments {
+  readonly flow: PaymentFlow | null;
+  private readonly journal: PaymentJournal;
+  private running = 0;
+
+  /** True while an operation is on the unit: its journal entry is in process, not stuck. */
+  get busy(): boolean {
+    return this.running > 0;
+  }
+
+  constructor(private readonly p: TerminalPorts) {
+    this.journal = storePaymentJournal(p.store, () => p.clock.now());
+    const unit = p.devices?.payment ?? null;
+    this.flow = unit
+      ? new PaymentFlow({
+          unit,
+          unitName: UNIT_NAME,
+          journal: this.journal,
+          policy: p.config.devices.payment?.recovery_policy ?? 'reverse',
+          newId: () => p.ids.newId(),
+        })
+      : null;
+  }
+
+  get currency(): string {
+    return this.p.config.devices.payment?.currency ?? 'EUR';
+  }
+
+  /** One card operation; a refusal unless the unit approved it. */
+  async run(
+    operation: BankCardExternalPaymentOperationType,
+    amount: number,
+    transactionId: string,
+    originalReceipt: number | null = null,
+  ): Promise<{ ok: true; entry: JournalEntry } | { ok: false; error: ErrorResponse }> {
+    if (!this.flow)
+      return {
+        ok: false,
+        error: refuse(
+          'payment-unit-missing',
+          'no bank-card payment unit is configured',
+          'check.payment_type',
+        ),
+      };
+    const cents = Number(toMinor(dec(amount), 2));
+    this.running += 1;
+    try {
+      const { entry } = await this.flow.run({
+        operation,
+        amount_cents: cents,
+        currency: this.currency,
+        transaction_id: transactionId,
+        original_receipt: originalReceipt,
+      });
+      const approved = entry.status === 'success' || entry.status === 'authorized';
+      this.p.log.info('card operation', {
+        payment_id: entry.id,
+        transaction_id: transactionId,
+        operation,
+        status: entry.status,
+        result_code: entry.result_code,
+      });
+      if (!approved) {
+        return {
+          ok: false,
+          error: refuse(
+            'payment-declined',
+            `the card payment ended ${entry.status}`,
+            'check.payment_type',
+            {
+              payment: paymentRecordOf(entry),
+              result_code: entry.result_code,
+            },
+          ),
+        };
+      }
+      return { ok: true, entry };
+    } catch (e) {
+      if (e instanceof PaymentBlocked) {
+        return {
+          ok: false,
+          error: refuse(
+            'payment-unresolved',
+            'an earlier card payment is unresolved: run payment-recover',
+            'check.payment_type',
+            {
+              unresolved: e.unresolved,
+            },
+          ),
+        };
+      }
+      this.p.log.error('card operation failed', { transaction_id: transactionId, err: e });
+      return {
+        ok: false,
+        error: refuse(
+          'payment-failed',
+          `the payment unit failed: ${(e as Error).message}`,
+          'check.payment_type',
+        ),
+      };
+    } finally {
+      this.running -= 1;
+    }
+  }
+
+  /** Tells the central service about a settled card operation (its own outbox row). */
+  record(
+    entry: JournalEntry,
+    subtype: 'online' | 'offline',
+    localDate: string,
+    clockSuspect: boolean,
+  ): void {
+    const { store, app } = this.p;
+    const body = externalPaymentRecord(entry);
+    store.record({
+      id: entry.id,
+      kind: 'bank-card-payment',
+      subtype,
+      localDate,
+      payments: [
+        { type: 'bank-card', id: entry.id, amount: body.amount, currency: entry.currency },
+      ],
+      outbox: {
+        operation: 'bank_card_payments',
+        version: OUTBOX_PAYLOAD_VERSION,
+        payload: {
+          body,
+          app_version: app.version,
+          schema_version: this.p.schemaVersion,
+          made_at: new Date(this.p.clock.now()).toISOString(),
+          clock_suspect: clockSuspect,
+        },
+      },
+    });
+  }
+
+  forTransaction(transactionId: string): JournalEntry[] {
+    return this.p.store.cardJournal.forTransaction(transactionId).map(entryOf);
+  }
+
+  async recover(paymentId: string | undefined): Promise<CommandOutput<'payment-recover'>> {
+    if (!this.flow) return { recovered: [], pending: 0 };
+    const items = await this.flow.reconcile();
+    const recovered = items
+      .filter((i) => paymentId === undefined || i.id === paymentId)
+      .map((i) => {
+        const op = this.p.store.cardJournal.get(i.id)!;
+        const entry = entryOf(op);
+        const action: 'status-enquiry' | 'reversal' | 'none' =
+          i.after === 'inprocess'
+            ? 'none'
+            : i.after === 'canceled' && op.phase === 'resolved'
+              ? 'reversal'
+              : 'status-enquiry';
+        return { ...paymentRecordOf(entry), action };
+      });
+    const pending = this.journal.listUnresolved(UNIT_NAME) as JournalEntry[];
+    this.p.log.info('payment recovery', { recovered: recovered.length, pending: pending.length });
+    return { recovered, pending: pending.length };
+  }
+}

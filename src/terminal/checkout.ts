@@ -1,0 +1,669 @@
+// The sale: live calculation on every change (the engine over the local store, never waiting
+// for the link), then processing: the card is charged first when the customer pays by card
+// (a declined card commits nothing), the sale goes through the sync layer's sale service
+// (online first when it spends, else queued; stand-in within the limits), the card operation
+// is tied to the sale and reported, and the receipt is printed. A sale the sale service
+// refuses after the card was charged is reversed on the card at once.
+import type {
+  CommandOutput,
+  ErrorResponse,
+  HandlerInput,
+  SaleSync,
+  Warning,
+} from '../contract/commands.js';
+import type {
+  EngineCheck,
+  EngineCheckResult,
+  EngineResult,
+  EngineRule,
+} from '../contract/engine.js';
+import { compileRules, calculate, type PreparedRules } from '../engine/index.js';
+import { add, dec, eq, fromMinor, gt, sub, toNumber, ZERO } from '../money/index.js';
+import type { OutboxRow } from '../store/outbox.js';
+import { localDateOf } from '../store/context.js';
+import { verifySecret } from '../sync/secret-hash.js';
+import type { JournalEntry } from '../devices/payment-journal.js';
+import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-payments.js';
+import { refuse } from './command-map.js';
+import { InFlight, requestHash } from './idempotency.js';
+import type { TerminalPorts } from './ports.js';
+import { paymentTitle, receiptOf } from './receipt.js';
+
+type CheckIn = HandlerInput<'check-calc'>['check'];
+type SaleAnswer = CommandOutput<'sale-process'>;
+
+interface CatalogItem {
+  code: string;
+  category?: string;
+  title?: string;
+  unit?: string;
+  price?: number;
+}
+
+const prepared = new WeakMap<readonly EngineRule[], PreparedRules>();
+export function prepareRules(rules: readonly EngineRule[]): PreparedRules {
+  let p = prepared.get(rules);
+  if (!p) {
+    p = compileRules(rules as EngineRule[]);
+    prepared.set(rules, p);
+  }
+  return p;
+}
+
+/** The sync state of one transaction's outbox row, as the contract shows it. */
+export function saleSyncOf(row: OutboxRow | null): SaleSync {
+  if (!row) return { state: 'queued', attempts: 0, next_attempt_at: null, error: null };
+  let error: SaleSync['error'] = null;
+  if (row.status === 'rejected') {
+    const r = (row.response ?? {}) as {
+      error?: { code?: string; message?: string; path?: string | null };
+    };
+    error = {
+      code: r.error?.code ?? 'rejected',
+      message: r.error?.message ?? 'the central service refused this operation',
+      path: r.error?.path ?? '(root)',
+    };
+  } else if (row.lastError) {
+    const at = row.lastError.indexOf(': ');
+    error = {
+      code: at > 0 ? row.lastError.slice(0, at) : 'sync-failed',
+      message: at > 0 ? row.lastError.slice(at + 2) : row.lastError,
+      path: '(root)',
+    };
+  }
+  return {
+    state: row.status,
+    attempts: row.attempts,
+    next_attempt_at: row.status === 'queued' ? new Date(row.nextAttemptAt).toISOString() : null,
+    error,
+  };
+}
+
+/** Drops the PIN (and anything unknown to the loose output schema stays as data). */
+function publicCheck(check: EngineCheckResult): EngineCheckResult {
+  const { special_account_pin: _pin, ...rest } = check as EngineCheckResult & {
+    special_account_pin?: unknown;
+  };
+  return rest as EngineCheckResult;
+}
+
+function isAccountType(type: EngineCheck['payment_type']): boolean {
+  return type === 'special-account' || type === 'corporate-special-account';
+}
+
+/**
+ * An account pays the whole check, so `payments` with an account payment type may only say
+ * so again: one item of that type for exactly `amount_to_pay` (what a UI that always sends
+ * `payments` sends). It is folded into `payment_id` and the list dropped; anything else is a
+ * split, which is cash and bank card only.
+ */
+function wholeAccountPayment(
+  check: EngineCheck,
+  toPay: ReturnType<typeof dec>,
+): EngineCheck | ErrorResponse {
+  const split = check.payments ?? [];
+  const only = split.length === 1 ? split[0] : undefined;
+  if (only === undefined || only.type !== check.payment_type)
+    return refuse(
+      'split-not-allowed',
+      'an account pays the whole check; split between cash and card only',
+      'check.payments',
+    );
+  if (!eq(dec(only.amount), toPay))
+    return refuse(
+      'payments-mismatch',
+      `the account payment is ${only.amount}, the check ${toNumber(toPay)}`,
+      'check.payments[0].amount',
+      { amount_to_pay: toNumber(toPay), payments: only.amount },
+    );
+  const itemId = only.payment_id;
+  if (itemId !== undefined && check.payment_id != null && itemId !== check.payment_id)
+    return refuse(
+      'payments-mismatch',
+      'the account payment names another account than the check',
+      'check.payments[0].payment_id',
+    );
+  const { payments: _payments, ...rest } = check;
+  const paymentId = check.payment_id ?? itemId;
+  return paymentId === undefined ? rest : { ...rest, payment_id: paymentId };
+}
+
+/** A pump authorised before fuelling (engine.md 12): what the completion books against. */
+interface Authorisation {
+  id: string;
+  check: EngineCheckResult;
+  /** The card's pre-authorisation, when the card holds the money. */
+  card: { paymentId: string; receipt: number | null; amount: number } | null;
+  /** Cash taken up front; the change is given back at completion. */
+  prepaidCash: number;
+}
+
+export class CheckoutService {
+  constructor(
+    private readonly p: TerminalPorts,
+    private readonly cards: CardPayments,
+    /** The customer's balances after a sale, for the receipt (identify.ts). */
+    private readonly balancesOf: (
+      customerId: string,
+    ) => Array<{ title: string; value: string }> = () => [],
+  ) {}
+
+  private posRecord(check: CheckIn): (Record<string, unknown> & { id: string }) | null {
+    const cache = this.p.store.cache;
+    const id = check.pos?.id ?? cache.all('pos')[0]?.id;
+    return id ? (cache.get('pos', id) as (Record<string, unknown> & { id: string }) | null) : null;
+  }
+
+  /** The check as the engine and the sale service get it: POS, loyalty and presets filled. */
+  private complete(check: CheckIn): { check: EngineCheck } | { error: ErrorResponse } {
+    const pos = this.posRecord(check);
+    const loyaltyId =
+      check.loyalty?.id ??
+      (pos?.loyalty_id as string | undefined) ??
+      this.p.store.cache.all('loyalty')[0]?.id;
+    const mode = (check.pos?.check_item_enter_mode ??
+      pos?.check_item_enter_mode ??
+      'without-limits') as string;
+    const catalog = Array.isArray(pos?.catalog) ? (pos.catalog as CatalogItem[]) : [];
+    const items = [...(check.check_items ?? [])];
+    for (const [i, it] of items.entries()) {
+      const preset = catalog.find((c) => c.code === it.code);
+      if (mode === 'presets-only' && !preset) {
+        return {
+          error: refuse(
+            'item-not-preset',
+            `this till sells only preset goods; ${it.code} is not one`,
+            `check.check_items[${i}].code`,
+          ),
+        };
+      }
+      // A preset fills what the cashier did not type (title, category, unit, price).
+      if (preset && mode !== 'manually-only') {
+        items[i] = {
+          ...it,
+          ...(it.title === undefined && preset.title ? { title: preset.title } : {}),
+          ...(it.category === undefined && preset.category ? { category: preset.category } : {}),
+          ...(it.unit === undefined && preset.unit ? { unit: preset.unit } : {}),
+          ...(it.price === undefined && preset.price !== undefined ? { price: preset.price } : {}),
+        };
+      }
+    }
+    // A tank listed on the check is there to record the dip the attendant measured in it.
+    const missing = (check.tanks ?? []).findIndex((t) => t.physical_dip_amount === undefined);
+    if (missing >= 0)
+      return {
+        error: refuse(
+          'tank-dip-required',
+          'enter the measured dip of this tank',
+          `check.tanks[${missing}].physical_dip_amount`,
+        ),
+      };
+    const out: EngineCheck = {
+      ...(check as EngineCheck),
+      ...(check.check_items ? { check_items: items } : {}),
+      ...(pos && !check.pos ? { pos: { id: pos.id } } : {}),
+      ...(loyaltyId && !check.loyalty ? { loyalty: { id: loyaltyId } } : {}),
+    };
+    return { check: out };
+  }
+
+  /** The engine over the local store (calc mode unless told). */
+  calcLocal(check: EngineCheck, mode: 'calc' | 'process' = 'calc'): EngineResult {
+    const { store, config, terminalId } = this.p;
+    const pin = (check as { special_account_pin?: string }).special_account_pin;
+    const assembled = store.assembleContext({
+      check,
+      mode,
+      terminal: { id: terminalId, couponPrefix: config.terminal.coupon_prefix },
+      pinVerified: (id) => {
+        if (pin === undefined) return undefined;
+        const hash = store.cache.pinHashOf(id);
+        return hash !== null && verifySecret(pin, hash);
+      },
+    });
+    return calculate(assembled.context, prepareRules(assembled.rules));
+  }
+
+  calc(input: HandlerInput<'check-calc'>): CommandOutput<'check-calc'> | ErrorResponse {
+    const done = this.complete(input.check);
+    if ('error' in done) return done.error;
+    const result = this.calcLocal(done.check);
+    if ('error' in result)
+      return refuse(
+        result.error.code,
+        result.error.message,
+        result.error.path,
+        result.error.details,
+      );
+    return { check: publicCheck(result.check), warnings: result.warnings as Warning[] };
+  }
+
+  saleSync(transactionId: string): SaleSync {
+    return saleSyncOf(this.p.store.outbox.byTransaction(transactionId));
+  }
+
+  status(id: string): CommandOutput<'sale-status'> {
+    const st = this.p.store.ledger.status(id);
+    const stored = this.p.store.ledger.storedCheck(id);
+    if (!st || st.kind !== 'check' || !stored) return { transaction_id: id, state: 'unknown' };
+    return {
+      transaction_id: id,
+      state: 'committed',
+      subtype: st.subtype,
+      cancelled: stored.cancelledBy !== null,
+      sync: this.saleSync(id),
+      check: publicCheck(stored.document as EngineCheckResult),
+    };
+  }
+
+  /** A sale recorded before (a crash between commit and answer): answered from the ledger. */
+  private fromLedger(id: string): SaleAnswer | null {
+    const st = this.p.store.ledger.status(id);
+    const stored = this.p.store.ledger.storedCheck(id);
+    if (!st || !stored) return null;
+    return {
+      transaction_id: id,
+      subtype: st.subtype,
+      check: publicCheck(stored.document as EngineCheckResult),
+      warnings: [],
+      payments: this.cards.forTransaction(id).map(paymentRecordOf),
+      sync: this.saleSync(id),
+      receipt_printed: false,
+    };
+  }
+
+  private readonly inFlight = new InFlight();
+
+  process(input: HandlerInput<'sale-process'>): Promise<SaleAnswer | ErrorResponse> {
+    const hash = requestHash(input);
+    return this.inFlight.run(
+      input.transaction_id,
+      hash,
+      () =>
+        refuse(
+          'idempotency-conflict',
+          'this transaction_id is being used for another sale',
+          'transaction_id',
+        ),
+      () => this.processOnce(input, hash),
+    );
+  }
+
+  private async processOnce(
+    input: HandlerInput<'sale-process'>,
+    hash: string,
+  ): Promise<SaleAnswer | ErrorResponse> {
+    const { store, clock, sync, log } = this.p;
+    const id = input.transaction_id;
+    const kept = store.commandResults.get('sale-process', id);
+    if (kept) {
+      if (kept.requestHash !== hash)
+        return refuse(
+          'idempotency-conflict',
+          'this transaction_id was used for another sale',
+          'transaction_id',
+        );
+      const row = store.outbox.byTransaction(id);
+      return row
+        ? { ...(kept.response as SaleAnswer), sync: saleSyncOf(row) }
+        : (kept.response as SaleAnswer);
+    }
+    const again = this.fromLedger(id);
+    if (again) {
+      store.commandResults.put('sale-process', id, hash, again, clock.now());
+      return again;
+    }
+
+    const done = this.complete({ ...input.check, transaction_id: id });
+    if ('error' in done) return done.error;
+    let check = await this.withGauge(done.check);
+    if (check.transaction_type === 'preauthorization') return this.authorise(id, hash, check);
+    let fuel: Authorisation | null = null;
+    if (check.transaction_type === 'completion') {
+      const found = this.authorisationFor(check);
+      if ('error' in found) return found.error;
+      fuel = found.authorisation;
+      check = found.check;
+    }
+
+    // What is to pay, and how: the engine now, on this till's figures.
+    const pre = this.calcLocal(check);
+    if ('error' in pre)
+      return refuse(pre.error.code, pre.error.message, pre.error.path, pre.error.details);
+    const toPay = dec(pre.check.amount_to_pay ?? 0);
+    let split = check.payments ?? [];
+    if (split.length > 0 && isAccountType(check.payment_type)) {
+      const whole = wholeAccountPayment(check, toPay);
+      if ('error' in whole) return whole;
+      check = whole;
+      split = [];
+    }
+    if (split.length > 0) {
+      for (const [i, p] of split.entries()) {
+        if (p.type !== 'cash' && p.type !== 'bank-card')
+          return refuse(
+            'split-not-allowed',
+            'a split payment is cash or bank card',
+            `check.payments[${i}].type`,
+          );
+      }
+      const total = split.reduce((t, p) => add(t, dec(p.amount)), ZERO);
+      if (!eq(total, toPay))
+        return refuse(
+          'payments-mismatch',
+          `the payments add up to ${toNumber(total)}, the check to ${toNumber(toPay)}`,
+          'check.payments',
+          {
+            amount_to_pay: toNumber(toPay),
+            payments: toNumber(total),
+          },
+        );
+    }
+    const cardParts = fuel?.card
+      ? []
+      : split.length > 0
+        ? split
+            .map((p, i) => ({ i, amount: p.amount }))
+            .filter((x) => split[x.i]!.type === 'bank-card')
+        : check.payment_type === 'bank-card'
+          ? [{ i: -1, amount: toNumber(toPay) }]
+          : [];
+
+    // Card first: a declined card commits nothing.
+    const charged: JournalEntry[] = [];
+    const reverseAll = async () => {
+      for (const e of charged) {
+        const back = await this.cards.run(
+          'cancel',
+          toNumber(fromMinor(e.amount_cents, 2)),
+          id,
+          e.receipt_no,
+        );
+        if (!back.ok) {
+          log.error('card reversal failed after a refused sale', {
+            transaction_id: id,
+            payment_id: e.id,
+          });
+          store.attention.note(
+            {
+              id: this.p.ids.newId(),
+              kind: 'payment-unresolved',
+              ref: e.id,
+              transactionId: id,
+              message: 'a card payment of a refused sale could not be reversed: check the unit',
+              details: { payment_id: e.id },
+            },
+            clock.now(),
+          );
+        }
+      }
+    };
+    let sale: EngineCheck = check;
+    if (fuel?.card) {
+      // The pump's pre-authorisation is booked at what was dispensed (nothing: released).
+      const final = toNumber(toPay);
+      const r =
+        final > 0
+          ? await this.cards.run('completion', final, id, fuel.card.receipt)
+          : await this.cards.run('cancel', fuel.card.amount, id, fuel.card.receipt);
+      if (!r.ok) return r.error;
+      if (final > 0) {
+        charged.push(r.entry);
+        sale = { ...sale, payment_type: 'bank-card', payment_id: r.entry.id };
+      }
+    }
+    for (const part of cardParts) {
+      if (part.amount <= 0) continue;
+      const r = await this.cards.run('purchase', part.amount, id);
+      if (!r.ok) {
+        await reverseAll();
+        return r.error;
+      }
+      charged.push(r.entry);
+      if (part.i < 0) sale = { ...sale, payment_id: r.entry.id };
+      else
+        sale = {
+          ...sale,
+          payments: (sale.payments ?? []).map((p, i) =>
+            i === part.i ? { ...p, payment_id: r.entry.id } : p,
+          ),
+        };
+    }
+
+    const outcome = await sync.sales.process({ check: sale });
+    if (!outcome.ok) {
+      await reverseAll();
+      const e = outcome.error;
+      log.info('sale refused', { transaction_id: id, code: e.code });
+      return refuse(e.code, e.message, e.path ?? '(root)', e.details);
+    }
+    const processed = outcome.check;
+    const subtype = outcome.subtype;
+    const zone =
+      (store.cache.get('pos', check.pos?.id ?? '') as { time_zone?: string } | null)?.time_zone ??
+      'UTC';
+    const localDate = localDateOf(clock.now(), zone);
+    for (const e of charged) {
+      store.cardJournal.attach(e.id, id, clock.now());
+      this.cards.record({ ...e, transaction_id: id }, subtype, localDate, outcome.clock_suspect);
+    }
+    if (charged.length > 0 && !eq(dec(processed.amount_to_pay ?? 0), toPay)) {
+      // The server's figures differ from what the card paid: a person settles the difference.
+      store.attention.note(
+        {
+          id: this.p.ids.newId(),
+          kind: 'payment-unresolved',
+          ref: `amount:${id}`,
+          transactionId: id,
+          message: `the card paid ${toNumber(toPay)} but the processed check asks ${processed.amount_to_pay ?? 0}`,
+        },
+        clock.now(),
+      );
+    }
+
+    const warnings = [...(pre.warnings as Warning[])];
+    if (fuel) {
+      store.commandResults.put('fuel-completion', fuel.id, hash, { completion: id }, clock.now());
+      if (fuel.prepaidCash > 0) {
+        const change = sub(dec(fuel.prepaidCash), dec(processed.amount_to_pay ?? 0));
+        if (gt(change, ZERO))
+          warnings.push({
+            code: 'change-due',
+            message: `give back ${toNumber(change)} of the ${fuel.prepaidCash} prepaid in cash`,
+            path: 'check.amount_to_pay',
+          });
+      }
+    }
+    const payments: PaymentRecord[] = charged.map((e) =>
+      paymentRecordOf({ ...e, transaction_id: id }),
+    );
+    const receiptPrinted = await this.print(processed, sale, subtype === 'offline');
+    const answer: SaleAnswer = {
+      transaction_id: id,
+      subtype,
+      check: publicCheck(processed),
+      warnings,
+      payments,
+      sync: this.saleSync(id),
+      receipt_printed: receiptPrinted,
+    };
+    store.commandResults.put('sale-process', id, hash, answer, clock.now());
+    log.info('sale processed', {
+      transaction_id: id,
+      subtype,
+      sync: outcome.sync,
+      amount_to_pay: processed.amount_to_pay ?? 0,
+      payment_type: sale.payment_type ?? 'cash',
+    });
+    return answer;
+  }
+
+  /**
+   * Authorises a pump (fuel prepay by amount or by quantity): nothing is sold yet, so nothing
+   * reaches the ledger or the central service. A card is pre-authorised for the amount; cash
+   * is taken up front; an account's required values (PIN, odometer) are verified now, so the
+   * completion need not ask again.
+   */
+  private async authorise(
+    id: string,
+    hash: string,
+    check: EngineCheck,
+  ): Promise<SaleAnswer | ErrorResponse> {
+    const { store, clock, log } = this.p;
+    const account =
+      check.payment_type === 'special-account' ||
+      check.payment_type === 'corporate-special-account';
+    const result = this.calcLocal(check, account ? 'process' : 'calc');
+    if ('error' in result)
+      return refuse(
+        result.error.code,
+        result.error.message,
+        result.error.path,
+        result.error.details,
+      );
+    const amount = result.check.amount_to_pay ?? 0;
+    let card: Authorisation['card'] = null;
+    const payments: PaymentRecord[] = [];
+    if (check.payment_type === 'bank-card' && amount > 0) {
+      const r = await this.cards.run('authorize', amount, id);
+      if (!r.ok) return r.error;
+      card = { paymentId: r.entry.id, receipt: r.entry.receipt_no, amount };
+      payments.push(paymentRecordOf(r.entry));
+    }
+    const authorisation: Authorisation = {
+      id,
+      check: publicCheck({
+        ...result.check,
+        transaction_id: id,
+        transaction_type: 'preauthorization',
+      }),
+      card,
+      prepaidCash: !check.payment_type || check.payment_type === 'cash' ? amount : 0,
+    };
+    store.commandResults.put('fuel-authorisation', id, hash, authorisation, clock.now());
+    const answer: SaleAnswer = {
+      transaction_id: id,
+      subtype: this.p.sync.link.current === 'offline' ? 'offline' : 'online',
+      check: authorisation.check,
+      warnings: result.warnings as Warning[],
+      payments,
+      // Nothing is owed to the central service until the completion.
+      sync: { state: 'done', attempts: 0, next_attempt_at: null, error: null },
+      receipt_printed: false,
+    };
+    store.commandResults.put('sale-process', id, hash, answer, clock.now());
+    log.info('pump authorised', {
+      transaction_id: id,
+      amount,
+      payment_type: check.payment_type ?? 'cash',
+    });
+    return answer;
+  }
+
+  /** The authorisation a completion books against, its authorised values filled in. */
+  private authorisationFor(
+    check: EngineCheck,
+  ): { authorisation: Authorisation; check: EngineCheck } | { error: ErrorResponse } {
+    const ref = check.preliminary_transaction_id;
+    const kept = ref ? this.p.store.commandResults.get('fuel-authorisation', ref) : null;
+    if (!ref || !kept)
+      return {
+        error: refuse(
+          'authorisation-not-found',
+          'a completion names the pump authorisation it completes',
+          'check.preliminary_transaction_id',
+        ),
+      };
+    if (this.p.store.commandResults.get('fuel-completion', ref))
+      return {
+        error: refuse(
+          'already-completed',
+          'this authorisation was completed',
+          'check.preliminary_transaction_id',
+        ),
+      };
+    const a = kept.response as Authorisation;
+    const authorised = a.check.check_items ?? [];
+    const items = (check.check_items ?? []).map((it, i) => {
+      const was = authorised[i];
+      return {
+        ...it,
+        ...(it.authorized_quantity === undefined && was
+          ? { authorized_quantity: was.quantity }
+          : {}),
+        ...(it.authorized_amount === undefined && was?.amount !== undefined
+          ? { authorized_amount: was.amount }
+          : {}),
+      };
+    });
+    const verified =
+      a.check.payment_type === 'special-account' ||
+      a.check.payment_type === 'corporate-special-account';
+    return {
+      authorisation: a,
+      check: {
+        ...check,
+        check_items: items,
+        preliminary_transaction_type: 'preauthorization',
+        ...(verified ? { special_account_required_values_verify: false } : {}),
+      },
+    };
+  }
+
+  /**
+   * The tank gauge's volume now for each tank on the check (`code` = the gauge's tank
+   * number) that does not carry one: what the tank held when the sale was recorded. A silent
+   * gauge leaves the check as it was (logged); the dip stays the attendant's.
+   */
+  private async withGauge(check: EngineCheck): Promise<EngineCheck> {
+    const gauge = this.p.devices?.tankGauge;
+    const tanks = check.tanks ?? [];
+    if (!gauge || tanks.length === 0) return check;
+    try {
+      const inventory = await gauge.inventory('00');
+      return {
+        ...check,
+        tanks: tanks.map((t) => {
+          const reading = inventory.tanks.find((r) => String(r.tank) === String(Number(t.code)));
+          if (!reading || t.product_volume_after !== undefined) return t;
+          return { ...t, product_volume_after: Math.round(reading.volume * 1000) / 1000 };
+        }),
+      };
+    } catch (e) {
+      this.p.log.warn('tank gauge not read', { err: e });
+      return check;
+    }
+  }
+
+  /** Prints the receipt; a printer problem never undoes a sale (logged, answered false). */
+  async print(
+    check: EngineCheckResult,
+    sale: EngineCheck,
+    offline: boolean,
+    title?: string,
+  ): Promise<boolean> {
+    const printer = this.p.devices?.printer;
+    if (!printer) return false;
+    const split = sale.payments ?? [];
+    const payments =
+      split.length > 0
+        ? split.map((p) => ({ title: paymentTitle(p.type), amount: p.amount }))
+        : [{ title: paymentTitle(sale.payment_type ?? 'cash'), amount: check.amount_to_pay ?? 0 }];
+    const pos = this.posRecord(sale as CheckIn);
+    try {
+      await printer.print(
+        receiptOf(check, {
+          header: [typeof pos?.title === 'string' ? pos.title : 'loyalty-terminal'],
+          payments,
+          balances: check.customer_id ? this.balancesOf(check.customer_id) : [],
+          offline,
+          ...(title ? { title } : {}),
+        }),
+      );
+      return true;
+    } catch (e) {
+      this.p.log.warn('receipt not printed', { transaction_id: check.transaction_id, err: e });
+      return false;
+    }
+  }
+}

@@ -1,0 +1,202 @@
+// Every command of the command map (src/contract/commands.ts) as a handler over the terminal's
+// services, each admitted by the workflow first: who must be signed in, with which role, and
+// whether a shift must be open (interfaces.md, Roles: cashier sells, identifies and takes
+// payments; senior-cashier also cancels, refunds and picks manual rules; manager also closes
+// shifts and resolves the attention list).
+import type { CommandOutput, DeviceState, ErrorResponse, SyncState } from '../contract/commands.js';
+import type { Config } from '../contract/config.js';
+import type { DeviceState as DriverDeviceState } from '../devices/states.js';
+import type { Handlers } from './command-map.js';
+import type { TerminalPorts } from './ports.js';
+import type { AttentionService } from './attention.js';
+import type { CardPayments } from './card-payments.js';
+import type { CheckoutService } from './checkout.js';
+import type { IdentifyService } from './identify.js';
+import type { ReturnsService } from './returns.js';
+import type { ShiftService } from './shifts.js';
+import type { StaffService } from './staff.js';
+import type { Needs, Workflow } from './workflow.js';
+
+export interface Services {
+  workflow: Workflow;
+  staff: StaffService;
+  shifts: ShiftService;
+  identify: IdentifyService;
+  checkout: CheckoutService;
+  returns: ReturnsService;
+  cards: CardPayments;
+  attention: AttentionService;
+  /** Whether the sync loops run. */
+  syncRunning(): boolean;
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export function syncStateOf(p: TerminalPorts, running: boolean): SyncState {
+  const s = p.sync.status();
+  const now = p.clock.now();
+  const lastPull = p.store.sync.lastPullAt();
+  return {
+    connection: s.state,
+    outbox_depth: s.outbox.queued + s.outbox.sending,
+    outbox_rejected: s.outbox.rejected,
+    last_contact_at: s.sinceContactMs === null ? null : iso(now - s.sinceContactMs),
+    last_pull_at: iso(lastPull),
+    cache_age_s: s.cacheAgeMs === null ? null : Math.floor(s.cacheAgeMs / 1000),
+    clock_skew_s: s.skewMs === null ? null : s.skewMs / 1000,
+    clock_skew_warning: s.skewWarning,
+    running,
+  };
+}
+
+const LINK_STATE: Record<DriverDeviceState['state'], DeviceState['state']> = {
+  connecting: 'connecting',
+  open: 'connected',
+  reconnecting: 'disconnected',
+  stopped: 'disconnected',
+};
+
+export function devicesOf(p: TerminalPorts): DeviceState[] {
+  const states = p.devices?.states.snapshot() ?? [];
+  return states.map((d) => {
+    const cfg = p.config.devices[d.name as keyof Config['devices']];
+    return {
+      kind: d.name as DeviceState['kind'],
+      simulated: d.transport === 'simulated',
+      protocol: d.protocol,
+      transport: d.transport === 'simulated' ? (cfg?.transport ?? 'serial') : d.transport,
+      ...(d.address ? { address: d.address } : {}),
+      state: LINK_STATE[d.state],
+      since: d.since,
+      error:
+        d.detail && d.state !== 'open'
+          ? { code: 'device-unavailable', message: d.detail, path: `devices.${d.name}` }
+          : null,
+    };
+  });
+}
+
+export function statusOf(p: TerminalPorts, s: Services): CommandOutput<'status'> {
+  return {
+    app: p.app,
+    terminal: {
+      id: p.terminalId,
+      ...(p.config.terminal.name ? { name: p.config.terminal.name } : {}),
+    },
+    staff: s.workflow.staff,
+    shift: s.workflow.shift(),
+    sync: syncStateOf(p, s.syncRunning()),
+    attention: s.attention.count(),
+    ready: true,
+  };
+}
+
+export function createHandlers(p: TerminalPorts, s: Services): Handlers {
+  const wf = s.workflow;
+  /** Runs `fn` when the workflow admits the command, else answers the refusal. */
+  const admitted =
+    <I, O>(needs: Needs, fn: (input: I) => O | ErrorResponse | Promise<O | ErrorResponse>) =>
+    (input: I) =>
+      wf.admit(needs) ?? fn(input);
+  const emitStatus = () => {
+    try {
+      p.emit?.('status-changed', statusOf(p, s));
+    } catch (e) {
+      p.log.warn('status event not sent', { err: e });
+    }
+  };
+  const andTell =
+    <I, O>(fn: (input: I) => O | Promise<O>) =>
+    async (input: I) => {
+      const out = await fn(input);
+      emitStatus();
+      return out;
+    };
+  /** Picking manual rules is a senior cashier's (interfaces.md). */
+  const manualNeeds = (check: { manual_rules?: boolean | undefined }): Needs['role'] =>
+    check.manual_rules === true ? 'senior-cashier' : 'cashier';
+
+  return {
+    status: () => statusOf(p, s),
+    'staff-sign-in': andTell((i) => s.staff.signIn(i.auth_code)),
+    'staff-sign-out': andTell(() => s.staff.signOut()),
+    'shift-open': andTell(
+      admitted({ role: 'cashier' }, (i: { opening_cash?: number | undefined }) =>
+        s.shifts.open(i.opening_cash),
+      ),
+    ),
+    'shift-close': andTell(
+      admitted({ role: 'manager' }, (i: { counted_cash?: number | undefined }) =>
+        s.shifts.close(i.counted_cash),
+      ),
+    ),
+    'shift-report': admitted({ role: 'cashier' }, (i: { shift_id?: string | undefined }) =>
+      s.shifts.report(i.shift_id),
+    ),
+    'customer-identify': admitted(
+      { role: 'cashier' },
+      (i: Parameters<Handlers['customer-identify']>[0]) => s.identify.identify(i),
+    ),
+    'check-calc': (i) => wf.admit({ role: manualNeeds(i.check) }) ?? s.checkout.calc(i),
+    'sale-process': (i) =>
+      wf.admit({ role: manualNeeds(i.check), shift: true }) ?? s.checkout.process(i),
+    'sale-status': admitted({ role: 'cashier' }, (i: { transaction_id: string }) =>
+      s.checkout.status(i.transaction_id),
+    ),
+    'sale-cancel': admitted(
+      { role: 'senior-cashier', shift: true },
+      (i: Parameters<Handlers['sale-cancel']>[0]) => s.returns.cancel(i),
+    ),
+    'sale-refund': admitted(
+      { role: 'senior-cashier', shift: true },
+      (i: Parameters<Handlers['sale-refund']>[0]) => s.returns.refund(i),
+    ),
+    'payment-recover': admitted({ role: 'cashier' }, (i: { payment_id?: string | undefined }) =>
+      s.cards.recover(i.payment_id),
+    ),
+    'attention-list': admitted(
+      { role: 'cashier' },
+      (i: { include_resolved?: boolean | undefined }) =>
+        s.attention.list(i.include_resolved ?? false),
+    ),
+    'attention-resolve': andTell(
+      admitted({ role: 'manager' }, (i: { id: string; comment?: string | undefined }) =>
+        s.attention.resolve(i.id, i.comment),
+      ),
+    ),
+    'sync-now': admitted({ role: 'cashier' }, async () => {
+      const progress = (
+        phase: 'push' | 'pull' | 'snapshot',
+        done: number,
+        total: number | null,
+      ) => {
+        try {
+          p.emit?.('sync-progress', { phase, done, total, sync: syncStateOf(p, s.syncRunning()) });
+        } catch (e) {
+          p.log.warn('sync progress event not sent', { err: e });
+        }
+      };
+      const pushed = await p.sync.push();
+      progress('push', pushed.done + pushed.rejected, pushed.sent);
+      const pulled = await p.sync.pull({
+        onProgress: (g) => progress(g.phase === 'snapshot' ? 'snapshot' : 'pull', g.done, g.total),
+      });
+      const failure = pulled.ok ? pushed.lastFailure : pulled.failure;
+      return {
+        pushed: pushed.done,
+        rejected: pushed.rejected,
+        pulled: pulled.applied,
+        quarantined: pulled.quarantined,
+        sync: syncStateOf(p, s.syncRunning()),
+        error: failure
+          ? {
+              code: failure.code,
+              message: failure.message,
+              path: failure.kind === 'http' ? (failure.path ?? '(root)') : '(root)',
+            }
+          : null,
+      };
+    }),
+    'devices-state': () => ({ devices: devicesOf(p) }),
+  };
+}

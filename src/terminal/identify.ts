@@ -1,0 +1,184 @@
+// Identifying the customer (engine.md 14, IdType): from a card reader, a scanner or what the
+// cashier typed; a phone, card code, QR, e-mail, external id, or a vehicle QR, tag or AVI id
+// for a corporate sale. Online first: the central service's lookup refreshes the customer's
+// records in the cache (a short deadline); offline, or when it is slow, the cache answers.
+// The summary shows what the customer may spend here now: cached minus this till's holds.
+import type { CommandOutput, CustomerSummary, ErrorResponse } from '../contract/commands.js';
+import type { IdType } from '../contract/enums.js';
+import { add, dec, gt, max, sub, toNumber, ZERO, type Dec } from '../money/index.js';
+import type { CachedCustomer } from '../store/cache.js';
+import { localDateOf } from '../store/context.js';
+import { refuse } from './command-map.js';
+import { withinDeadline } from './deadline.js';
+import type { TerminalPorts } from './ports.js';
+
+interface AccountRec {
+  id: string;
+  title?: string;
+  type?: 'money' | 'quantity';
+  currency?: string;
+  balance?: number;
+  credit_type?: 'none' | 'limited' | 'unlimited';
+  credit_limit?: number;
+  security_code?: number;
+  pin_hash?: string;
+}
+
+export class IdentifyService {
+  constructor(private readonly p: TerminalPorts) {}
+
+  /** Writes a lookup's records into the cache in one transaction, releasing reflected holds. */
+  private applyLookup(changes: readonly unknown[], requestedAt: number): void {
+    const { store } = this.p;
+    store.write(() => {
+      for (const raw of changes) {
+        const checked = store.cache.check(raw as Parameters<typeof store.cache.check>[0]);
+        if (!checked.ok) {
+          this.p.log.warn('lookup record refused', { error: checked.error });
+          continue;
+        }
+        store.cache.apply(checked, this.p.clock.now());
+        if (checked.op === 'upsert')
+          store.ledger.releaseReflected(checked.entity, checked.id, checked.record, requestedAt);
+      }
+    });
+  }
+
+  async identify(input: {
+    id: string;
+    id_type: IdType;
+  }): Promise<CommandOutput<'customer-identify'> | ErrorResponse> {
+    const { store, sync, config, clock } = this.p;
+    let source: 'online' | 'cache' = 'cache';
+    const requestedAt = clock.now();
+    // Known offline: the cache answers at once. Else one deadline bounds the lookup.
+    const r =
+      sync.link.current === 'offline'
+        ? null
+        : await withinDeadline(config.central.timeouts.online_deadline_ms, (signal) =>
+            sync.client.lookup(input.id, input.id_type, { signal }),
+          );
+    if (r?.ok) {
+      this.applyLookup(r.value.changes, requestedAt);
+      source = 'online';
+    } else if (r && r.failure.kind === 'http' && r.failure.status === 404) {
+      return refuse('customer-not-found', 'no customer has this identifier', 'id');
+    }
+    const found = store.cache.identify(input.id, input.id_type);
+    if (!found.customer)
+      return refuse('customer-not-found', 'no customer has this identifier', 'id');
+    this.p.log.info('customer identified', {
+      customer_id: found.customer.id,
+      id_type: input.id_type,
+      source,
+    });
+    return { customer: this.summary(found.customer), source };
+  }
+
+  /** Balances for a receipt: the bonuses available and each account (what this till knows). */
+  receiptBalances(customerId: string): Array<{ title: string; value: string }> {
+    const c = this.p.store.cache.customerById(customerId);
+    if (!c) return [];
+    const s = this.summary(c);
+    return [
+      { title: 'Bonuses', value: String(s.bonuses.available) },
+      ...s.special_accounts
+        .filter((a) => a.available !== null)
+        .map((a) => ({
+          title: a.title ?? 'Account',
+          value: `${a.available} ${a.currency ?? ''}`.trim(),
+        })),
+    ];
+  }
+
+  /**
+   * The card category with its title when the cache knows one: the customer record's own
+   * `card_category` (a lookup may carry it); the feed has no category entity of its own.
+   */
+  private cardCategory(c: CachedCustomer): NonNullable<CustomerSummary['card_category']> {
+    const id = c.card_category_id!;
+    const rec = c as Record<string, unknown>;
+    const embedded = rec['card_category'] as { id?: unknown; title?: unknown } | null | undefined;
+    const title =
+      embedded?.id === id && typeof embedded.title === 'string'
+        ? embedded.title
+        : rec['card_category_title'];
+    return typeof title === 'string' ? { id, title } : { id };
+  }
+
+  summary(c: CachedCustomer): CustomerSummary {
+    const { store, clock } = this.p;
+    const pos = store.cache.all('pos')[0] as { time_zone?: string } | undefined;
+    const biz = store.cache.all('business_settings')[0] as { base_time_zone?: string } | undefined;
+    const today = localDateOf(clock.now(), pos?.time_zone ?? biz?.base_time_zone ?? 'UTC');
+    const regular = dec(c.bonuses?.regular ?? 0);
+    let promotional = ZERO;
+    for (const lot of store.cache.bonusLotsOf(c.id)) {
+      if ((!lot.starting || lot.starting <= today) && (!lot.expire || lot.expire >= today))
+        promotional = add(promotional, dec(lot.amount));
+    }
+    const accounts = store.cache.specialAccountsOf(c.id) as unknown as AccountRec[];
+    const accesses = store.cache.corporateAccessesOf(c.id) as unknown as Array<{
+      id: string;
+      security_code?: number;
+      corporate_customer_special_account?: { special_account?: AccountRec };
+    }>;
+    const innerIds = accesses
+      .map((a) => a.corporate_customer_special_account?.special_account?.id)
+      .filter((x): x is string => typeof x === 'string');
+    const held = store.ledger.pendingFor(
+      c.id,
+      [...accounts.map((a) => a.id), ...innerIds],
+      accesses.map((a) => a.id),
+    );
+    const available = (a: AccountRec, holdId: string): number | null => {
+      if (a.credit_type === 'unlimited') return null;
+      const credit = a.credit_type === 'limited' ? dec(a.credit_limit ?? 0) : ZERO;
+      const v: Dec = sub(add(dec(a.balance ?? 0), credit), held.accounts.get(holdId) ?? ZERO);
+      return toNumber(max(v, ZERO));
+    };
+    const specials: CustomerSummary['special_accounts'] = [
+      ...accounts.map((a) => ({
+        id: a.id,
+        ...(a.title ? { title: a.title } : {}),
+        type: a.type ?? 'money',
+        ...(a.currency ? { currency: a.currency } : {}),
+        available: available(a, a.id),
+        pin_required: a.security_code === 1 || typeof a.pin_hash === 'string',
+        payment_type: 'special-account' as const,
+      })),
+      ...accesses.flatMap((x) => {
+        const inner = x.corporate_customer_special_account?.special_account;
+        if (!inner) return [];
+        return [
+          {
+            id: x.id,
+            ...(inner.title ? { title: inner.title } : {}),
+            type: inner.type ?? 'money',
+            ...(inner.currency ? { currency: inner.currency } : {}),
+            available: available(inner, inner.id),
+            pin_required: x.security_code === 1,
+            payment_type: 'corporate-special-account' as const,
+          },
+        ];
+      }),
+    ];
+    const total = add(regular, promotional);
+    const availableBonuses = gt(total, held.bonuses) ? sub(total, held.bonuses) : ZERO;
+    return {
+      id: c.id,
+      type: c.type,
+      ...(typeof c.name === 'string' ? { name: c.name } : {}),
+      access_type: c.access_type,
+      card_category: c.card_category_id ? this.cardCategory(c) : null,
+      corporate_customer_id:
+        typeof c.corporate_customer_id === 'string' ? c.corporate_customer_id : null,
+      bonuses: {
+        regular: toNumber(regular),
+        promotional: toNumber(promotional),
+        available: toNumber(availableBonuses),
+      },
+      special_accounts: specials,
+    };
+  }
+}

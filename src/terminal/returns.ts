@@ -1,0 +1,477 @@
+// Cancelling a processed check and refunding some of its lines (engine.md 15): computed from
+// the check as this terminal stored it, never recalculated with today's rules. The money goes
+// back the way it came (a card payment is reversed or refunded on the unit first; a failure
+// there records nothing), and the cancellation or refund, its bonus, account and coupon
+// effects and its outbox row commit in one transaction. Bonuses a write-off could not take
+// are owed (an attention item), never silently lost.
+import type { CommandOutput, ErrorResponse, HandlerInput, Warning } from '../contract/commands.js';
+import type { EngineCheckResult, EngineProcessedCheck } from '../contract/engine.js';
+import { add, dec, fromMinor, gt, min, sub, toNumber, ZERO, type Dec } from '../money/index.js';
+import type { OperationInput } from '../store/ledger.js';
+import { localDateOf } from '../store/context.js';
+import { OUTBOX_PAYLOAD_VERSION } from '../sync/outbox-payload.js';
+import { calculate, remainderOf } from '../engine/index.js';
+import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-payments.js';
+import { prepareRules, saleSyncOf } from './checkout.js';
+import { refuse } from './command-map.js';
+import { InFlight, requestHash } from './idempotency.js';
+import type { TerminalPorts } from './ports.js';
+
+type Charge = NonNullable<EngineCheckResult['special_accounts_charges']>[number];
+
+export class ReturnsService {
+  constructor(
+    private readonly p: TerminalPorts,
+    private readonly cards: CardPayments,
+  ) {}
+
+  private subtype(): 'online' | 'offline' {
+    return this.p.sync.link.current === 'offline' ? 'offline' : 'online';
+  }
+
+  private localDate(posId: string | undefined): string {
+    const zone =
+      (this.p.store.cache.get('pos', posId ?? '') as { time_zone?: string } | null)?.time_zone ??
+      'UTC';
+    return localDateOf(this.p.clock.now(), zone);
+  }
+
+  /** Charges given back: a debit comes back as a credit, cashback is taken back as a debit. */
+  private accountsBack(charges: readonly Charge[]): NonNullable<OperationInput['accounts']> {
+    const cache = this.p.store.cache;
+    return charges
+      .filter((c) => c.amount > 0)
+      .map((c) => {
+        const direction = c.direction === 'debit' ? ('credit' as const) : ('debit' as const);
+        const access = cache.get('corporate_access', c.special_account_id) as {
+          corporate_customer_special_account?: { special_account?: { id?: string } };
+        } | null;
+        const inner = access?.corporate_customer_special_account?.special_account?.id;
+        return inner
+          ? {
+              accountId: inner,
+              accessId: c.special_account_id,
+              direction,
+              amount: c.amount,
+              currency: c.currency ?? null,
+            }
+          : {
+              accountId: c.special_account_id,
+              accessId: null,
+              direction,
+              amount: c.amount,
+              currency: c.currency ?? null,
+            };
+      });
+  }
+
+  private payload(body: Record<string, unknown>) {
+    return {
+      body,
+      app_version: this.p.app.version,
+      schema_version: this.p.schemaVersion,
+      made_at: new Date(this.p.clock.now()).toISOString(),
+      clock_suspect: this.p.sync.link.status().clockSuspect,
+    };
+  }
+
+  /** Card money of a sale not yet given back: paid minus earlier refunds and reversals. */
+  private cardLeft(
+    saleId: string,
+    refundIds: readonly string[],
+  ): { left: Dec; receipt: number | null } {
+    let paid = ZERO;
+    let receipt: number | null = null;
+    for (const e of this.cards.forTransaction(saleId)) {
+      if (e.operation === 'purchase' && e.status === 'success') {
+        paid = add(paid, fromMinor(e.amount_cents, 2));
+        receipt = e.receipt_no;
+      }
+    }
+    for (const id of refundIds)
+      for (const e of this.cards.forTransaction(id))
+        if ((e.operation === 'refund' || e.operation === 'cancel') && e.status === 'success')
+          paid = sub(paid, fromMinor(e.amount_cents, 2));
+    return { left: gt(paid, ZERO) ? paid : ZERO, receipt };
+  }
+
+  private noteOwed(customerId: string | null, opId: string, owed: number): void {
+    if (!customerId || owed <= 0) return;
+    this.p.store.attention.note(
+      {
+        id: this.p.ids.newId(),
+        kind: 'bonuses-owed',
+        ref: opId,
+        transactionId: opId,
+        message: `the customer owes ${owed} bonuses: the write-off exceeded the balance`,
+        details: { customer_id: customerId, bonuses: owed },
+      },
+      this.p.clock.now(),
+    );
+  }
+
+  private readonly inFlight = new InFlight();
+
+  cancel(
+    input: HandlerInput<'sale-cancel'>,
+  ): Promise<CommandOutput<'sale-cancel'> | ErrorResponse> {
+    const hash = requestHash(input);
+    return this.inFlight.run(
+      `cancel:${input.transaction_id}`,
+      hash,
+      () =>
+        refuse(
+          'idempotency-conflict',
+          'this sale is being cancelled with another request',
+          'transaction_id',
+        ),
+      () => this.cancelOnce(input, hash),
+    );
+  }
+
+  refund(
+    input: HandlerInput<'sale-refund'>,
+  ): Promise<CommandOutput<'sale-refund'> | ErrorResponse> {
+    const hash = requestHash(input);
+    return this.inFlight.run(
+      `refund:${input.transaction_id}`,
+      hash,
+      () =>
+        refuse(
+          'idempotency-conflict',
+          'this transaction_id is being used for another refund',
+          'transaction_id',
+        ),
+      () => this.refundOnce(input, hash),
+    );
+  }
+
+  private async cancelOnce(
+    input: HandlerInput<'sale-cancel'>,
+    hash: string,
+  ): Promise<CommandOutput<'sale-cancel'> | ErrorResponse> {
+    const { store, clock, log, sync } = this.p;
+    const id = input.transaction_id;
+    const kept = store.commandResults.get('sale-cancel', id);
+    if (kept) {
+      if (kept.requestHash !== hash)
+        return refuse(
+          'idempotency-conflict',
+          'this sale was cancelled with another request',
+          'transaction_id',
+        );
+      const answer = kept.response as CommandOutput<'sale-cancel'> & { cancellation_id?: string };
+      return answer;
+    }
+    const stored = store.ledger.storedCheck(id);
+    const status = store.ledger.status(id);
+    if (!stored || !status)
+      return refuse(
+        'sale-not-found',
+        'this terminal has no processed check with this id',
+        'transaction_id',
+      );
+    const original = stored.document as EngineProcessedCheck;
+    if (original.transaction_type === 'refund')
+      return refuse(
+        'not-a-sale',
+        'a refund is not cancelled; sell again instead',
+        'transaction_id',
+      );
+    if (stored.cancelledBy !== null)
+      return refuse('already-cancelled', 'this check is already cancelled', 'transaction_id');
+    const refunds = store.refunds.of(id);
+    if (refunds.length > 0)
+      return refuse(
+        'sale-refunded',
+        'some lines were refunded already: refund the rest instead',
+        'transaction_id',
+      );
+
+    const ctx = store.assembleRefund({ transactionId: id });
+    if (!ctx)
+      return refuse(
+        'sale-not-found',
+        'this terminal has no processed check with this id',
+        'transaction_id',
+      );
+    const result = calculate(ctx.context, prepareRules(ctx.rules));
+    if ('error' in result)
+      return refuse(
+        result.error.code,
+        result.error.message,
+        result.error.path,
+        result.error.details,
+      );
+    const back = result.check;
+    const owed = result.owed?.bonuses ?? 0;
+
+    // The sale first, if it is still on its way: a cancel must not overtake it.
+    const saleRow = store.outbox.byTransaction(id);
+    if (saleRow && saleRow.status !== 'done' && saleRow.status !== 'rejected')
+      await sync.push().catch(() => undefined);
+
+    const opId = this.p.ids.newId();
+    const payments: PaymentRecord[] = [];
+    const card = this.cardLeft(id, []);
+    if (gt(card.left, ZERO)) {
+      const r = await this.cards.run('cancel', toNumber(card.left), opId, card.receipt);
+      if (!r.ok) return r.error;
+      payments.push(paymentRecordOf(r.entry));
+    }
+    const customerId = status.customerId;
+    const writeOff = sub(dec(back.bonuses_added_amount ?? 0), dec(owed));
+    const paid = original.payments?.length
+      ? original.payments.map((p) => ({ type: p.type, amount: p.amount }))
+      : [{ type: original.payment_type ?? 'cash', amount: original.amount_to_pay ?? 0 }];
+    const body: Record<string, unknown> = {
+      transaction_id: id,
+      ...(input.comment ? { comment: input.comment } : {}),
+    };
+    const subtype = this.subtype();
+    store.record({
+      id: opId,
+      kind: 'cancellation',
+      subtype,
+      customerId,
+      localDate: this.localDate(original.pos?.id),
+      cancellation: { transactionId: id, comment: input.comment ?? null },
+      ...(customerId
+        ? {
+            bonuses: {
+              returned: back.bonuses_redeemed_amount ?? 0,
+              writtenOff: toNumber(gt(writeOff, ZERO) ? writeOff : ZERO),
+            },
+          }
+        : {}),
+      payments: paid.map((p) => ({ type: p.type, amount: p.amount })),
+      accounts: this.accountsBack(back.special_accounts_charges ?? []),
+      coupons: [
+        ...(back.redeemed_coupons ?? [])
+          .filter((c) => c.code && c.status === 'open')
+          .map((c) => ({ code: c.code!, action: 'reopen' as const })),
+        ...(back.emitted_coupons ?? [])
+          .filter((c) => c.code && c.status === 'cancelled')
+          .map((c) => ({ code: c.code!, action: 'cancel' as const })),
+      ],
+      outbox: {
+        operation: 'cancel_check',
+        version: OUTBOX_PAYLOAD_VERSION,
+        payload: this.payload(body),
+      },
+    });
+    for (const e of payments) store.cardJournal.attach(e.payment_id, opId, clock.now());
+    this.noteOwed(customerId, opId, owed);
+    sync.kick();
+    const answer: CommandOutput<'sale-cancel'> = {
+      transaction_id: id,
+      check: back,
+      warnings: result.warnings as Warning[],
+      payments,
+      ...(owed > 0 ? { owed: { bonuses: owed } } : {}),
+      sync: saleSyncOf(store.outbox.byTransaction(opId)),
+    };
+    store.commandResults.put('sale-cancel', id, hash, answer, clock.now());
+    log.info('sale cancelled', { transaction_id: id, cancellation_id: opId, subtype, owed });
+    return answer;
+  }
+
+  private async refundOnce(
+    input: HandlerInput<'sale-refund'>,
+    hash: string,
+  ): Promise<CommandOutput<'sale-refund'> | ErrorResponse> {
+    const { store, clock, log, sync } = this.p;
+    const id = input.transaction_id;
+    const kept = store.commandResults.get('sale-refund', id);
+    if (kept) {
+      if (kept.requestHash !== hash)
+        return refuse(
+          'idempotency-conflict',
+          'this transaction_id was used for another refund',
+          'transaction_id',
+        );
+      return {
+        ...(kept.response as CommandOutput<'sale-refund'>),
+        sync: saleSyncOf(store.outbox.byTransaction(id)),
+      };
+    }
+    if (store.ledger.status(id))
+      return refuse(
+        'idempotency-conflict',
+        'this transaction_id names another operation',
+        'transaction_id',
+      );
+    const originalId = input.original_transaction_id;
+    const stored = store.ledger.storedCheck(originalId);
+    if (!stored)
+      return refuse(
+        'sale-not-found',
+        'this terminal has no processed check with this id',
+        'original_transaction_id',
+      );
+    const original = stored.document as EngineProcessedCheck;
+    if (original.transaction_type === 'refund')
+      return refuse('not-a-sale', 'a refund is not refunded', 'original_transaction_id');
+    if (stored.cancelledBy !== null)
+      return refuse('already-cancelled', 'this check is cancelled', 'original_transaction_id');
+
+    // What earlier refunds took back, per line.
+    const earlier = store.refunds.of(originalId);
+    const taken = new Map<number, Dec>();
+    for (const r of earlier) {
+      const lines = ((r.document as EngineProcessedCheck).external_additional_info?.refund_lines ??
+        []) as Array<{ index: number; quantity: number }>;
+      for (const l of lines) taken.set(l.index, add(taken.get(l.index) ?? ZERO, dec(l.quantity)));
+    }
+    for (const [j, l] of input.lines.entries()) {
+      const line = original.check_items?.[l.index];
+      if (!line)
+        return refuse(
+          'invalid-input',
+          `the original check has no line ${l.index}`,
+          `lines[${j}].index`,
+        );
+      const left = sub(dec(line.quantity), taken.get(l.index) ?? ZERO);
+      if (gt(dec(l.quantity), left))
+        return refuse(
+          'refund-exceeds-sale',
+          `line ${l.index} has only ${toNumber(left)} left to refund`,
+          `lines[${j}].quantity`,
+          {
+            left: toNumber(left),
+          },
+        );
+    }
+
+    const assembled = store.assembleRefund({ transactionId: originalId, lines: input.lines });
+    // Refunded in steps: each step refunds from what the earlier ones left (engine.md 15), so
+    // the last step returns exactly the rest and the steps add up to a cancel.
+    const ctx = assembled && {
+      ...assembled,
+      context: {
+        ...assembled.context,
+        original: remainderOf(
+          original,
+          earlier.map((r) => {
+            const check = r.document as EngineCheckResult;
+            const lines = (check.external_additional_info?.refund_lines ?? []) as Array<{
+              index: number;
+            }>;
+            return { lines: lines.map((l) => l.index), check };
+          }),
+        ),
+      },
+    };
+    if (!ctx)
+      return refuse(
+        'sale-not-found',
+        'this terminal has no processed check with this id',
+        'original_transaction_id',
+      );
+    const result = calculate(ctx.context, prepareRules(ctx.rules));
+    if ('error' in result) {
+      const path = result.error.path.replace(/^refund_lines/, 'lines');
+      return refuse(result.error.code, result.error.message, path, result.error.details);
+    }
+    const owed = result.owed?.bonuses ?? 0;
+    const back: EngineCheckResult = {
+      ...result.check,
+      transaction_id: id,
+      preliminary_transaction_id: originalId,
+      ...(input.comment ? { comment: input.comment } : {}),
+      external_additional_info: {
+        ...(result.check.external_additional_info ?? {}),
+        refund_lines: input.lines,
+      },
+    };
+    const toPayBack = dec(back.amount_to_pay ?? 0);
+
+    // Card money back to the card (as far as the card paid), the rest in cash.
+    const payments: PaymentRecord[] = [];
+    const card = this.cardLeft(
+      originalId,
+      earlier.map((r) => r.id),
+    );
+    const toCard = min(card.left, toPayBack);
+    if (gt(toCard, ZERO)) {
+      const r = await this.cards.run('refund', toNumber(toCard), id, null);
+      if (!r.ok) return r.error;
+      payments.push(paymentRecordOf(r.entry));
+    }
+    const cash = sub(toPayBack, toCard);
+    const paid = [
+      ...(gt(toCard, ZERO) ? [{ type: 'bank-card', amount: toNumber(toCard) }] : []),
+      ...(gt(cash, ZERO)
+        ? [
+            {
+              type:
+                original.payment_type === 'special-account' ||
+                original.payment_type === 'corporate-special-account'
+                  ? original.payment_type
+                  : 'cash',
+              amount: toNumber(cash),
+            },
+          ]
+        : []),
+    ];
+    const status = store.ledger.status(originalId);
+    const customerId = status?.customerId ?? null;
+    const writeOff = sub(dec(back.bonuses_added_amount ?? 0), dec(owed));
+    const body: Record<string, unknown> = {
+      transaction_id: id,
+      original_transaction_id: originalId,
+      lines: input.lines,
+      ...(input.comment ? { comment: input.comment } : {}),
+    };
+    store.record({
+      id,
+      kind: 'check',
+      subtype: this.subtype(),
+      customerId,
+      localDate: this.localDate(original.pos?.id),
+      check: {
+        transactionType: 'refund',
+        originalTransactionId: originalId,
+        posId: original.pos?.id ?? null,
+        amountToPay: back.amount_to_pay ?? 0,
+        document: back,
+      },
+      ...(customerId
+        ? {
+            bonuses: {
+              returned: back.bonuses_redeemed_amount ?? 0,
+              writtenOff: toNumber(gt(writeOff, ZERO) ? writeOff : ZERO),
+            },
+          }
+        : {}),
+      payments: paid,
+      accounts: this.accountsBack(back.special_accounts_charges ?? []),
+      // An outbox operation of its own (ours): the central service refunds from its stored check too.
+      outbox: {
+        operation: 'refund_check',
+        version: OUTBOX_PAYLOAD_VERSION,
+        payload: this.payload(body),
+      },
+    });
+    for (const e of payments) store.cardJournal.attach(e.payment_id, id, clock.now());
+    this.noteOwed(customerId, id, owed);
+    sync.kick();
+    const answer: CommandOutput<'sale-refund'> = {
+      transaction_id: id,
+      original_transaction_id: originalId,
+      check: back,
+      warnings: result.warnings as Warning[],
+      payments,
+      ...(owed > 0 ? { owed: { bonuses: owed } } : {}),
+      sync: saleSyncOf(store.outbox.byTransaction(id)),
+    };
+    store.commandResults.put('sale-refund', id, hash, answer, clock.now());
+    log.info('sale refunded', {
+      transaction_id: id,
+      original_transaction_id: originalId,
+      amount: toNumber(toPayBack),
+      owed,
+    });
+    return answer;
+  }
+}

@@ -1,0 +1,149 @@
+// Shifts: open (any cashier), close (a manager, with the counted cash), and the shift report:
+// sales, refunds, cancellations, offline sales, payments by type, bonuses, the cash expected
+// in the drawer, and what is not synced yet. Figures come from the ledger operations of the
+// shift (store/shifts.ts) and are summed exactly (src/money).
+import type { CommandOutput, ErrorResponse, ShiftReport } from '../contract/commands.js';
+import { add, dec, neg, sub, toNumber, ZERO, type Dec } from '../money/index.js';
+import type { ShiftRecord } from '../store/shifts.js';
+import { refuse } from './command-map.js';
+import type { TerminalPorts } from './ports.js';
+import { shiftOut, type Workflow } from './workflow.js';
+
+interface Tally {
+  count: number;
+  amount: Dec;
+}
+const tally = (): Tally => ({ count: 0, amount: ZERO });
+const bump = (t: Tally, amount: Dec) => {
+  t.count += 1;
+  t.amount = add(t.amount, amount);
+};
+const out = (t: Tally) => ({ count: t.count, amount: toNumber(t.amount) });
+
+/** Payments a stored check names (`payments` of a split), else its single payment rows. */
+function paymentsOf(
+  checkJson: string | null,
+  rows: ReadonlyArray<{ type: string; amount: string }>,
+) {
+  if (checkJson) {
+    const doc = JSON.parse(checkJson) as { payments?: Array<{ type?: string; amount?: number }> };
+    if (Array.isArray(doc.payments) && doc.payments.length > 0)
+      return doc.payments
+        .filter((p) => typeof p.type === 'string' && typeof p.amount === 'number')
+        .map((p) => ({ type: p.type!, amount: dec(p.amount!) }));
+  }
+  return rows.map((r) => ({ type: r.type, amount: dec(r.amount) }));
+}
+
+export class ShiftService {
+  constructor(
+    private readonly p: TerminalPorts,
+    private readonly wf: Workflow,
+  ) {}
+
+  open(openingCash: number | undefined): CommandOutput<'shift-open'> | ErrorResponse {
+    const staff = this.wf.staff!;
+    if (this.p.store.shifts.current())
+      return refuse('shift-already-open', 'a shift is already open');
+    const s = this.p.store.shifts.open(
+      {
+        id: this.p.ids.newId(),
+        staffId: staff.id,
+        staffName: staff.name ?? null,
+        openingCash: openingCash ?? null,
+      },
+      this.p.clock.now(),
+    );
+    this.p.log.info('shift opened', { shift_id: s.id, number: s.number, staff_id: staff.id });
+    return { shift: shiftOut(s) };
+  }
+
+  close(countedCash: number | undefined): CommandOutput<'shift-close'> | ErrorResponse {
+    const staff = this.wf.staff!;
+    const current = this.p.store.shifts.current();
+    if (!current) return refuse('shift-required', 'no shift is open');
+    const s = this.p.store.shifts.close(
+      {
+        id: current.id,
+        staffId: staff.id,
+        staffName: staff.name ?? null,
+        countedCash: countedCash ?? null,
+      },
+      this.p.clock.now(),
+    );
+    this.p.log.info('shift closed', { shift_id: s.id, number: s.number, staff_id: staff.id });
+    return { report: this.reportOf(s) };
+  }
+
+  report(shiftId: string | undefined): CommandOutput<'shift-report'> | ErrorResponse {
+    const s = shiftId ? this.p.store.shifts.get(shiftId) : this.p.store.shifts.current();
+    if (!s)
+      return refuse(
+        shiftId ? 'shift-not-found' : 'shift-required',
+        shiftId ? 'no such shift' : 'no shift is open',
+        shiftId ? 'shift_id' : '(root)',
+      );
+    return { report: this.reportOf(s) };
+  }
+
+  reportOf(s: ShiftRecord): ShiftReport {
+    const { store } = this.p;
+    const sales = tally();
+    const refunds = tally();
+    const cancellations = tally();
+    const offline = tally();
+    const payments = new Map<string, Tally>();
+    let added = ZERO;
+    let redeemed = ZERO;
+    let unsynced = 0;
+    const pay = (type: string, amount: Dec) => {
+      const t = payments.get(type) ?? tally();
+      bump(t, amount);
+      payments.set(type, t);
+    };
+
+    for (const op of store.shifts.operationsOf(s)) {
+      if (op.outboxStatus && op.outboxStatus !== 'done') unsynced += 1;
+      for (const b of op.bonuses) {
+        const v = dec(b.amount);
+        if (b.kind === 'add') added = add(added, v);
+        else if (b.kind === 'write-off') added = sub(added, v);
+        else if (b.kind === 'redeem') redeemed = add(redeemed, v);
+        else if (b.kind === 'return') redeemed = sub(redeemed, v);
+      }
+      if (op.kind === 'check' && op.transactionType === 'refund') {
+        bump(refunds, dec(op.amountToPay ?? 0));
+        for (const p of paymentsOf(null, op.payments)) pay(p.type, neg(p.amount));
+      } else if (op.kind === 'check') {
+        const amount = dec(op.amountToPay ?? 0);
+        bump(sales, amount);
+        if (op.subtype === 'offline') bump(offline, amount);
+        for (const p of paymentsOf(op.checkJson, op.payments)) pay(p.type, p.amount);
+      } else if (op.kind === 'cancellation' && op.cancels && store.ledger.storedCheck(op.cancels)) {
+        // A void of a sale never recorded here cancels nothing in this drawer.
+        const total = op.payments.reduce((t, p) => add(t, dec(p.amount)), ZERO);
+        bump(cancellations, total);
+        for (const p of op.payments) pay(p.type, neg(dec(p.amount)));
+      }
+    }
+    const cash = payments.get('cash')?.amount ?? ZERO;
+    const currency = (store.cache.all('loyalty')[0] as { currency?: string } | undefined)?.currency;
+    return {
+      shift: shiftOut(s),
+      ...(currency ? { currency } : {}),
+      sales: out(sales),
+      refunds: out(refunds),
+      cancellations: out(cancellations),
+      offline_sales: out(offline),
+      payments: [...payments.entries()].map(([type, t]) => ({
+        type: type as ShiftReport['payments'][number]['type'],
+        count: t.count,
+        amount: toNumber(t.amount),
+      })),
+      bonuses: { added: toNumber(added), redeemed: toNumber(redeemed) },
+      ...(s.openingCash !== null ? { expected_cash: toNumber(add(dec(s.openingCash), cash)) } : {}),
+      unsynced,
+      generated_at: new Date(this.p.clock.now()).toISOString(),
+    };
+  }
+}

@@ -1,0 +1,237 @@
+// The terminal as one value: `createTerminal({ dataDir, config, ... })` opens the store
+// (DIR/terminal.sqlite), starts the link with the central service (the configured URL, or with
+// none the sandbox central in-process on 127.0.0.1 with the demo business, its data in
+// DIR/sandbox-central.sqlite), opens the devices (simulated by default), recovers card
+// operations a crash left open, and answers the command map. The caller holds the data
+// directory's lock (one instance per directory, sync.md) before calling this.
+import { join } from 'node:path';
+import type { Config } from '../contract/config.js';
+import { effectiveTerminalId } from '../contract/config.js';
+import { startCentral, type RunningCentral } from '../central/index.js';
+import { createDevices, type DeviceSet } from '../devices/registry.js';
+import type { Recognition } from '../devices/recognition.js';
+import { openStore, type Store } from '../store/open.js';
+import { systemSyncClock, type SyncClock } from '../sync/clock.js';
+import { entitySchemas } from '../sync/entities.js';
+import { uuidv7 } from '../sync/ids.js';
+import { outboxPayloadSchema } from '../sync/outbox-payload.js';
+import { SyncService } from '../sync/sync-service.js';
+import { AttentionService } from './attention.js';
+import { CardPayments } from './card-payments.js';
+import { CheckoutService } from './checkout.js';
+import type { Handlers } from './command-map.js';
+import { createHandlers, devicesOf, type Services } from './handlers.js';
+import { IdentifyService } from './identify.js';
+import { createFileLogger, type Logger } from './log.js';
+import type { AppInfo, Emit, Ids, TerminalPorts } from './ports.js';
+import { ReturnsService } from './returns.js';
+import { ShiftService } from './shifts.js';
+import { StaffService } from './staff.js';
+import { Workflow } from './workflow.js';
+
+export interface CreateTerminalOptions {
+  dataDir: string;
+  config: Config;
+  clock?: SyncClock;
+  /** Default: JSON lines in DIR/logs/terminal.log, rotated. */
+  log?: Logger;
+  app?: AppInfo;
+  /** Where events go (the agent's hub, Electron's IPC). */
+  emit?: Emit;
+  ids?: Ids;
+  /** The devices; default: built from `config.devices` (null = none at all). */
+  devices?: DeviceSet | null;
+  /** Run the sync loops (pull and drain on timers); default true. */
+  startSync?: boolean;
+}
+
+export interface Terminal {
+  handlers: Handlers;
+  store: Store;
+  sync: SyncService;
+  devices: DeviceSet | null;
+  /** The in-process sandbox when no central URL is configured. */
+  central: RunningCentral | null;
+  ports: TerminalPorts;
+  services: Services;
+  /** A read from the card reader or scanner (bank cards masked), for a UI to identify with. */
+  onRead(listener: (r: Recognition) => void): () => void;
+  close(): Promise<void>;
+}
+
+export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal> {
+  const clock = o.clock ?? systemSyncClock;
+  const ownLog = o.log
+    ? null
+    : createFileLogger({ dir: join(o.dataDir, 'logs'), name: 'terminal' });
+  const log = o.log ?? ownLog!;
+  const app = o.app ?? { name: 'loyalty-terminal', version: '0.0.0' };
+  const config = o.config;
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const closeAll = async () => {
+    for (const c of cleanups.splice(0).reverse()) {
+      try {
+        await c();
+      } catch (e) {
+        log.error('close failed', { err: e });
+      }
+    }
+  };
+  if (ownLog) cleanups.push(() => ownLog.close());
+
+  try {
+    let central: RunningCentral | null = null;
+    let baseUrl = config.central.url;
+    if (baseUrl === null) {
+      central = await startCentral({
+        db: join(o.dataDir, 'sandbox-central.sqlite'),
+        seed: 'demo',
+        clock: { now: () => clock.now() },
+      });
+      cleanups.push(() => central!.close());
+      baseUrl = central.url;
+      log.info('sandbox central started', { url: central.url });
+    }
+
+    const store = await openStore({
+      file: join(o.dataDir, 'terminal.sqlite'),
+      clock: { now: () => clock.now() },
+      entitySchemas,
+      payloadSchemas: outboxPayloadSchema,
+    });
+    cleanups.push(() => store.close());
+    const schemaVersion = store.schema().applied.length;
+    const terminalId = effectiveTerminalId(config);
+
+    const sync = new SyncService({
+      store,
+      config,
+      clock,
+      baseUrl,
+      appVersion: app.version,
+      schemaVersion,
+      terminalId,
+      onLinkChange: (state) => {
+        log.info('central link', { state });
+        emitStatus();
+      },
+    });
+    cleanups.push(() => sync.stop());
+
+    const devices =
+      o.devices !== undefined
+        ? o.devices
+        : createDevices(config.devices, {
+            ...(config.terminal.recognition ? { recognition: config.terminal.recognition } : {}),
+            ...(config.devices.payment
+              ? {
+                  zvtPassword: config.devices.payment.zvt_password,
+                  currency: config.devices.payment.currency,
+                }
+              : {}),
+          });
+    if (devices) cleanups.push(() => devices.close());
+
+    const ports: TerminalPorts = {
+      config,
+      terminalId,
+      app,
+      clock,
+      ids: o.ids ?? { newId: () => uuidv7(clock.now()) },
+      schemaVersion,
+      log,
+      store,
+      sync,
+      devices,
+      ...(o.emit ? { emit: o.emit } : {}),
+    };
+    const workflow = new Workflow(ports);
+    const cards = new CardPayments(ports);
+    const identify = new IdentifyService(ports);
+    const checkout = new CheckoutService(ports, cards, (id) => identify.receiptBalances(id));
+    let syncRunning = false;
+    const services: Services = {
+      workflow,
+      staff: new StaffService(ports, workflow),
+      shifts: new ShiftService(ports, workflow),
+      identify,
+      checkout,
+      returns: new ReturnsService(ports, cards),
+      cards,
+      attention: new AttentionService(ports, workflow, () => cards.busy),
+      syncRunning: () => syncRunning,
+    };
+    const handlers = createHandlers(ports, services);
+    function emitStatus(): void {
+      if (!o.emit) return;
+      try {
+        const status = handlers.status({}, { via: 'internal', requestId: 'status' });
+        o.emit('status-changed', status as never);
+      } catch (e) {
+        log.warn('status event not sent', { err: e });
+      }
+    }
+
+    if (devices && o.emit) {
+      const emit = o.emit;
+      const off = devices.states.onChange(() => {
+        for (const d of devicesOf(ports)) emit('device-state', d);
+      });
+      cleanups.push(off);
+    }
+    const readers = [devices?.cardReader, devices?.scanner].filter((r) => r != null);
+    for (const r of readers) {
+      cleanups.push(
+        r.onRead((read) =>
+          log.info(
+            'device read',
+            read.kind === 'identifier'
+              ? { kind: read.kind, id_type: read.id_type, source: read.source }
+              : { kind: read.kind, source: read.source },
+          ),
+        ),
+      );
+    }
+
+    // Card operations a crash left open are settled before the first sale (devices.md).
+    if (cards.flow) {
+      void cards.flow.reconcile().then(
+        (items) =>
+          items.length > 0 &&
+          log.info('card operations recovered at start', { items: items.length }),
+        (e: unknown) => log.warn('card recovery at start failed', { err: e }),
+      );
+    }
+    if (o.startSync ?? true) {
+      sync.start();
+      syncRunning = true;
+    }
+    log.info('terminal started', {
+      terminal_id: terminalId,
+      central: central ? 'sandbox' : baseUrl,
+      schema: schemaVersion,
+    });
+
+    return {
+      handlers,
+      store,
+      sync,
+      devices,
+      central,
+      ports,
+      services,
+      onRead(listener) {
+        const offs = readers.map((r) => r.onRead(listener));
+        return () => offs.forEach((off) => off());
+      },
+      async close() {
+        syncRunning = false;
+        log.info('terminal stopping', {});
+        await closeAll();
+      },
+    };
+  } catch (e) {
+    await closeAll();
+    throw e;
+  }
+}

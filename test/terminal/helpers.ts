@@ -1,0 +1,106 @@
+// One till for the workflow tests: the sandbox central service over HTTP on 127.0.0.1 (its own
+// SQLite file), a terminal over a real SQLite file in a temp directory, simulated devices, and
+// the command map in front, so every call is validated as the UI's and the API's would be.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import type { CommandName, CommandOutput, ErrorResponse } from '../../src/contract/commands.js';
+import { ConfigSchema } from '../../src/contract/config.js';
+import { startCentral, type RunningCentral } from '../../src/central/index.js';
+import { createCommandMap } from '../../src/terminal/command-map.js';
+import { createFileLogger } from '../../src/terminal/log.js';
+import { createTerminal, type Terminal } from '../../src/terminal/terminal.js';
+
+export interface Till {
+  dir: string;
+  central: RunningCentral;
+  terminal: Terminal;
+  /** Calls a command through the command map: the answer (status 200) or the refusal. */
+  call<N extends CommandName>(
+    name: N,
+    input: unknown,
+  ): Promise<{ status: number; body: CommandOutput<N> | ErrorResponse }>;
+  /** Calls and expects success. */
+  ok<N extends CommandName>(name: N, input: unknown): Promise<CommandOutput<N>>;
+  /** Calls and expects a refusal with this code. */
+  refused(name: CommandName, input: unknown, code: string): Promise<ErrorResponse>;
+  close(): Promise<void>;
+}
+
+export interface TillOptions {
+  standin?: Record<string, number>;
+  signIn?: Record<string, number>;
+  /** Reuse this sandbox (else one is started with its own file). */
+  central?: RunningCentral;
+  dir?: string;
+  devices?: Record<string, unknown>;
+}
+
+export function tempDir(prefix = 'lt-till-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function openTill(o: TillOptions = {}): Promise<Till> {
+  const dir = o.dir ?? tempDir();
+  const central =
+    o.central ?? (await startCentral({ db: join(dir, 'central.sqlite'), faultSeed: 1 }));
+  const config = ConfigSchema.parse({
+    central: {
+      url: central.url,
+      timeouts: { connect_ms: 500, headers_ms: 1_500, body_ms: 1_500, online_deadline_ms: 1_000 },
+      retry: { base_ms: 1, max_ms: 20, drain_interval_ms: 60_000 },
+    },
+    standin: o.standin ?? {},
+    terminal: { sign_in: o.signIn ?? {} },
+    ...(o.devices ? { devices: o.devices } : {}),
+  });
+  const log = createFileLogger({ dir: join(dir, 'logs'), name: 'terminal' });
+  const terminal = await createTerminal({
+    dataDir: dir,
+    config,
+    log,
+    startSync: false,
+    app: { name: 'lt', version: 'test' },
+  });
+  const pulled = await terminal.sync.pull();
+  expect(pulled.ok).toBe(true);
+  const map = createCommandMap({ log });
+  for (const [name, handler] of Object.entries(terminal.handlers))
+    map.register(name as CommandName, handler as never);
+  let n = 0;
+  const call = async (name: CommandName, input: unknown) => {
+    const r = await map.dispatch(name, input, { via: 'internal', requestId: `t${++n}` });
+    return { status: r.status, body: r.body };
+  };
+  return {
+    dir,
+    central,
+    terminal,
+    call: call as Till['call'],
+    async ok(name, input) {
+      const r = await call(name, input);
+      if (r.status !== 200) throw new Error(`${name} refused: ${JSON.stringify(r.body)}`);
+      return r.body as never;
+    },
+    async refused(name, input, code) {
+      const r = await call(name, input);
+      expect(r.status, JSON.stringify(r.body)).not.toBe(200);
+      const body = r.body as ErrorResponse;
+      expect(body.error.code).toBe(code);
+      return body;
+    },
+    async close() {
+      await terminal.close();
+      log.close();
+      if (!o.central) await central.close();
+      if (!o.dir && !process.env.KEEP_TILL) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const item = (code: string, quantity: number, extra: Record<string, unknown> = {}) => ({
+  code,
+  quantity,
+  ...extra,
+});

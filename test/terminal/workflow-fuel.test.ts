@@ -1,0 +1,151 @@
+// Fuel: the pump is authorised first (prepay by amount with the card pre-authorised, or by
+// quantity with cash up front), then completed with the dispensed quantity: the card is
+// booked at what was dispensed, cash change is given back, and only the completion is a sale.
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/central/index.js';
+import { uuidv7 } from '../../src/sync/ids.js';
+import { openTill, type Till } from './helpers.js';
+
+let till: Till | null = null;
+afterEach(async () => {
+  await till?.close();
+  till = null;
+});
+
+async function cashier(): Promise<Till> {
+  till = await openTill();
+  await till.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
+  await till.ok('shift-open', {});
+  return till;
+}
+
+describe('a fuel sale', () => {
+  it('pre-authorises the card for a prepaid amount and books what was dispensed', async () => {
+    const t = await cashier();
+    const auth = uuidv7(Date.now());
+    const authorised = await t.ok('sale-process', {
+      transaction_id: auth,
+      check: {
+        customer_id: DEMO.customers.anna,
+        payment_type: 'bank-card',
+        transaction_type: 'preauthorization',
+        check_items: [
+          {
+            code: 'FUEL-95',
+            quantity: 27.93,
+            amount: 50,
+            quantity_recalculate_type: 'recalculate-by-amount',
+          },
+        ],
+      },
+    });
+    expect(authorised.check.amount_to_pay).toBe(50);
+    expect(authorised.payments[0]).toMatchObject({
+      operation: 'authorize',
+      status: 'authorized',
+      amount: 50,
+    });
+    // Nothing is sold yet: no ledger entry, nothing for the central service.
+    expect(await t.ok('sale-status', { transaction_id: auth })).toMatchObject({ state: 'unknown' });
+
+    const id = uuidv7(Date.now());
+    const sale = await t.ok('sale-process', {
+      transaction_id: id,
+      check: {
+        customer_id: DEMO.customers.anna,
+        payment_type: 'bank-card',
+        transaction_type: 'completion',
+        preliminary_transaction_id: auth,
+        check_items: [{ code: 'FUEL-95', quantity: 20, processed_quantity: 20 }],
+      },
+    });
+    // 20 l x 1.79 = 35.80, gold card 0.05 x 20 = 1.00 off.
+    expect(sale.check.amount_to_pay).toBe(34.8);
+    expect(sale.payments).toEqual([
+      expect.objectContaining({ operation: 'completion', status: 'success', amount: 34.8 }),
+    ]);
+    expect(await t.ok('sale-status', { transaction_id: id })).toMatchObject({ state: 'committed' });
+    await t.refused(
+      'sale-process',
+      {
+        transaction_id: uuidv7(Date.now()),
+        check: {
+          transaction_type: 'completion',
+          preliminary_transaction_id: auth,
+          check_items: [{ code: 'FUEL-95', quantity: 1, processed_quantity: 1 }],
+        },
+      },
+      'already-completed',
+    );
+  }, 30_000);
+
+  it('takes cash for a quantity up front and gives the change back', async () => {
+    const t = await cashier();
+    const auth = uuidv7(Date.now());
+    const authorised = await t.ok('sale-process', {
+      transaction_id: auth,
+      check: {
+        payment_type: 'cash',
+        transaction_type: 'preauthorization',
+        check_items: [{ code: 'DIESEL', quantity: 10 }],
+      },
+    });
+    expect(authorised.check.amount_to_pay).toBe(16.6);
+    const sale = await t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: {
+        payment_type: 'cash',
+        transaction_type: 'completion',
+        preliminary_transaction_id: auth,
+        check_items: [{ code: 'DIESEL', quantity: 10, processed_quantity: 8 }],
+      },
+    });
+    expect(sale.check.amount_to_pay).toBe(13.28);
+    expect(sale.warnings).toContainEqual(
+      expect.objectContaining({ code: 'change-due', message: expect.stringContaining('3.32') }),
+    );
+    // Dispensing more than authorised is refused by the engine.
+    const again = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: again,
+      check: {
+        payment_type: 'cash',
+        transaction_type: 'preauthorization',
+        check_items: [{ code: 'DIESEL', quantity: 5 }],
+      },
+    });
+    await t.refused(
+      'sale-process',
+      {
+        transaction_id: uuidv7(Date.now()),
+        check: {
+          transaction_type: 'completion',
+          preliminary_transaction_id: again,
+          check_items: [{ code: 'DIESEL', quantity: 5, processed_quantity: 6 }],
+        },
+      },
+      'invalid-input',
+    );
+  }, 30_000);
+
+  it('records the dip of a tank listed on the check, with the gauge volume', async () => {
+    const t = await cashier();
+    const check = { payment_type: 'cash', check_items: [{ code: 'FUEL-95', quantity: 5 }] };
+    await t.refused(
+      'sale-process',
+      { transaction_id: uuidv7(Date.now()), check: { ...check, tanks: [{ code: '1' }] } },
+      'tank-dip-required',
+    );
+    const id = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: id,
+      check: { ...check, tanks: [{ code: '1', physical_dip_amount: 1234 }] },
+    });
+    const stored = (await t.ok('sale-status', { transaction_id: id })) as {
+      check: { tanks?: unknown[] };
+    };
+    expect(stored.check.tanks).toEqual([
+      { code: '1', physical_dip_amount: 1234, product_volume_after: 12_345.5 },
+    ]);
+  }, 30_000);
+});

@@ -1,0 +1,199 @@
+// After the sale: a coupon redeemed, a partial refund computed from the stored check, a
+// cancel that gives everything back, and a bank-card sale (the simulated ZVT unit) whose cancel
+// reverses the card payment.
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/central/index.js';
+import { uuidv7 } from '../../src/sync/ids.js';
+import { item, openTill, type Till } from './helpers.js';
+
+let till: Till | null = null;
+afterEach(async () => {
+  await till?.close();
+  till = null;
+});
+
+async function senior(): Promise<Till> {
+  till = await openTill();
+  await till.ok('staff-sign-in', { auth_code: DEMO.authCodes.senior });
+  await till.ok('shift-open', {});
+  return till;
+}
+
+describe('coupons, refunds and cancels', () => {
+  it('redeems a free-coffee coupon online', async () => {
+    const t = await senior();
+    const check = {
+      customer_id: DEMO.customers.anna,
+      redeemed_coupons: [{ code: DEMO.coupons.coffee }],
+      check_items: [item('COF-1', 1), item('WTR-1', 1)],
+    };
+    const calc = await t.ok('check-calc', { check });
+    expect(calc.check.redeemed_coupons?.[0]).toMatchObject({ code: DEMO.coupons.coffee });
+    // The coffee is free: 2.50 off, only the water is paid.
+    expect(calc.check.amount_to_pay).toBe(1.49);
+    const sale = await t.ok('sale-process', { transaction_id: uuidv7(Date.now()), check });
+    expect(sale.subtype).toBe('online');
+    expect(sale.check.amount_to_pay).toBe(1.49);
+    // Used once: the same coupon no longer gives a free coffee (only the 10% coffee rule).
+    const second = await t.ok('check-calc', { check });
+    expect(second.check.redeemed_coupons?.[0]).toMatchObject({ valid: false });
+    expect(second.check.amount_to_pay).toBe(3.74);
+  }, 30_000);
+
+  it('refunds one line from the stored check and cancels another sale whole', async () => {
+    const t = await senior();
+    const check = {
+      customer_id: DEMO.customers.ben,
+      check_items: [item('COF-1', 3), item('SNK-1', 1)],
+    };
+    const saleId = uuidv7(Date.now());
+    const sale = await t.ok('sale-process', { transaction_id: saleId, check });
+    const added = sale.check.bonuses_added_amount ?? 0;
+    expect(added).toBeGreaterThan(0);
+
+    const refundId = uuidv7(Date.now());
+    const refund = await t.ok('sale-refund', {
+      transaction_id: refundId,
+      original_transaction_id: saleId,
+      lines: [{ index: 0, quantity: 1 }],
+    });
+    // One coffee of three: 2.50 with its 10% discount share 0.25.
+    expect(refund.check.amount_to_pay).toBe(2.25);
+    expect(refund.check.transaction_type).toBe('refund');
+    await t.refused(
+      'sale-refund',
+      {
+        transaction_id: uuidv7(Date.now()),
+        original_transaction_id: saleId,
+        lines: [{ index: 0, quantity: 3 }],
+      },
+      'refund-exceeds-sale',
+    );
+    // A sale with refunds is not cancelled whole.
+    await t.refused('sale-cancel', { transaction_id: saleId }, 'sale-refunded');
+
+    const other = uuidv7(Date.now());
+    const second = await t.ok('sale-process', {
+      transaction_id: other,
+      check: { ...check, payment_type: 'cash' },
+    });
+    const cancel = await t.ok('sale-cancel', {
+      transaction_id: other,
+      comment: 'customer changed their mind',
+    });
+    expect(cancel.check.transaction_cancelled).toBe(1);
+    expect(cancel.check.amount_to_pay).toBe(second.check.amount_to_pay);
+    expect(cancel.check.bonuses_added_amount).toBe(second.check.bonuses_added_amount);
+    expect(await t.ok('sale-status', { transaction_id: other })).toMatchObject({ cancelled: true });
+    // Cancelling twice answers the first result.
+    expect(
+      await t.ok('sale-cancel', { transaction_id: other, comment: 'customer changed their mind' }),
+    ).toEqual(cancel);
+    await t.ok('sync-now', {});
+    const tx = (await (
+      await fetch(`${t.central.url}/sandbox/transactions`, {
+        headers: { Authorization: `Bearer ${DEMO.apiKey}` },
+      })
+    ).json()) as { transactions: Array<{ transaction_id: string; cancelled: number }> };
+    expect(tx.transactions.find((x) => x.transaction_id === other)?.cancelled).toBeTruthy();
+  }, 30_000);
+
+  it('charges a bank card on the payment unit and reverses it when the sale is cancelled', async () => {
+    const t = await senior();
+    const check = { payment_type: 'bank-card', check_items: [item('OIL-1', 1)] };
+    const id = uuidv7(Date.now());
+    const sale = await t.ok('sale-process', { transaction_id: id, check });
+    expect(sale.payments).toHaveLength(1);
+    expect(sale.payments[0]).toMatchObject({
+      operation: 'purchase',
+      status: 'success',
+      amount: 12.9,
+      transaction_id: id,
+    });
+    expect(sale.check.payment_id).toBe(sale.payments[0]!.payment_id);
+
+    // Split: part cash, part card; the parts must add up.
+    await t.refused(
+      'sale-process',
+      {
+        transaction_id: uuidv7(Date.now()),
+        check: {
+          check_items: [item('OIL-1', 1)],
+          payments: [
+            { type: 'cash', amount: 5 },
+            { type: 'bank-card', amount: 5 },
+          ],
+        },
+      },
+      'payments-mismatch',
+    );
+    const split = await t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: {
+        check_items: [item('OIL-1', 1)],
+        payments: [
+          { type: 'cash', amount: 2.9 },
+          { type: 'bank-card', amount: 10 },
+        ],
+      },
+    });
+    expect(split.payments.map((p) => p.amount)).toEqual([10]);
+
+    const cancel = await t.ok('sale-cancel', { transaction_id: id });
+    expect(cancel.payments).toHaveLength(1);
+    expect(cancel.payments[0]).toMatchObject({
+      operation: 'cancel',
+      status: 'success',
+      amount: 12.9,
+    });
+    const recovered = await t.ok('payment-recover', {});
+    expect(recovered.pending).toBe(0);
+  }, 30_000);
+
+  it('refunds a sale in steps that add up exactly to the sale', async () => {
+    const t = await senior();
+    const saleId = uuidv7(Date.now());
+    const sale = await t.ok('sale-process', {
+      transaction_id: saleId,
+      check: {
+        customer_id: DEMO.customers.anna,
+        bonuses_redeemed_amount: 2,
+        check_items: [item('COF-1', 3), item('SNK-1', 1)],
+      },
+    });
+    const steps = [
+      [{ index: 0, quantity: 1 }],
+      [{ index: 0, quantity: 1 }],
+      [
+        { index: 0, quantity: 1 },
+        { index: 1, quantity: 1 },
+      ],
+    ];
+    const cents = (v: number | undefined) => Math.round((v ?? 0) * 100);
+    let paid = 0;
+    let returned = 0;
+    let writtenOff = 0;
+    for (const lines of steps) {
+      const r = await t.ok('sale-refund', {
+        transaction_id: uuidv7(Date.now()),
+        original_transaction_id: saleId,
+        lines,
+      });
+      paid += cents(r.check.amount_to_pay);
+      returned += cents(r.check.bonuses_redeemed_amount);
+      writtenOff += cents(r.check.bonuses_added_amount);
+    }
+    expect(paid).toBe(cents(sale.check.amount_to_pay));
+    expect(returned).toBe(cents(sale.check.bonuses_redeemed_amount));
+    expect(writtenOff).toBe(cents(sale.check.bonuses_added_amount));
+    await t.refused(
+      'sale-refund',
+      {
+        transaction_id: uuidv7(Date.now()),
+        original_transaction_id: saleId,
+        lines: [{ index: 1, quantity: 1 }],
+      },
+      'refund-exceeds-sale',
+    );
+  }, 30_000);
+});

@@ -1,0 +1,86 @@
+// The retail sale with the central service unreachable: the till stands in (the sale spends
+// bonuses within the stand-in limits), marks it offline and queues it; past the limit it
+// refuses naming the limit. When the service is back the outbox drains, the sale is done, and
+// the till's figures equal the server's.
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
+import { uuidv7 } from '../../src/sync/ids.js';
+import { item, openTill, tempDir, type Till } from './helpers.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+describe('a sale while the central service is unreachable', () => {
+  it('stands in within the limits, refuses past them, and syncs when the service is back', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'central.sqlite');
+    let central: RunningCentral = await startCentral({ db, faultSeed: 1 });
+    const port = Number(new URL(central.url).port);
+    const t: Till = await openTill({
+      central,
+      dir: join(dir, 'till'),
+      standin: { customer_day_limit: 10, terminal_total_limit: 100 },
+    });
+    cleanups.push(() => t.close());
+    await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
+    await t.ok('shift-open', {});
+    await t.ok('customer-identify', { id: DEMO.cards.anna, id_type: 'card' });
+
+    await central.close();
+    const check = {
+      customer_id: DEMO.customers.anna,
+      bonuses_redeemed_amount: 5,
+      check_items: [item('COF-2', 2), item('SNK-1', 1)],
+    };
+    const id = uuidv7(Date.now());
+    const sale = await t.ok('sale-process', { transaction_id: id, check });
+    expect(sale.subtype).toBe('offline');
+    expect(sale.check.transaction_subtype).toBe('offline');
+    expect(sale.sync.state).toBe('queued');
+    expect(sale.check.bonuses_redeemed_amount).toBe(5);
+    expect(sale.check.bonuses_added_amount).toBeGreaterThan(0);
+
+    // Offline, Anna may spend 10 a day: 5 more is over.
+    const over = await t.refused(
+      'sale-process',
+      {
+        transaction_id: uuidv7(Date.now()),
+        check: { ...check, bonuses_redeemed_amount: 6, check_items: [item('OIL-1', 2)] },
+      },
+      'standin-limit',
+    );
+    expect(over.error.details).toMatchObject({ limit: 'customer-day' });
+    // Identify answers from the cache, with the offline spending held.
+    const who = await t.ok('customer-identify', { id: DEMO.cards.anna, id_type: 'card' });
+    expect(who.source).toBe('cache');
+    const status = await t.ok('status', {});
+    expect(status.sync).toMatchObject({ connection: 'offline', outbox_depth: 1 });
+
+    central = await startCentral({ db, port, faultSeed: 1 });
+    cleanups.push(() => central.close());
+    const synced = await t.ok('sync-now', {});
+    expect(synced.pushed).toBe(1);
+    expect(synced.sync.connection).toBe('online');
+    expect(await t.ok('sale-status', { transaction_id: id })).toMatchObject({
+      state: 'committed',
+      subtype: 'offline',
+      sync: { state: 'done' },
+    });
+
+    const balances = (await (
+      await fetch(`${central.url}/sandbox/balances`, {
+        headers: { Authorization: `Bearer ${DEMO.apiKey}` },
+      })
+    ).json()) as {
+      customers: Array<{ customer_id: string; regular: number; promotional: number }>;
+    };
+    const anna = balances.customers.find((c) => c.customer_id === DEMO.customers.anna)!;
+    const after = await t.ok('customer-identify', { id: DEMO.cards.anna, id_type: 'card' });
+    expect(after.source).toBe('online');
+    expect(after.customer.bonuses.regular).toBe(anna.regular);
+    expect(after.customer.bonuses.available).toBeCloseTo(anna.regular + anna.promotional, 2);
+  }, 60_000);
+});
