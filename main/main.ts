@@ -1,0 +1,132 @@
+// The Electron main process, kept thin: it wires the pieces the other modules of main/
+// define (and test) and holds no decisions of its own. One window, sandboxed, loading
+// app://terminal/ (the renderer's build); the workflow (createTerminal) started under the
+// data directory's lock, as the agent's `attach` does; one IPC channel for every command,
+// validated by the command map; events forwarded to the page; secrets behind safeStorage.
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session } from 'electron';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createEventHub } from '../src/agent/events.js';
+import { stubHandlers } from '../src/agent/stub-handlers.js';
+import { loadConfig, parseCommonFlags } from '../src/cli/agent.js';
+import { processIO } from '../src/cli/io.js';
+import { commandNames } from '../src/contract/commands.js';
+import {
+  createCommandMap,
+  type CommandContext,
+  type Handler,
+} from '../src/terminal/command-map.js';
+import { acquireDataDirLock } from '../src/terminal/lock.js';
+import { createFileLogger } from '../src/terminal/log.js';
+import { createTerminal } from '../src/terminal/terminal.js';
+import { appResponse } from './app-protocol.js';
+import { APP_ORIGIN, APP_SCHEME, CALL_CHANNEL, EVENT_CHANNEL } from './channels.js';
+import { hardenContents, hardenSession } from './harden.js';
+import { createCallHandler } from './ipc.js';
+import { createSafeStorageSecretStore } from './secrets.js';
+import { windowOptions } from './window-options.js';
+
+// Must happen before `ready`: app:// behaves like https (a secure, standard origin).
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
+
+const here = fileURLToPath(new URL('.', import.meta.url)); // dist/main/
+
+async function fail(title: string, message: string): Promise<void> {
+  await app.whenReady();
+  dialog.showErrorBox(title, message);
+  app.exit(1);
+}
+
+async function runMain(): Promise<void> {
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+  // Electron's own switches are left in the rest; --data and --config are ours.
+  const parsed = parseCommonFlags(process.argv.slice(1));
+  if (!parsed.ok) return fail('Loyalty Terminal', parsed.message);
+  const flags = parsed.flags;
+  const loaded = await loadConfig(flags, processIO);
+  if (!loaded.ok) return fail('Loyalty Terminal: configuration', loaded.message);
+
+  // `terminal.data_dir` moves everything (lock, store, logs), as it does for the agent.
+  const dataDir = loaded.config.terminal.data_dir ?? flags.data;
+  const locked = acquireDataDirLock(dataDir);
+  if (!locked.ok) return fail('Loyalty Terminal is already running', locked.error.message);
+  const log = createFileLogger({ dir: join(dataDir, 'logs'), name: 'electron' });
+  const appInfo = { name: app.getName(), version: app.getVersion() };
+  const events = createEventHub();
+
+  // The workflow starts only under the lock, so a second instance never opens the store.
+  let terminal: Awaited<ReturnType<typeof createTerminal>>;
+  try {
+    terminal = await createTerminal({
+      dataDir,
+      config: loaded.config,
+      log: log.child({ part: 'terminal' }),
+      app: appInfo,
+      emit: (name, payload) => events.emit(name, payload),
+    });
+  } catch (e) {
+    log.error('the terminal could not start', { err: e });
+    locked.lock.release();
+    log.close();
+    return fail('Loyalty Terminal could not start', (e as Error).message);
+  }
+
+  // will-quit waits for the store, the sync loops and the devices to close, then lets go.
+  let closed = false;
+  app.on('will-quit', (event) => {
+    if (closed) return;
+    event.preventDefault();
+    void terminal
+      .close()
+      .catch((e: unknown) => log.error('closing the terminal failed', { err: e }))
+      .finally(() => {
+        closed = true;
+        locked.lock.release();
+        log.close();
+        app.quit();
+      });
+  });
+
+  const commands = createCommandMap<CommandContext>({ log });
+  const stubs = stubHandlers({ config: loaded.config, app: appInfo });
+  for (const name of commandNames) {
+    const handler = (terminal.handlers[name] ?? stubs[name]) as Handler<typeof name>;
+    commands.register(name, handler);
+  }
+
+  app.on('web-contents-created', (_event, contents) => hardenContents(contents, log));
+  app.on('window-all-closed', () => app.quit());
+
+  await app.whenReady();
+  // The workflow takes no secret store yet; made here so its failures show early.
+  createSafeStorageSecretStore(join(dataDir, 'secrets.safe.json'), safeStorage, log);
+  hardenSession(session.defaultSession);
+  const rendererDir = join(app.getAppPath(), 'renderer', 'dist');
+  protocol.handle(APP_SCHEME, (request) => appResponse(request.url, rendererDir));
+  ipcMain.handle(CALL_CHANNEL, createCallHandler({ commands, log }));
+
+  const window = new BrowserWindow(
+    windowOptions({ preload: join(here, 'preload.cjs'), devTools: !app.isPackaged }),
+  );
+  window.once('ready-to-show', () => window.show());
+  const unsubscribe = events.subscribe((name, payload) => {
+    if (!window.isDestroyed()) window.webContents.send(EVENT_CHANNEL, name, payload);
+  });
+  window.on('closed', unsubscribe);
+  app.on('second-instance', () => {
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+
+  await window.loadURL(`${APP_ORIGIN}/`);
+  log.info('window loaded', { data_dir: dataDir, renderer: rendererDir });
+}
+
+runMain().catch((e: unknown) =>
+  fail('Loyalty Terminal failed to start', (e as Error).stack ?? String(e)),
+);

@@ -1,0 +1,475 @@
+// Every text on the screen, by key. English is the reference table: its keys are the
+// MessageKey type, so a missing key is a compile error, and test/renderer/i18n.test.ts checks
+// that every key used exists and every key is used. Another language is a Partial table;
+// what it lacks falls back to English. `{name}` in a text is replaced by a parameter.
+import type { NumberStyle } from './format.js';
+import type {
+  AttentionItem,
+  Connection,
+  CustomerSummary,
+  DeviceKind,
+  DeviceState,
+  RuleNotAppliedReason,
+  SaleResult,
+  TransactionPaymentType,
+} from './types.js';
+import type { IdTypeChoice, ItemKind, NavScreen } from './state.js';
+
+const en = {
+  'app.title': 'Loyalty terminal',
+  'nav.label': 'Screens',
+  'nav.sale': 'Sale',
+  'nav.refund': 'Refund',
+  'nav.attention': 'Attention',
+  'nav.report': 'Shift report',
+  'nav.settings': 'Settings',
+  'header.shift': 'Shift {n}',
+
+  'common.dismiss': 'Dismiss',
+  'common.loading': 'Loading…',
+  'common.refresh': 'Refresh',
+  'common.yes': 'Yes',
+  'common.no': 'No',
+
+  'session.title': 'Session ended',
+  'session.expired':
+    'This page is no longer signed in to the terminal. Open the address the terminal agent printed (it carries a new one-time code).',
+
+  'signin.title': 'Sign in',
+  'signin.code': 'Staff auth code',
+  'signin.submit': 'Sign in',
+  'signin.sign-out': 'Sign out',
+  'signin.locked': 'Too many wrong codes: sign-in is locked for a while.',
+  'signin.locked-for': 'Too many wrong codes: try again in {seconds} s.',
+
+  'shift.title': 'Shift',
+  'shift.none': 'No shift is open on this terminal.',
+  'shift.opening-cash': 'Cash in the drawer',
+  'shift.open': 'Open shift',
+
+  'customer.title': 'Customer',
+  'customer.id': 'Card, phone or QR',
+  'customer.id-hint': 'type or scan',
+  'customer.id-type': 'Identifier type',
+  'customer.otp': 'One-time password (if asked)',
+  'customer.identify': 'Identify',
+  'customer.clear': 'Remove customer',
+  'customer.anonymous': 'Anonymous sale: no customer identified.',
+  'customer.name': 'Name',
+  'customer.type': 'Type',
+  'customer.retail': 'Customer',
+  'customer.corporate': 'Corporate customer',
+  'customer.access': 'Access',
+  'customer.category': 'Card category',
+  'customer.bonuses-available': 'Bonuses available',
+  'customer.bonuses-regular': 'Regular bonuses',
+  'customer.bonuses-promotional': 'Promotional bonuses',
+  'customer.source': 'Data',
+  'customer.from-cache': 'from the local copy (offline)',
+  'customer.unlimited': 'unlimited',
+  'customer.account-quantity': 'quantity',
+  'customer.pin': 'PIN',
+
+  'idtype.auto': 'Automatic',
+  'idtype.card': 'Card',
+  'idtype.phone': 'Phone',
+  'idtype.qr': 'QR code',
+  'idtype.email': 'E-mail',
+  'idtype.external-id': 'External id',
+  'idtype.vehicle': 'Vehicle tag',
+  'idtype.avi': 'AVI tag',
+
+  'access.full-bonuses-access': 'Full',
+  'access.add-bonuses-only': 'Earns bonuses only',
+  'access.waiting-for-confirmation': 'Waiting for confirmation',
+  'access.in-black-list': 'Blocked',
+
+  'item.title': 'Add item',
+  'item.kind': 'Kind',
+  'item.kind-goods': 'Goods',
+  'item.kind-fuel-amount': 'Fuel: prepay an amount',
+  'item.kind-fuel-quantity': 'Fuel: prepay litres',
+  'item.code': 'Code or barcode',
+  'item.title-field': 'Title',
+  'item.price': 'Price',
+  'item.price-per-unit': 'Price per litre',
+  'item.quantity': 'Quantity',
+  'item.litres': 'Litres',
+  'item.prepay-amount': 'Prepaid amount',
+  'item.add': 'Add',
+  'item.presets': 'Presets',
+  'item.no-presets': 'This POS sells from presets only, and none are loaded.',
+
+  'lines.title': 'Check',
+  'lines.empty': 'No items yet: type or scan a code.',
+  'lines.item': 'Item',
+  'lines.quantity': 'Qty',
+  'lines.price': 'Price',
+  'lines.discount': 'Discount',
+  'lines.amount': 'Amount',
+  'lines.actions': 'Actions',
+  'lines.less': 'One less',
+  'lines.more': 'One more',
+  'lines.remove': 'Remove line',
+  'lines.prepaid': 'prepaid',
+
+  'totals.amount': 'Subtotal',
+  'totals.discount': 'Discount',
+  'totals.services': 'Services',
+  'totals.bonuses-redeemed': 'Bonuses spent',
+  'totals.bonuses-added': 'Bonuses earned',
+  'totals.to-pay': 'To pay',
+
+  'rules.title': 'Discounts and bonuses',
+  'rules.applied': 'applied',
+  'rules.not-applied': 'not applied',
+  'rules.hint': 'offer',
+  'rules.missing': '{missing} more to qualify',
+  'reason.threshold': 'threshold not reached',
+  'reason.items-limit-min': 'too few items',
+  'reason.bonuses-redeemed': 'not with bonuses spent',
+  'reason.account-payment': 'not with account payment',
+  'reason.display': 'offer',
+
+  'bonuses.title': 'Spend bonuses',
+  'bonuses.spend': 'Bonuses to spend',
+  'bonuses.apply': 'Apply',
+  'bonuses.max': 'All available',
+  'bonuses.clear': 'Do not spend',
+  'bonuses.identify-first': 'Identify the customer to spend bonuses.',
+  'bonuses.not-allowed': 'This customer may not pay with bonuses.',
+  'bonuses.granted': 'Granted: {amount}',
+
+  'coupons.title': 'Coupons',
+  'coupons.code': 'Coupon code',
+  'coupons.redeem': 'Redeem',
+  'coupons.remove': 'Remove coupon',
+  'coupons.valid': 'valid',
+  'coupons.invalid': 'not valid',
+
+  'sale.pay': 'Pay',
+  'sale.void': 'Clear sale',
+
+  'payment.title': 'Payment',
+  'payment.due': 'To pay',
+  'payment.method': 'Payment method',
+  'payment.cash': 'Cash',
+  'payment.bank-card': 'Bank card',
+  'payment.special-account': 'Customer account',
+  'payment.corporate-special-account': 'Corporate account',
+  'payment.account': 'Account',
+  'payment.no-accounts': 'The customer has no account to pay from.',
+  'payment.pin': 'Account PIN',
+  'payment.odometer': 'Odometer',
+  'payment.odometer-unit': 'Unit',
+  'payment.vehicle': 'Vehicle id',
+  'payment.required': 'required',
+  'payment.part-type': 'Part paid by',
+  'payment.part-amount': 'Part amount',
+  'payment.add-part': 'Add part',
+  'payment.remove-part': 'Remove part',
+  'payment.remaining': 'Left to pay',
+  'payment.cash-given': 'Cash given',
+  'payment.change': 'Change',
+  'payment.confirm': 'Confirm payment',
+  'payment.back': 'Back to sale',
+  'payment.processing': 'Processing the sale…',
+  'payment.follow-terminal': 'Follow the card terminal…',
+  'payment.check-status': 'Check whether the sale went through',
+  'payment.outcome-unknown':
+    'No answer from the terminal: the sale may have gone through. Check its status before anything else.',
+  'payment.not-committed': 'The sale was not recorded: it is safe to confirm it again.',
+
+  'unit.km': 'km',
+  'unit.mi': 'miles',
+  'unit.h': 'engine hours',
+
+  'receipt.title': 'Receipt',
+  'receipt.none': 'No receipt.',
+  'receipt.online': 'Processed online.',
+  'receipt.offline': 'Stored offline: it will be sent when the connection is back.',
+  'receipt.coupon': 'Coupon',
+  'receipt.sync': 'Sent',
+  'receipt.printed': 'Printed',
+  'receipt.new-sale': 'New sale',
+  'receipt.refund': 'Refund or cancel',
+
+  'outbox.queued': 'waiting to be sent',
+  'outbox.sending': 'sending',
+  'outbox.done': 'sent',
+  'outbox.rejected': 'rejected: see Attention',
+
+  'refund.title': 'Refund or cancel a check',
+  'refund.transaction-id': 'Transaction id',
+  'refund.load': 'Find',
+  'refund.sale': 'The check',
+  'refund.state': 'State',
+  'refund.already-cancelled': 'already cancelled',
+  'refund.quantity': 'Refund',
+  'refund.quantity-of': 'Quantity of {item} to refund',
+  'refund.comment': 'Reason',
+  'refund.all': 'Everything',
+  'refund.submit': 'Refund selected',
+  'refund.cancel-check': 'Cancel whole check',
+  'refund.result': 'Refund recorded',
+  'refund.cancel-result': 'Check cancelled',
+  'refund.owed': 'Bonuses owed by the customer',
+  'refund.done': 'Refund recorded.',
+  'refund.cancelled': 'Check cancelled.',
+  'refund.confirm-cancel': 'Press "Cancel whole check" again to cancel every line of this check.',
+  'refund.not-found': 'No sale with this id was recorded on this terminal.',
+
+  'attention.title': 'Needs attention',
+  'attention.include-resolved': 'Show resolved',
+  'attention.recover': 'Recover card payments',
+  'attention.recovered': 'Card payments checked: {count} recovered, {pending} still open.',
+  'attention.empty': 'Nothing needs attention.',
+  'attention.transaction': 'Transaction',
+  'attention.comment': 'Comment',
+  'attention.resolve': 'Resolve',
+  'attention.resolved-at': 'Resolved {at} by {by}',
+  'attention.kind.outbox-rejected': 'Refused by the central service',
+  'attention.kind.payment-unresolved': 'Card payment unresolved',
+  'attention.kind.bonuses-owed': 'Bonuses owed',
+  'attention.kind.record-quarantined': 'Record quarantined',
+  'attention.kind.clock-skew': 'Clock differs from the server',
+  'attention.kind.device-failed': 'Device failed',
+
+  'report.title': 'Shift report',
+  'report.shift': 'Shift',
+  'report.opened': 'Opened',
+  'report.closed-at': 'Closed',
+  'report.sales': 'Sales',
+  'report.refunds': 'Refunds',
+  'report.cancellations': 'Cancellations',
+  'report.offline': 'Sold offline',
+  'report.bonuses-added': 'Bonuses earned',
+  'report.bonuses-redeemed': 'Bonuses spent',
+  'report.expected-cash': 'Cash expected',
+  'report.unsynced': 'Not yet sent',
+  'report.counted-cash': 'Cash counted',
+  'report.close': 'Close shift',
+  'report.closed': 'Shift closed.',
+  'report.no-shift': 'No shift is open.',
+
+  'settings.title': 'Terminal',
+  'settings.language': 'Language',
+  'settings.app': 'Application',
+  'settings.terminal': 'Terminal',
+  'settings.staff': 'Signed in',
+  'settings.ready': 'Sales ready',
+  'settings.sync': 'Central service',
+  'settings.last-pull': 'Last update of rules',
+  'settings.clock-skew': 'Clock difference',
+  'settings.devices': 'Devices',
+  'settings.no-devices': 'No devices reported.',
+  'settings.simulated': 'simulated',
+
+  'status.connection': 'Connection',
+  'status.online': 'Online',
+  'status.offline': 'Offline',
+  'status.unknown': 'Connecting…',
+  'status.outbox': 'Waiting to be sent',
+  'status.outbox-n': 'To send: {n}',
+  'status.rejected': 'Refused',
+  'status.rejected-n': 'Refused: {n}',
+  'status.last-contact': 'Last contact',
+  'status.last-contact-at': 'Last contact: {at}',
+  'status.cache-age': 'Age of local data',
+  'status.cache-age-n': 'Data age: {age}',
+  'status.clock-skew': 'Clock off by {s} s',
+  'status.attention-n': 'Attention: {n}',
+  'status.busy': 'Working…',
+
+  'device.card_reader': 'Card reader',
+  'device.scanner': 'Scanner',
+  'device.payment': 'Card terminal',
+  'device.printer': 'Printer',
+  'device.tank_gauge': 'Tank gauge',
+  'device.connecting': 'connecting',
+  'device.connected': 'ready',
+  'device.disconnected': 'disconnected',
+  'device.failed': 'failed',
+
+  'sync.now': 'Sync now',
+  'sync.done': 'Sync done: {pushed} sent, {pulled} received.',
+  'sync.snapshot': 'Loading rules and customers',
+  'sync.pushing': 'Sending sales',
+  'sync.pulling': 'Receiving updates',
+
+  'keys.title': 'Keys',
+  'keys.customer': 'customer',
+  'keys.item': 'item',
+  'keys.bonuses': 'bonuses',
+  'keys.coupon': 'coupon',
+  'keys.pay': 'pay',
+  'keys.sync': 'sync',
+  'keys.back': 'back',
+  'keys.screens': 'screens',
+  'keys.lines': 'lines',
+
+  'validation.required': 'Required.',
+  'validation.number': 'Type a number, like 12.50.',
+  'validation.positive': 'Must be more than zero.',
+  'validation.min3': 'At least 3 characters.',
+  'validation.two-decimals': 'At most two decimals.',
+  'validation.uuid': 'A transaction id looks like 0190c2a4-….',
+  'validation.customer-first': 'Identify the customer first.',
+  'validation.presets-only': 'This POS sells from presets only.',
+  'validation.over-remaining': 'More than is left to pay.',
+  'validation.remaining': 'The parts do not add up to the amount to pay.',
+  'validation.recalculate': 'Wait for the totals to update.',
+  'validation.over-sold': 'More than was sold.',
+  'validation.refund-none': 'Type a quantity for at least one line.',
+
+  'error.unreachable': 'The terminal does not answer ({message}).',
+  'error.unauthorized': 'Not signed in to the terminal.',
+  'error.role-required': 'Your role does not allow this; ask a senior cashier or manager.',
+  'error.not-implemented': 'The terminal cannot do this yet.',
+  'error.idempotency-conflict': 'This transaction was already sent with other contents.',
+  'error.invalid-input': 'Refused: {message}',
+  'error.internal': 'The terminal failed; its log has the details.',
+  'error.customer-required': 'Identify the customer first.',
+  'error.customer-blocked': 'This customer is blocked.',
+  'error.bonus-redeem-not-allowed': 'This customer may not pay with bonuses.',
+  'error.insufficient-bonuses': 'Not enough bonuses.',
+  'error.account-not-found': 'Account not found.',
+  'error.account-inactive': 'The account is not active.',
+  'error.account-outside-window': 'The account cannot be used at this time.',
+  'error.currency-mismatch': 'The account is in another currency.',
+  'error.goods-not-payable': 'Some items cannot be paid from this account.',
+  'error.pin-required': 'The account PIN is required.',
+  'error.pin-invalid': 'Wrong PIN.',
+  'error.odometer-required': 'The odometer reading is required.',
+  'error.odometer-invalid': 'The odometer reading is not valid.',
+  'error.odometer-decreased': 'The odometer reading is lower than the last one.',
+  'error.vehicle-id-required': 'The vehicle id is required.',
+  'error.limit-exceeded': 'An account limit is exceeded: {message}',
+  'error.insufficient-funds': 'Not enough funds on the account.',
+} as const satisfies Record<string, string>;
+
+export type MessageKey = keyof typeof en;
+export type Table = Readonly<Record<MessageKey, string>>;
+
+/** The UI languages; add a table here (a Partial, English fills the gaps). */
+const tables: { readonly en: Table } & Readonly<Record<string, Partial<Table>>> = { en };
+
+export type Lang = 'en';
+export const LANGUAGES: readonly { code: Lang; name: string }[] = [{ code: 'en', name: 'English' }];
+
+export function isLang(value: string): value is Lang {
+  return LANGUAGES.some((l) => l.code === value);
+}
+
+/** Every key of the reference table (for tests and tools). */
+export const MESSAGE_KEYS = Object.keys(en) as MessageKey[];
+
+export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
+
+export function translator(lang: Lang): Translate {
+  const table = tables[lang] as Partial<Table>;
+  return (key, params) => {
+    const text = table[key] ?? en[key];
+    if (!params) return text;
+    return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
+      Object.hasOwn(params, name) ? String(params[name]) : whole,
+    );
+  };
+}
+
+/** How numbers are written in each language. */
+export function numberStyle(_lang: Lang): NumberStyle {
+  return { decimal: '.', group: ' ' };
+}
+
+// ---- enum values to keys (checked by the compiler: a new value needs a text) ----
+
+export const navKey = {
+  sale: 'nav.sale',
+  refund: 'nav.refund',
+  attention: 'nav.attention',
+  report: 'nav.report',
+  settings: 'nav.settings',
+} as const satisfies Record<NavScreen, MessageKey>;
+
+export const connectionKey = {
+  online: 'status.online',
+  offline: 'status.offline',
+  unknown: 'status.unknown',
+} as const satisfies Record<Connection, MessageKey>;
+
+export const deviceKindKey = {
+  card_reader: 'device.card_reader',
+  scanner: 'device.scanner',
+  payment: 'device.payment',
+  printer: 'device.printer',
+  tank_gauge: 'device.tank_gauge',
+} as const satisfies Record<DeviceKind, MessageKey>;
+
+export const deviceStateKey = {
+  connecting: 'device.connecting',
+  connected: 'device.connected',
+  disconnected: 'device.disconnected',
+  failed: 'device.failed',
+} as const satisfies Record<DeviceState['state'], MessageKey>;
+
+export const paymentTypeKey = {
+  cash: 'payment.cash',
+  'bank-card': 'payment.bank-card',
+  'special-account': 'payment.special-account',
+  'corporate-special-account': 'payment.corporate-special-account',
+} as const satisfies Record<TransactionPaymentType, MessageKey>;
+
+export const idTypeKey = {
+  auto: 'idtype.auto',
+  card: 'idtype.card',
+  phone: 'idtype.phone',
+  qr: 'idtype.qr',
+  email: 'idtype.email',
+  'external-id': 'idtype.external-id',
+  vehicle: 'idtype.vehicle',
+  avi: 'idtype.avi',
+} as const satisfies Record<IdTypeChoice, MessageKey>;
+
+export const itemKindKey = {
+  goods: 'item.kind-goods',
+  'fuel-amount': 'item.kind-fuel-amount',
+  'fuel-quantity': 'item.kind-fuel-quantity',
+} as const satisfies Record<ItemKind, MessageKey>;
+
+export const accessKey = {
+  'full-bonuses-access': 'access.full-bonuses-access',
+  'add-bonuses-only': 'access.add-bonuses-only',
+  'waiting-for-confirmation': 'access.waiting-for-confirmation',
+  'in-black-list': 'access.in-black-list',
+} as const satisfies Record<CustomerSummary['access_type'], MessageKey>;
+
+export const outboxStateKey = {
+  queued: 'outbox.queued',
+  sending: 'outbox.sending',
+  done: 'outbox.done',
+  rejected: 'outbox.rejected',
+} as const satisfies Record<SaleResult['sync']['state'], MessageKey>;
+
+export const attentionKindKey = {
+  'outbox-rejected': 'attention.kind.outbox-rejected',
+  'payment-unresolved': 'attention.kind.payment-unresolved',
+  'bonuses-owed': 'attention.kind.bonuses-owed',
+  'record-quarantined': 'attention.kind.record-quarantined',
+  'clock-skew': 'attention.kind.clock-skew',
+  'device-failed': 'attention.kind.device-failed',
+} as const satisfies Record<AttentionItem['kind'], MessageKey>;
+
+export const reasonKey = {
+  threshold: 'reason.threshold',
+  'items-limit-min': 'reason.items-limit-min',
+  'bonuses-redeemed': 'reason.bonuses-redeemed',
+  'account-payment': 'reason.account-payment',
+  display: 'reason.display',
+} as const satisfies Record<RuleNotAppliedReason, MessageKey>;
+
+/** The text of an error code, when there is one; else the server's message is shown. */
+export function errorKey(code: string): MessageKey | undefined {
+  const key = `error.${code}`;
+  return Object.hasOwn(en, key) ? (key as MessageKey) : undefined;
+}

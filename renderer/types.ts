@@ -1,0 +1,81 @@
+// The contract's types as the renderer names them. Types only: the renderer never loads
+// src/ at run time (eslint.config.js holds that line), so every shape comes from here.
+import type {
+  CommandInput,
+  CommandName,
+  CommandOutput,
+  CommandResult,
+  DeviceState,
+  ErrorBody,
+  ErrorResponse,
+  EventName,
+  EventPayload,
+  StaffRole,
+  TerminalBridge,
+  Warning,
+} from '../src/contract/commands.js';
+import type {
+  CheckCoupon,
+  CheckImplementedRule,
+  CheckItem,
+  CheckResponse,
+} from '../src/contract/shared.js';
+import type {
+  DataRequiredType as DataRequired,
+  IdType,
+  OdometerUnitType,
+  TransactionPaymentType,
+} from '../src/contract/enums.js';
+
+export type {
+  CommandInput,
+  CommandName,
+  CommandOutput,
+  CommandResult,
+  DeviceState,
+  ErrorBody,
+  ErrorResponse,
+  EventName,
+  EventPayload,
+  StaffRole,
+  TerminalBridge,
+  Warning,
+  CheckCoupon,
+  CheckImplementedRule,
+  CheckItem,
+  CheckResponse,
+  DataRequired,
+  IdType,
+  OdometerUnitType,
+  TransactionPaymentType,
+};
+
+export type Status = CommandOutput<'status'>;
+export type Staff = NonNullable<Status['staff']>;
+export type Shift = NonNullable<Status['shift']>;
+export type SyncState = NonNullable<Status['sync']>;
+export type Connection = SyncState['connection'];
+export type CustomerSummary = CommandOutput<'customer-identify'>['customer'];
+export type CustomerSource = CommandOutput<'customer-identify'>['source'];
+export type SpecialAccountSummary = CustomerSummary['special_accounts'][number];
+export type SaleResult = CommandOutput<'sale-process'>;
+export type SaleStatus = CommandOutput<'sale-status'>;
+export type CommittedSale = Extract<SaleStatus, { state: 'committed' }>;
+export type CancelResult = CommandOutput<'sale-cancel'>;
+export type RefundResult = CommandOutput<'sale-refund'>;
+export type RecoverResult = CommandOutput<'payment-recover'>;
+export type AttentionItem = CommandOutput<'attention-list'>['items'][number];
+export type ShiftReport = CommandOutput<'shift-report'>['report'];
+export type SyncNowResult = CommandOutput<'sync-now'>;
+export type SyncProgress = EventPayload<'sync-progress'>;
+export type DeviceKind = DeviceState['kind'];
+/** The check a UI sends to `check-calc` and `sale-process`. */
+export type CheckRequest = CommandInput<'check-calc'>['check'];
+export type CheckItemRequest = NonNullable<CheckRequest['check_items']>[number];
+export type PaymentRequest = NonNullable<CheckRequest['payments']>[number];
+export type RuleNotAppliedReason = NonNullable<
+  NonNullable<CheckImplementedRule['implementation_data']>['reason']
+>;
+export type CheckItemEnterMode = NonNullable<
+  NonNullable<CheckResponse['pos']>['check_item_enter_mode']
+>;

@@ -1,0 +1,157 @@
+// The receipt preview of the sale just committed: the engine's processed check as the
+// printer got it, with what the central service knows of it yet (online or stood in offline).
+import { formatAmount, formatQuantity, NONE } from '../format.js';
+import { outboxStateKey, paymentTypeKey } from '../i18n.js';
+import { amountDigits, bonusDigits, hasRole } from '../state.js';
+import { h, type VElement } from '../vnode.js';
+import { button, row, section, type Ctx } from './common.js';
+
+export function receiptScreen(ctx: Ctx): VElement {
+  const { t, state } = ctx;
+  const r = state.sale.receipt;
+  if (!r) return h('p', { class: 'muted' }, t('receipt.none'));
+  const c = r.check;
+  const d = amountDigits(c);
+  const b = bonusDigits(c);
+  return section(
+    t('receipt.title'),
+    'receipt',
+    h(
+      'p',
+      { class: r.subtype === 'offline' ? 'warn' : 'muted', 'data-testid': 'receipt-subtype' },
+      t(r.subtype === 'offline' ? 'receipt.offline' : 'receipt.online'),
+    ),
+    h('p', { class: 'muted small', 'data-testid': 'receipt-transaction-id' }, r.transactionId),
+    h(
+      'table',
+      { class: 'lines receipt-lines', 'aria-label': t('lines.title') },
+      h(
+        'tbody',
+        null,
+        (c.check_items ?? []).map((it, i) =>
+          h(
+            'tr',
+            { 'data-testid': `receipt-line-${i}` },
+            h('td', null, it.title ?? it.code),
+            h(
+              'td',
+              { class: 'num' },
+              formatQuantity(it.quantity, it.quantity_decimal_digits, ctx.num),
+            ),
+            h(
+              'td',
+              { class: 'num' },
+              formatAmount(it.price, it.price_decimal_digits ?? d, ctx.num),
+            ),
+            h(
+              'td',
+              { class: 'num' },
+              it.discount_amount ? `−${formatAmount(it.discount_amount, d, ctx.num)}` : '',
+            ),
+            h('td', { class: 'num' }, formatAmount(it.amount, d, ctx.num)),
+          ),
+        ),
+      ),
+    ),
+    h(
+      'dl',
+      { class: 'totals' },
+      row(t('totals.amount'), formatAmount(c.amount, d, ctx.num), 'receipt-total-amount'),
+      row(
+        t('totals.discount'),
+        formatAmount(c.discount_amount ?? 0, d, ctx.num),
+        'receipt-total-discount',
+      ),
+      row(
+        t('totals.bonuses-redeemed'),
+        formatAmount(c.bonuses_redeemed_amount ?? 0, b, ctx.num),
+        'receipt-total-bonuses-redeemed',
+      ),
+      row(
+        t('totals.bonuses-added'),
+        formatAmount(c.bonuses_added_amount ?? 0, b, ctx.num),
+        'receipt-total-bonuses-added',
+      ),
+      row(
+        t('totals.to-pay'),
+        formatAmount(c.amount_to_pay, d, ctx.num),
+        'receipt-total-to-pay',
+        'due',
+      ),
+    ),
+    r.payments.length > 0
+      ? h(
+          'ul',
+          { class: 'list', 'data-testid': 'receipt-payments' },
+          r.payments.map((p, i) =>
+            h(
+              'li',
+              { 'data-testid': `receipt-payment-${i}` },
+              `${p.operation} ${p.status} ${formatAmount(p.amount, d, ctx.num)}${p.card ? ` ${p.card}` : ''}`,
+            ),
+          ),
+        )
+      : (c.payments ?? []).length > 0
+        ? h(
+            'ul',
+            { class: 'list', 'data-testid': 'receipt-payments' },
+            (c.payments ?? []).map((p, i) =>
+              h(
+                'li',
+                { 'data-testid': `receipt-payment-${i}` },
+                `${t(paymentTypeKey[p.type])} ${formatAmount(p.amount, d, ctx.num)}`,
+              ),
+            ),
+          )
+        : null,
+    (c.emitted_coupons ?? []).length > 0
+      ? h(
+          'ul',
+          { class: 'list', 'data-testid': 'receipt-coupons' },
+          (c.emitted_coupons ?? []).map((cp, i) =>
+            h(
+              'li',
+              { 'data-testid': `receipt-coupon-${i}` },
+              `${t('receipt.coupon')} ${cp.code}${cp.title ? ` · ${cp.title}` : ''}`,
+            ),
+          ),
+        )
+      : null,
+    h(
+      'dl',
+      { class: 'facts' },
+      row(t('receipt.sync'), t(outboxStateKey[r.sync.state]), 'receipt-sync'),
+      row(
+        t('receipt.printed'),
+        r.receiptPrinted === null ? NONE : t(r.receiptPrinted ? 'common.yes' : 'common.no'),
+        'receipt-printed',
+        r.receiptPrinted === false ? 'warn' : null,
+      ),
+    ),
+    r.warnings.length > 0
+      ? h(
+          'ul',
+          { class: 'warnings', 'data-testid': 'receipt-warnings' },
+          r.warnings.map((w) => h('li', null, w.message)),
+        )
+      : null,
+    h(
+      'div',
+      { class: 'actions big' },
+      button({
+        testid: 'receipt-new-sale',
+        action: 'new-sale',
+        label: t('receipt.new-sale'),
+        kind: 'primary',
+      }),
+      hasRole(state, 'senior-cashier')
+        ? button({
+            testid: 'receipt-refund',
+            action: 'refund-open',
+            arg: r.transactionId,
+            label: t('receipt.refund'),
+          })
+        : null,
+    ),
+  );
+}

@@ -1,0 +1,78 @@
+// Always on screen: online or offline, the outbox, the age of the cache, the clock, each
+// device, and who is signed in. sync.md: the cashier must always see whether sales are
+// reaching the central service.
+import { formatAge, formatDateTime } from '../format.js';
+import { connectionKey, deviceKindKey, deviceStateKey } from '../i18n.js';
+import { h, type VElement } from '../vnode.js';
+import type { Ctx } from './common.js';
+
+export function statusBar(ctx: Ctx): VElement {
+  const { t, state } = ctx;
+  const s = state.status;
+  const sync = s?.sync ?? null;
+  const connection = sync?.connection ?? 'unknown';
+  return h(
+    'footer',
+    { class: 'statusbar', 'data-testid': 'status-bar', role: 'status', 'aria-live': 'polite' },
+    h(
+      'span',
+      { class: `pill ${connection}`, 'data-testid': 'status-connection', 'data-state': connection },
+      t(connectionKey[connection]),
+    ),
+    h(
+      'span',
+      { 'data-testid': 'status-outbox', class: sync && sync.outbox_depth > 0 ? 'warn' : null },
+      t('status.outbox-n', { n: sync?.outbox_depth ?? 0 }),
+    ),
+    sync && sync.outbox_rejected > 0
+      ? h(
+          'span',
+          { 'data-testid': 'status-rejected', class: 'error' },
+          t('status.rejected-n', { n: sync.outbox_rejected }),
+        )
+      : null,
+    h(
+      'span',
+      { 'data-testid': 'status-last-contact' },
+      t('status.last-contact-at', { at: formatDateTime(sync?.last_contact_at) }),
+    ),
+    h(
+      'span',
+      { 'data-testid': 'status-cache-age' },
+      t('status.cache-age-n', { age: formatAge(sync?.cache_age_s) }),
+    ),
+    sync?.clock_skew_warning
+      ? h(
+          'span',
+          { 'data-testid': 'status-clock-skew', class: 'warn' },
+          t('status.clock-skew', { s: sync.clock_skew_s ?? 0 }),
+        )
+      : null,
+    s && s.attention > 0
+      ? h(
+          'span',
+          { 'data-testid': 'status-attention', class: 'warn' },
+          t('status.attention-n', { n: s.attention }),
+        )
+      : null,
+    h(
+      'span',
+      { class: 'devices', 'data-testid': 'status-devices' },
+      state.devices.map((d) =>
+        h(
+          'span',
+          {
+            class: `pill ${d.state}`,
+            'data-testid': `status-device-${d.kind}`,
+            'data-state': d.state,
+            title: d.error?.message ?? null,
+          },
+          `${t(deviceKindKey[d.kind])}: ${t(deviceStateKey[d.state])}`,
+        ),
+      ),
+    ),
+    state.busy
+      ? h('span', { 'data-testid': 'status-busy', class: 'busy' }, t('status.busy'))
+      : null,
+  );
+}

@@ -1,0 +1,174 @@
+// Shapes the terminal answers, for the renderer's tests: typed by the contract, so a change
+// of the command map breaks them at compile time rather than in the browser.
+import type {
+  AttentionItem,
+  CheckResponse,
+  CommittedSale,
+  CustomerSummary,
+  SaleResult,
+  ShiftReport,
+  Status,
+  SyncState,
+} from '../../renderer/types.js';
+
+export const TERMINAL_ID = '018f0000-0000-7000-8000-000000000001';
+export const STAFF_ID = '018f0000-0000-7000-8000-0000000000aa';
+export const SHIFT_ID = '018f0000-0000-7000-8000-0000000000bb';
+export const CUSTOMER_ID = '018f0000-0000-7000-8000-0000000000cc';
+export const TX_ID = '0190c2a4-0000-7000-8000-000000000001';
+
+export const sync: SyncState = {
+  connection: 'online',
+  outbox_depth: 2,
+  outbox_rejected: 0,
+  last_contact_at: '2025-01-10T10:00:00Z',
+  last_pull_at: '2025-01-10T09:59:00Z',
+  cache_age_s: 60,
+  clock_skew_s: 0,
+  clock_skew_warning: false,
+  running: true,
+};
+
+export const shift = {
+  id: SHIFT_ID,
+  number: 3,
+  opened_at: '2025-01-10T08:00:00Z',
+  opened_by: { id: STAFF_ID, name: 'Ann' },
+  closed_at: null,
+  closed_by: null,
+};
+
+export function status(over: Partial<Status> = {}): Status {
+  return {
+    app: { name: 'loyalty-terminal', version: '0.1.0' },
+    terminal: { id: TERMINAL_ID, name: 'Till 1' },
+    staff: { id: STAFF_ID, name: 'Ann', roles: ['cashier'], signed_in_at: '2025-01-10T08:00:00Z' },
+    shift,
+    sync,
+    attention: 0,
+    ready: true,
+    ...over,
+  };
+}
+
+export function customer(over: Partial<CustomerSummary> = {}): CustomerSummary {
+  return {
+    id: CUSTOMER_ID,
+    type: 'customer',
+    name: 'Bob',
+    access_type: 'full-bonuses-access',
+    card_category: { id: '018f0000-0000-7000-8000-0000000000dd', title: 'Gold' },
+    corporate_customer_id: null,
+    bonuses: { regular: 100, promotional: 20.5, available: 120.5 },
+    special_accounts: [
+      {
+        id: 'acc-1',
+        title: 'Fuel card',
+        type: 'money',
+        currency: 'EUR',
+        available: 500,
+        pin_required: true,
+        payment_type: 'special-account',
+      },
+    ],
+    ...over,
+  };
+}
+
+export function calcCheck(over: Partial<CheckResponse> = {}): CheckResponse {
+  return {
+    amount: 30,
+    discount_amount: 3,
+    amount_to_pay: 27,
+    bonuses_added_amount: 1.35,
+    bonuses_redeemed_amount: 0,
+    amount_decimal_digits: 2,
+    check_items: [
+      { code: 'A1', title: 'Coffee', quantity: 2, price: 10, amount: 20, discount_amount: 2 },
+      { code: 'B2', title: 'Bun', quantity: 1, price: 10, amount: 10, discount_amount: 1 },
+    ],
+    implemented_rules: [
+      {
+        id: 'r-auto',
+        title: '10% off',
+        automatic: 1,
+        action_type: 'discount',
+        implementation_data: { applied: true, amount: 3 },
+      },
+      {
+        id: 'r-manual',
+        title: 'Staff discount',
+        automatic: 0,
+        action_type: 'discount',
+        implementation_data: { applied: false },
+      },
+      {
+        id: 'r-display',
+        title: 'Buy 2 more',
+        automatic: 3,
+        implementation_data: { applied: false, reason: 'display', missing: 2 },
+      },
+    ],
+    pos: { check_item_enter_mode: 'without-limits' },
+    ...over,
+  };
+}
+
+export function saleResult(over: Partial<SaleResult> = {}): SaleResult {
+  return {
+    transaction_id: TX_ID,
+    subtype: 'online',
+    check: calcCheck(),
+    warnings: [],
+    payments: [],
+    sync: { state: 'queued', attempts: 0, next_attempt_at: null, error: null },
+    receipt_printed: true,
+    ...over,
+  };
+}
+
+export function committed(over: Partial<CommittedSale> = {}): CommittedSale {
+  return {
+    transaction_id: TX_ID,
+    state: 'committed',
+    subtype: 'online',
+    cancelled: false,
+    sync: { state: 'done', attempts: 1, next_attempt_at: null, error: null },
+    check: calcCheck(),
+    ...over,
+  };
+}
+
+export function attentionItem(over: Partial<AttentionItem> = {}): AttentionItem {
+  return {
+    id: '018f0000-0000-7000-8000-0000000000ee',
+    kind: 'outbox-rejected',
+    created_at: '2025-01-10T09:00:00Z',
+    transaction_id: TX_ID,
+    message: 'refused by the central service',
+    error: { code: 'insufficient-funds', message: 'no funds', path: 'check' },
+    resolved_at: null,
+    resolved_by: null,
+    comment: null,
+    ...over,
+  };
+}
+
+export function report(): ShiftReport {
+  return {
+    shift,
+    currency: 'EUR',
+    sales: { count: 4, amount: 120.5 },
+    refunds: { count: 1, amount: 10 },
+    cancellations: { count: 0, amount: 0 },
+    offline_sales: { count: 1, amount: 20 },
+    payments: [
+      { type: 'cash', count: 3, amount: 100.5 },
+      { type: 'bank-card', count: 1, amount: 20 },
+    ],
+    bonuses: { added: 5, redeemed: 2 },
+    expected_cash: 200.5,
+    unsynced: 1,
+    generated_at: '2025-01-10T12:00:00Z',
+  };
+}

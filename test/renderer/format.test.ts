@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { parseDec } from '../../renderer/decimal.js';
+import {
+  formatAge,
+  formatAmount,
+  formatDec,
+  formatMoney,
+  formatQuantity,
+  NONE,
+} from '../../renderer/format.js';
+
+describe('formatAmount', () => {
+  it('pads an amount to the check digits', () => {
+    expect(formatAmount(27, 2)).toBe('27.00');
+    expect(formatAmount(0.5, 3)).toBe('0.500');
+  });
+
+  it('shows a value the engine rounded exactly as sent', () => {
+    expect(formatAmount(0.3, 2)).toBe('0.30');
+    expect(formatAmount(1.15, 2)).toBe('1.15');
+  });
+
+  it('rounds a longer value half away from zero on its decimal text', () => {
+    // (1.005).toFixed(2) is "1.00" in binary floating point
+    expect(formatAmount(1.005, 2)).toBe('1.01');
+  });
+
+  it('never shows minus zero', () => {
+    expect(formatAmount(-0.001, 2)).toBe('0.00');
+  });
+
+  it('shows a dash for a missing amount', () => {
+    expect(formatAmount(undefined)).toBe(NONE);
+    expect(formatAmount(null)).toBe(NONE);
+  });
+
+  it('groups thousands and uses the language separator', () => {
+    expect(formatAmount(1234567.5, 2, { decimal: ',', group: ' ' })).toBe('1 234 567,50');
+  });
+
+  it('shows zero digits without a decimal point', () => {
+    expect(formatAmount(12, 0)).toBe('12');
+  });
+});
+
+describe('other formats', () => {
+  it('puts the currency after the amount', () => {
+    expect(formatMoney(5, 2, 'EUR')).toBe('5.00 EUR');
+  });
+
+  it('shows a quantity as given unless the line names its digits', () => {
+    expect(formatQuantity(2)).toBe('2');
+    expect(formatQuantity(27.793)).toBe('27.793');
+    expect(formatQuantity(2, 3)).toBe('2.000');
+  });
+
+  it('formats an exact decimal', () => {
+    expect(formatDec(parseDec('16.9'), 2)).toBe('16.90');
+    expect(formatDec(null)).toBe(NONE);
+  });
+
+  it('shortens ages', () => {
+    expect(formatAge(45)).toBe('45 s');
+    expect(formatAge(3600 * 5)).toBe('5 h');
+    expect(formatAge(null)).toBe(NONE);
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { keyIntent, type KeyPress } from '../../renderer/keys.js';
+import { initialState, reduce, type State } from '../../renderer/state.js';
+import { status } from './fixtures.js';
+
+const press = (key: string, over: Partial<KeyPress> = {}): KeyPress => ({
+  key,
+  altKey: false,
+  ctrlKey: false,
+  metaKey: false,
+  inField: false,
+  ...over,
+});
+
+const selling = (): State => reduce(initialState(), { type: 'status', status: status() });
+
+describe('keyIntent', () => {
+  it('goes back on Escape everywhere', () => {
+    expect(keyIntent(initialState(), press('Escape'))).toEqual({ action: 'back' });
+  });
+
+  it('ignores shortcuts before sign-in', () => {
+    expect(keyIntent(initialState(), press('F8'))).toBeNull();
+  });
+
+  it('pays on F8 from the sale, even from a field', () => {
+    expect(keyIntent(selling(), press('F8', { inField: true }))).toEqual({ action: 'pay' });
+  });
+
+  it('moves between screens with Alt and a digit', () => {
+    expect(keyIntent(selling(), press('3', { altKey: true }))).toEqual({
+      action: 'nav',
+      arg: 'attention',
+    });
+    expect(keyIntent(selling(), press('9', { altKey: true }))).toBeNull();
+  });
+
+  it('leaves plain keys to a focused field', () => {
+    const s = reduce(selling(), { type: 'line-select', index: 0 });
+    expect(keyIntent(s, press('-', { inField: true }))).toBeNull();
+    expect(keyIntent(s, press('-'))).toEqual({ action: 'line-dec', arg: '0' });
+  });
+
+  it('does not take browser shortcuts with Ctrl', () => {
+    expect(keyIntent(selling(), press('F8', { ctrlKey: true }))).toBeNull();
+  });
+});

@@ -1,0 +1,269 @@
+// The views are pure: render every screen from a view model and check what a cashier and a
+// browser test rely on: labelled inputs, buttons with text, and the data-testids README.md
+// documents.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { numberStyle, translator } from '../../renderer/i18n.js';
+import { initialState, reduce, type Event, type State } from '../../renderer/state.js';
+import { view } from '../../renderer/view.js';
+import { byTestId, elements, textOf, type VElement } from '../../renderer/vnode.js';
+import {
+  attentionItem,
+  calcCheck,
+  committed,
+  customer,
+  report,
+  saleResult,
+  status,
+  TX_ID,
+} from './fixtures.js';
+
+const run = (s: State, ...events: Event[]) => events.reduce(reduce, s);
+const render = (s: State): VElement => view(s, translator('en'), numberStyle('en'));
+
+const manager = status({ staff: { ...status().staff!, roles: ['manager'] }, attention: 2 });
+const device = {
+  kind: 'printer' as const,
+  simulated: true,
+  protocol: 'escpos',
+  transport: 'serial' as const,
+  state: 'connected' as const,
+  since: null,
+  error: null,
+};
+
+/** Every screen, filled in as far as it goes. */
+function screens(): Record<string, State> {
+  const base = run(
+    initialState(),
+    {
+      type: 'status',
+      status: {
+        ...manager,
+        sync: { ...manager.sync!, clock_skew_warning: true, outbox_rejected: 1 },
+      },
+    },
+    { type: 'devices', devices: [device] },
+    { type: 'presets', presets: [{ code: 'CF', title: 'Coffee', price: 2 }] },
+    {
+      type: 'sync-progress',
+      progress: { phase: 'snapshot', done: 1, total: 10, sync: manager.sync! },
+    },
+  );
+  const sale = run(
+    base,
+    {
+      type: 'customer-identified',
+      output: { customer: customer(), source: 'cache' },
+      identity: { id: '12345', id_type: 'card' },
+    },
+    { type: 'field', name: 'item-code', value: 'A1' },
+    { type: 'field', name: 'item-price', value: '10' },
+    { type: 'item-add' },
+    { type: 'field', name: 'item-code', value: 'B2' },
+    { type: 'field', name: 'item-price', value: '10' },
+    { type: 'item-add' },
+    { type: 'field', name: 'bonuses', value: '5' },
+    { type: 'bonuses-apply' },
+    { type: 'field', name: 'coupon-code', value: 'C1' },
+    { type: 'coupon-add' },
+    { type: 'calc-started', seq: 1 },
+    {
+      type: 'calc-done',
+      seq: 1,
+      result: {
+        check: calcCheck({
+          services_amount: 1,
+          redeemed_coupons: [{ code: 'C1', valid: true, applicable: true }],
+          special_account_pin_required: true,
+          special_account_odometer_required: 'required',
+          special_account_vehicle_id_required: 'optional',
+        }),
+        warnings: [{ code: 'bonuses-redeemed-capped', message: 'capped', path: 'check' }],
+      },
+    },
+  );
+  const cashPayment = run(
+    sale,
+    { type: 'payment-open', transactionId: TX_ID },
+    { type: 'field', name: 'tender-amount', value: '7' },
+    { type: 'tender-add' },
+  );
+  const accountPayment = run(
+    sale,
+    { type: 'payment-open', transactionId: TX_ID },
+    { type: 'payment-method', method: 'special-account', accountId: 'acc-1' },
+  );
+  const unknown = run(cashPayment, {
+    type: 'sale-failed',
+    error: { code: 'unreachable', message: '', path: '' },
+  });
+  const receipt = run(
+    sale,
+    { type: 'payment-open', transactionId: TX_ID },
+    {
+      type: 'sale-done',
+      result: saleResult({
+        subtype: 'offline',
+        check: calcCheck({
+          emitted_coupons: [{ code: 'T01-000001' }],
+          payments: [{ type: 'cash', amount: 27 }],
+        }),
+        payments: [
+          {
+            payment_id: TX_ID,
+            transaction_id: TX_ID,
+            operation: 'purchase',
+            status: 'success',
+            amount: 27,
+            card: '400000******1234',
+          },
+        ],
+      }),
+    },
+  );
+  const refund = run(
+    receipt,
+    { type: 'refund-open', transactionId: TX_ID },
+    { type: 'refund-loaded', output: committed() },
+  );
+  const refunded = run(refund, {
+    type: 'refund-done',
+    output: {
+      transaction_id: TX_ID,
+      original_transaction_id: TX_ID,
+      check: calcCheck(),
+      warnings: [],
+      payments: [],
+      owed: { bonuses: 3 },
+      sync: committed().sync,
+    },
+  });
+  const cancelled = run(refund, {
+    type: 'cancel-done',
+    output: {
+      transaction_id: TX_ID,
+      check: calcCheck(),
+      warnings: [],
+      payments: [],
+      sync: committed().sync,
+    },
+  });
+  const attention = run(
+    base,
+    { type: 'navigate', screen: 'attention' },
+    {
+      type: 'attention-loaded',
+      items: [
+        attentionItem(),
+        attentionItem({
+          id: '018f0000-0000-7000-8000-0000000000ef',
+          resolved_at: '2025-01-10T10:00:00Z',
+          resolved_by: { id: TX_ID, name: 'Ann' },
+          comment: 'ok',
+        }),
+      ],
+    },
+  );
+  const reportOpen = run(
+    base,
+    { type: 'navigate', screen: 'report' },
+    { type: 'report-loaded', report: report() },
+  );
+  const reportClosed = run(reportOpen, { type: 'shift-closed', report: report() });
+  return {
+    signIn: run(initialState(), {
+      type: 'failed',
+      error: {
+        code: 'staff-locked',
+        message: 'locked',
+        path: 'auth_code',
+        details: { retry_after_s: 30 },
+      },
+    }),
+    shiftOpen: run(base, { type: 'status', status: status({ shift: null }) }),
+    emptySale: base,
+    sale,
+    cashPayment,
+    accountPayment,
+    unknown,
+    receipt,
+    refund,
+    refunded,
+    cancelled,
+    attention,
+    reportOpen,
+    reportClosed,
+    settings: run(base, { type: 'navigate', screen: 'settings' }),
+    session: run(base, { type: 'session-expired' }),
+  };
+}
+
+const all = screens();
+
+describe('views', () => {
+  it('render the expected screen', () => {
+    expect(byTestId(render(all.sale!), 'screen-sale')).toBeDefined();
+    expect(byTestId(render(all.cashPayment!), 'screen-payment')).toBeDefined();
+    expect(byTestId(render(all.session!), 'session-expired')).toBeDefined();
+  });
+
+  it('label every input and select', () => {
+    for (const [name, s] of Object.entries(all)) {
+      const tree = render(s);
+      const labels = new Set(
+        elements(tree)
+          .filter((e) => e.tag === 'label')
+          .map((e) => e.attrs.for),
+      );
+      for (const e of elements(tree)) {
+        if ((e.tag === 'input' && e.attrs.type !== 'checkbox') || e.tag === 'select') {
+          expect(
+            labels.has(e.attrs.id as string),
+            `${name}: ${String(e.attrs['data-testid'])}`,
+          ).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('give every button a test id and a name', () => {
+    for (const s of Object.values(all)) {
+      for (const e of elements(render(s)).filter((x) => x.tag === 'button')) {
+        expect(e.attrs['data-testid']).toBeTruthy();
+        expect(textOf(e).trim() || e.attrs.title).toBeTruthy();
+      }
+    }
+  });
+
+  it('use no inline style, which the CSP refuses', () => {
+    for (const s of Object.values(all)) {
+      expect(elements(render(s)).filter((e) => 'style' in e.attrs)).toEqual([]);
+    }
+  });
+
+  it('show the engine amounts at the check digits', () => {
+    const tree = render(all.sale!);
+    expect(textOf(byTestId(tree, 'totals-to-pay')!)).toBe('27.00');
+    expect(textOf(byTestId(tree, 'line-0-amount')!)).toBe('20.00');
+    expect(textOf(byTestId(tree, 'status-connection')!)).toBe('Online');
+  });
+
+  it('show the lock-out with its wait', () => {
+    expect(textOf(byTestId(render(all.signIn!), 'sign-in-lockout')!)).toContain('30 s');
+  });
+
+  it('have every test id documented in README.md', () => {
+    const readme = readFileSync(join(import.meta.dirname, '../../renderer/README.md'), 'utf8');
+    const ids = new Set<string>();
+    for (const s of Object.values(all)) {
+      for (const e of elements(render(s))) {
+        const id = e.attrs['data-testid'];
+        if (typeof id === 'string') ids.add(id.replace(/-\d+(?=-|$)/g, '-<i>'));
+      }
+    }
+    const undocumented = [...ids].filter((id) => !readme.includes(`\`${id}\``));
+    expect(undocumented).toEqual([]);
+  });
+});
