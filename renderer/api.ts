@@ -58,7 +58,14 @@ export function bridgeApi(bridge: TerminalBridge): Api {
   };
 }
 
-const EVENT_NAMES: readonly EventName[] = ['status-changed', 'device-state', 'sync-progress'];
+/** Every event the screen listens to; `satisfies` makes a new event a compile error here. */
+const EVENTS_HEARD = {
+  'status-changed': true,
+  'device-state': true,
+  'device-read': true,
+  'sync-progress': true,
+} as const satisfies Record<EventName, true>;
+const EVENT_NAMES = Object.keys(EVENTS_HEARD) as EventName[];
 
 /** The agent's HTTP API, same origin: `POST /api/commands/NAME`, events over `/api/events`. */
 export function httpApi(deps: {

@@ -33,6 +33,7 @@ import type {
   CommandName,
   CommandOutput,
   ErrorBody,
+  EventPayload,
   TransactionPaymentType,
 } from './types.js';
 import { uuidv7 } from './uuid.js';
@@ -447,8 +448,29 @@ export function startApp(deps: AppDeps): App {
 
   // ---- what the terminal pushes, and the poll that backs it up ----
 
+  /**
+   * A swipe or a scan. On the sale screen an identifier identifies the customer exactly as if
+   * the cashier had typed it (a card that also needs its one-time password stays in the field
+   * for them to complete); anywhere else the read is only acknowledged, never acted on.
+   */
+  async function onRead(read: EventPayload<'device-read'>): Promise<void> {
+    if (!state.status?.staff) return;
+    if (read.kind === 'bank-card') {
+      return dispatch({ type: 'notice', key: 'read.bank-card', params: { masked: read.masked } });
+    }
+    if (read.kind === 'unrecognised') return dispatch({ type: 'notice', key: 'read.unrecognised' });
+    if (state.screen !== 'sale' || state.busy !== null) {
+      return dispatch({ type: 'notice', key: 'read.not-now' });
+    }
+    dispatch({ type: 'field', name: 'customer-id', value: read.id });
+    dispatch({ type: 'field', name: 'customer-id-type', value: read.id_type });
+    dispatch({ type: 'field', name: 'customer-otp', value: '' });
+    await action('identify');
+  }
+
   cleanups.push(api.on('status-changed', (status) => dispatch({ type: 'status', status })));
   cleanups.push(api.on('device-state', (device) => dispatch({ type: 'device', device })));
+  cleanups.push(api.on('device-read', (read) => void onRead(read)));
   cleanups.push(
     api.on('sync-progress', (progress) => dispatch({ type: 'sync-progress', progress })),
   );

@@ -52,6 +52,10 @@ const en = {
   'customer.id-hint': 'type or scan',
   'customer.id-type': 'Identifier type',
   'customer.otp': 'One-time password (if asked)',
+  'read.bank-card':
+    'A bank card ({masked}) was swiped on the loyalty reader. Take card payments on the payment terminal.',
+  'read.unrecognised': 'The card or code that was read is not one this terminal knows.',
+  'read.not-now': 'A card was read. Open a sale to identify the customer with it.',
   'customer.identify': 'Identify',
   'customer.clear': 'Remove customer',
   'customer.anonymous': 'Anonymous sale: no customer identified.',

@@ -453,11 +453,37 @@ export type CommandResult<N extends CommandName> = CommandOutput<N> | ErrorRespo
 
 // ---- events (`on()`) ----
 
+/**
+ * A swipe or a scan, as recognised by the terminal (devices.md, "Recognition"). An identifier
+ * goes to the screen, which identifies the customer with it; a bank card is only ever masked.
+ */
+export const DeviceRead = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('identifier'),
+    id: z.string().min(1),
+    id_type: IdType,
+    source: z.enum(['msr', 'scanner']),
+  }),
+  z.strictObject({
+    kind: z.literal('bank-card'),
+    masked: z.string().min(1),
+    source: z.enum(['msr', 'scanner']),
+  }),
+  z.strictObject({
+    kind: z.literal('unrecognised'),
+    source: z.enum(['msr', 'scanner']),
+    reason: z.string(),
+  }),
+]);
+export type DeviceRead = z.infer<typeof DeviceRead>;
+
 export const events = {
   /** The status changed (sign-in, shift, connection, attention count). */
   'status-changed': StatusOutput,
   /** One device changed state. */
   'device-state': DeviceState,
+  /** A card reader or scanner read something. */
+  'device-read': DeviceRead,
   /** A sync round advanced. */
   'sync-progress': z.strictObject({
     phase: z.enum(['push', 'pull', 'snapshot']),

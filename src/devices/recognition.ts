@@ -1,6 +1,7 @@
 // Recognition: a swipe or a scan becomes a customer identifier { id, id_type } by configurable
 // patterns, first match wins. A bank card swiped on the loyalty reader is reported masked.
 import { z } from 'zod';
+import type { DeviceRead } from '../contract/commands.js';
 import { IdType } from '../contract/enums.js';
 import { DEFAULT_BANK_RANGES, isBankCard, maskPan } from './mask.js';
 import type { Swipe } from './msr.js';
@@ -63,12 +64,9 @@ export const RecognitionConfigSchema = z.strictObject({
 });
 export type RecognitionConfig = z.infer<typeof RecognitionConfigSchema>;
 
-export type ReadSource = 'msr' | 'scanner';
-
-export type Recognition =
-  | { kind: 'identifier'; id: string; id_type: IdType; source: ReadSource }
-  | { kind: 'bank-card'; masked: string; source: ReadSource }
-  | { kind: 'unrecognised'; source: ReadSource; reason: string };
+/** What a read became: the contract's `device-read` event, so the screen gets it as it is. */
+export type Recognition = DeviceRead;
+export type ReadSource = Recognition['source'];
 
 interface CompiledRule {
   rule: RecognitionRule;

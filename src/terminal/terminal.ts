@@ -182,14 +182,20 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
     const readers = [devices?.cardReader, devices?.scanner].filter((r) => r != null);
     for (const r of readers) {
       cleanups.push(
-        r.onRead((read) =>
+        r.onRead((read) => {
+          // The identifier itself stays out of the log: a card number is a customer's key.
           log.info(
             'device read',
             read.kind === 'identifier'
               ? { kind: read.kind, id_type: read.id_type, source: read.source }
               : { kind: read.kind, source: read.source },
-          ),
-        ),
+          );
+          try {
+            o.emit?.('device-read', read);
+          } catch (e) {
+            log.error('device read not sent to the screen', { err: e });
+          }
+        }),
       );
     }
 
