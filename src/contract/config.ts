@@ -224,7 +224,7 @@ const Payment = deviceSection(
       .string()
       .regex(/^\d{2}$/, 'two digits')
       .default('01'),
-    /** A NAKed or unanswered frame is sent again this many times. */
+    /** A NAKed frame (or an unanswered one that moves no money) is sent again this many times. */
     max_retries: z.int().min(0).max(10).default(3),
     /** A purchase booked by the unit but never confirmed here: reversed, or kept (devices.md). */
     recovery_policy: z.enum(['reverse', 'accept']).default('reverse'),

@@ -37,8 +37,9 @@ export interface DeviceSet {
 
 export interface RegistryOptions {
   recognition?: Partial<RecognitionConfig>;
-  /** Settings the configuration does not carry yet (see docs/devices.md). */
+  /** Overrides `devices.payment.zvt_password` (the configured value is the default). */
   zvtPassword?: string;
+  /** Overrides `devices.payment.currency` (the configured value is the default). */
   currency?: string;
 }
 
@@ -149,12 +150,18 @@ export function createDevices(
         transport,
         timeouts: d.timeouts,
         recognizer,
-        ...(options.zvtPassword ? { password: options.zvtPassword } : {}),
-        ...(options.currency ? { currency: options.currency } : {}),
+        password: options.zvtPassword ?? d.zvt_password,
+        configByte: d.zvt_config_byte,
+        currency: options.currency ?? d.currency,
+        maxRetries: d.max_retries,
       });
     } else {
       const link = wire('payment', d, () => new ConcertSimulator(d.timeouts.ack_ms));
-      payment = new ConcertUnit(link, { timeouts: d.timeouts });
+      payment = new ConcertUnit(link, {
+        timeouts: d.timeouts,
+        pos: d.pos_number,
+        maxRetries: d.max_retries,
+      });
     }
     closers.push(() => payment?.close());
   }
@@ -163,7 +170,7 @@ export function createDevices(
     const d = devices.printer;
     printer = new EscPosPrinter(
       wire('printer', d, () => new PrinterSimulator()),
-      { status_ms: d.timeouts.ack_ms },
+      { status_ms: d.timeouts.ack_ms, width: d.line_width },
     );
     closers.push(() => printer?.close());
   }

@@ -101,6 +101,7 @@ describe('Concert driver against its simulator', () => {
     expect(entry.status).toBe('success');
     expect(w.sim.ledger).toEqual([
       {
+        pos: '01',
         type: '0',
         amount_cents: 1234,
         private_data: entry.id.replace(/-/g, '').slice(0, 10),

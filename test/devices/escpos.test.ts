@@ -3,7 +3,7 @@ import { toHex } from '../../src/devices/bytes.js';
 import * as c from '../../src/devices/escpos/commands.js';
 import { decodeEscPos } from '../../src/devices/escpos/decode.js';
 import { EscPosPrinter } from '../../src/devices/escpos/printer.js';
-import { renderReceipt } from '../../src/devices/escpos/receipt.js';
+import { renderReceipt, wrap } from '../../src/devices/escpos/receipt.js';
 import { PrinterSimulator } from '../../src/devices/escpos/simulator.js';
 import { MemoryLink } from '../../src/devices/link.js';
 
@@ -69,6 +69,19 @@ describe('receipts', () => {
       renderReceipt({ ...receipt, feedback: { print: 'none', url: 'https://fb.example/x1' } }),
     );
     expect(none.ok && none.value.some((x) => x.cmd === 'qr-store')).toBe(false);
+  });
+
+  it('wraps free text at spaces, splitting only a word wider than the line', () => {
+    expect(wrap('Recorded offline; confirmed later.', 24)).toEqual([
+      'Recorded offline;',
+      'confirmed later.',
+    ]);
+    expect(wrap('https://fb.example/abcdefghij', 12)).toEqual([
+      'https://fb.e',
+      'xample/abcde',
+      'fghij',
+    ]);
+    expect(wrap('', 24)).toEqual(['']);
   });
 
   it('never puts control bytes from data on paper', () => {

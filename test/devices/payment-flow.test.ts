@@ -139,3 +139,73 @@ describe('payment flow over ZVT (in memory)', () => {
     });
   });
 });
+
+/** ECR and PT joined through a relay that can lose the PT's bytes on the way back. */
+function lossyWorld(loseFromPt: (chunk: Uint8Array) => boolean) {
+  const [ecr, relayEcr] = MemoryLink.pair();
+  const [relayPt, pt] = MemoryLink.pair();
+  relayEcr.onData((c) => void relayPt.write(c));
+  relayPt.onData((c) => {
+    if (!loseFromPt(c)) void relayEcr.write(c);
+  });
+  const sim = new ZvtSimulator({ transport: 'serial', ackMs: 150 });
+  sim.attach(pt);
+  const sent: string[] = [];
+  const unit = new ZvtUnit(ecr, {
+    transport: 'serial',
+    timeouts,
+    password: '123456',
+    maxRetries: 3,
+    trace: (dir, bytes) => {
+      if (dir === 'tx') sent.push(bytes);
+    },
+  });
+  closers.push(() => unit.close());
+  const journal = new MemoryPaymentJournal();
+  return {
+    sim,
+    unit,
+    sent,
+    journal,
+    flow: new PaymentFlow({ unit, unitName: 'payment', journal }),
+  };
+}
+
+const isPurchaseFrame = (hex: string) => hex.startsWith('10 02 06 01 ');
+
+describe('link retries never repeat a payment the unit may have taken', () => {
+  it('does not send a purchase again when its ACK is lost but the unit goes on', async () => {
+    let lost = false;
+    const w = lossyWorld((c) => {
+      // The PT's first link ACK (a lone 06) is the one for the purchase command.
+      if (lost || c.length !== 1 || c[0] !== 0x06) return false;
+      lost = true;
+      return true;
+    });
+    const { entry } = await w.flow.run({
+      operation: 'purchase',
+      amount_cents: 900,
+      currency: 'EUR',
+    });
+    expect(lost).toBe(true);
+    expect(w.sent.filter(isPurchaseFrame)).toHaveLength(1);
+    expect(w.sim.received.filter((a) => a.cls === 0x06 && a.ins === 0x01)).toHaveLength(1);
+    expect(entry.status).toBe('success');
+    expect(w.sim.charges()).toHaveLength(1);
+  });
+
+  it('sends an unanswered purchase once and leaves it to recovery, while an enquiry is repeated', async () => {
+    const w = lossyWorld(() => true);
+    const { entry, result } = await w.flow.run({
+      operation: 'purchase',
+      amount_cents: 900,
+      currency: 'EUR',
+    });
+    expect(result?.status).toBe('error');
+    expect(w.sent.filter(isPurchaseFrame)).toHaveLength(1);
+    // Recovery's repeat receipt (06 20) moves no money: 1 + maxRetries sends.
+    expect(w.sent.filter((h) => h.startsWith('10 02 06 20 '))).toHaveLength(4);
+    // The unit could not be asked: the entry waits, and the next sale is refused until then.
+    expect(entry.status).toBe('inprocess');
+  });
+});

@@ -31,7 +31,13 @@ import {
 
 export interface ConcertOptions {
   timeouts: { inter_byte_ms: number; ack_ms: number; message_ms: number; transaction_ms: number };
+  /** The POS number every request carries (two digits, `01`). */
   pos?: string;
+  /**
+   * Repeats of our request after a NAK or no ACK, and NAKs of an unreadable answer (3). Safe:
+   * the unit acts on a request only when the session ends (EOT), and a repeat inside the
+   * session replaces it. The ENQ attempts stay at the spec's three.
+   */
   maxRetries?: number;
 }
 
@@ -193,7 +199,7 @@ export class ConcertUnit implements PaymentUnit {
     });
   }
 
-  /** ENQ until the unit ACKs: three attempts at most. */
+  /** ENQ until the unit ACKs: three attempts at most (devices.md, not `maxRetries`). */
   private async enquire(): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
       await this.link.write(Uint8Array.of(ENQ));

@@ -17,6 +17,8 @@ import {
 } from './frame.js';
 
 export interface ConcertSimTransaction {
+  /** The POS number the request carried. */
+  pos: string;
   type: string;
   amount_cents: number;
   private_data: string;
@@ -74,6 +76,7 @@ export class ConcertSimulator implements Simulator {
     const r = req.value;
     const accepted = !this.declineAmounts.has(r.amount_cents);
     this.ledger.push({
+      pos: r.pos,
       type: r.type,
       amount_cents: r.amount_cents,
       private_data: r.private_data.trim(),

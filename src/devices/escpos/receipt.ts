@@ -40,56 +40,87 @@ export const ReceiptSchema = z.strictObject({
 });
 export type Receipt = z.infer<typeof ReceiptSchema>;
 
-function columns(left: string, right: string, width: number): string {
-  const room = Math.max(1, width - right.length - 1);
+/**
+ * A label and a right-aligned value in `width` columns; the label is cut to make room. A value
+ * too wide to share a line gets its own, right-aligned (wrapped if wider still).
+ */
+function columns(left: string, right: string, width: number): string[] {
+  if (right.length + 2 > width) {
+    return [...wrap(left, width), ...wrap(right, width).map((r) => r.padStart(width))];
+  }
+  const room = width - right.length - 1;
   const l = left.length > room ? left.slice(0, room) : left;
-  return l + ' '.repeat(Math.max(1, width - l.length - right.length)) + right;
+  return [l + ' '.repeat(width - l.length - right.length) + right];
 }
 
+/** Free text in lines of at most `width` columns: at spaces, else inside a too-long word. */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let cur: string | null = null;
+  for (let word of text.split(' ')) {
+    if (cur !== null && cur.length + 1 + word.length <= width) {
+      cur += ` ${word}`;
+      continue;
+    }
+    if (cur !== null) lines.push(cur);
+    while (word.length > width) {
+      lines.push(word.slice(0, width));
+      word = word.slice(width);
+    }
+    cur = word === '' && lines.length > 0 ? null : word;
+  }
+  if (cur !== null || lines.length === 0) lines.push(cur ?? '');
+  return lines;
+}
+
+/** Renders a receipt; every line fits `width` columns but the transaction line (see below). */
 export function renderReceipt(input: z.input<typeof ReceiptSchema>, width = 42): Uint8Array {
   const r = ReceiptSchema.parse(input);
   const out: Uint8Array[] = [c.init()];
+  const text = (s: string) => out.push(...wrap(s, width).map(c.line));
+  const cols = (left: string, right: string) =>
+    out.push(...columns(left, right, width).map(c.line));
   if (r.offline) {
-    out.push(c.align('center'), c.bold(true), c.line('*** OFFLINE ***'), c.bold(false));
+    out.push(c.align('center'), c.bold(true));
+    text('*** OFFLINE ***');
+    out.push(c.bold(false));
   }
   if (r.header.length) {
     out.push(c.align('center'));
-    for (const h of r.header) out.push(c.line(h));
+    for (const h of r.header) text(h);
   }
   out.push(c.align('left'));
   for (const it of r.items) {
-    out.push(c.line(it.title));
-    out.push(c.line(columns(`  ${it.quantity} x ${it.price}`, it.amount, width)));
-    for (const d of it.discounts) out.push(c.line(columns(`  - ${d.rule}`, `-${d.amount}`, width)));
-    for (const b of it.bonuses)
-      out.push(c.line(columns(`  + ${b.rule}`, `+${b.amount} pts`, width)));
+    text(it.title);
+    cols(`  ${it.quantity} x ${it.price}`, it.amount);
+    for (const d of it.discounts) cols(`  - ${d.rule}`, `-${d.amount}`);
+    for (const b of it.bonuses) cols(`  + ${b.rule}`, `+${b.amount} pts`);
   }
   out.push(c.line('-'.repeat(width)));
-  if (r.discounts_total) out.push(c.line(columns('Discounts', `-${r.discounts_total}`, width)));
-  out.push(
-    c.bold(true),
-    c.size(1, 2),
-    c.line(columns('TOTAL', r.total, width)),
-    c.size(1, 1),
-    c.bold(false),
-  );
-  for (const p of r.payments) out.push(c.line(columns(p.title, p.amount, width)));
-  if (r.bonuses_added) out.push(c.line(columns('Bonuses earned', r.bonuses_added, width)));
+  if (r.discounts_total) cols('Discounts', `-${r.discounts_total}`);
+  // Double height only: the width in columns stays the same.
+  out.push(c.bold(true), c.size(1, 2));
+  cols('TOTAL', r.total);
+  out.push(c.size(1, 1), c.bold(false));
+  for (const p of r.payments) cols(p.title, p.amount);
+  if (r.bonuses_added) cols('Bonuses earned', r.bonuses_added);
   if (r.balances.length) {
-    out.push(c.line('Balances after this sale:'));
-    for (const b of r.balances) out.push(c.line(columns(`  ${b.title}`, b.value, width)));
+    text('Balances after this sale:');
+    for (const b of r.balances) cols(`  ${b.title}`, b.value);
   }
+  // Kept on one line so the id is read (and searched) whole; a UUID makes it 48 columns, and a
+  // narrower printer breaks it itself.
   out.push(c.line(''), c.line(`Transaction ${r.transaction_id}`));
-  if (r.offline) out.push(c.line('Recorded offline; confirmed later.'));
+  if (r.offline) text('Recorded offline; confirmed later.');
   if (r.feedback && r.feedback.print !== 'none') {
     out.push(c.align('center'));
-    if (r.feedback.message) out.push(c.line(r.feedback.message));
+    if (r.feedback.message) text(r.feedback.message);
     if (r.feedback.print === 'qr-code' || r.feedback.print === 'all')
       out.push(c.qr(r.feedback.url), c.feed());
-    if (r.feedback.print === 'url' || r.feedback.print === 'all') out.push(c.line(r.feedback.url));
+    if (r.feedback.print === 'url' || r.feedback.print === 'all') text(r.feedback.url);
     out.push(c.align('left'));
   }
-  for (const f of r.footer) out.push(c.line(f));
+  for (const f of r.footer) text(f);
   out.push(c.feed(), c.feed(), c.feed(), c.cut());
   return concatBytes(out);
 }

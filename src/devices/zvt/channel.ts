@@ -1,10 +1,12 @@
 // The ZVT link layer over one byte link. Serial: frames with DLE stuffing and CRC, each answered
-// ACK/NAK; a NAKed or unanswered frame is sent again a bounded number of times. TCP: bare APDUs.
+// ACK/NAK; a NAKed frame is sent again a bounded number of times, and so is an unanswered one
+// unless it moves money (the PT may have acted on it). TCP: bare APDUs, no link retries.
 import { toHex } from '../bytes.js';
 import { Inbox } from '../inbox.js';
 import { type ByteLink, LinkError } from '../link.js';
 import { type Apdu, ApduStream, encodeApdu } from './apdu.js';
 import { ACK, encodeFrame, FrameStream, NAK } from './frame.js';
+import { movesMoney } from './messages.js';
 
 export interface ZvtChannelOptions {
   transport: 'serial' | 'tcp';
@@ -12,7 +14,7 @@ export interface ZvtChannelOptions {
   interByteMs: number;
   /** Wait for the link ACK after a frame (5 s). */
   ackMs: number;
-  /** Sends of one frame before giving up (NAK or no ACK). */
+  /** Repeats of one frame after a NAK (or no ACK, for frames that move no money). */
   maxRetries: number;
   /** Called with each frame sent and received, for a trace log. */
   trace?: (dir: 'tx' | 'rx', bytes: string) => void;
@@ -37,6 +39,8 @@ export class ZvtChannel {
   private readonly offData: () => void;
   /** Frames received with a bad CRC (answered NAK). */
   badFrames = 0;
+  /** Good frames received, so a send can tell whether the PT spoke after it. */
+  private framesIn = 0;
 
   constructor(link: ByteLink, options: ZvtChannelOptions) {
     this.link = link;
@@ -64,18 +68,30 @@ export class ZvtChannel {
       return;
     }
     const frame = encodeFrame(apdu);
+    const money = movesMoney(apdu);
     this.linkAcks.clear();
     let lastProblem = 'no ACK';
     for (let attempt = 0; attempt <= this.options.maxRetries; attempt++) {
       this.options.trace?.('tx', toHex(frame));
+      const heardBefore = this.framesIn;
       await this.link.write(frame);
       try {
         const answer = await this.linkAcks.next(this.options.ackMs, 'ACK');
         if (answer === 'ack') return;
+        // A NAK means the PT discarded the frame: sending it again is always safe.
         lastProblem = 'NAK';
       } catch (e) {
         if (!(e instanceof LinkError) || e.code !== 'timeout') throw e;
         lastProblem = `no ACK within ${this.options.ackMs} ms`;
+        if (money) {
+          // The ACK may be lost, not the command: a PT that has spoken since got it. Otherwise
+          // the outcome is unknown and recovery asks the PT; a repeat could charge twice.
+          if (this.framesIn > heardBefore) return;
+          throw new ZvtError(
+            'no-ack',
+            `payment command not acknowledged (${lastProblem}); not repeated`,
+          );
+        }
       }
     }
     throw new ZvtError(
@@ -104,6 +120,7 @@ export class ZvtChannel {
     for (const ev of this.frames.push(chunk)) {
       if (ev.kind === 'ack' || ev.kind === 'nak') this.linkAcks.push(ev.kind);
       else if (ev.kind === 'frame') {
+        this.framesIn++;
         this.options.trace?.('rx', toHex(encodeApdu(ev.apdu)));
         void this.link.write(Uint8Array.of(ACK)).catch(() => undefined);
         this.apdus.push(ev.apdu);

@@ -38,6 +38,7 @@ export interface ZvtOptions {
   /** Registration config byte: BA = ECR prints receipts, intermediate status, ECR controls payment. */
   configByte?: number;
   currency?: string;
+  /** Serial link repeats of a NAKed frame, or an unanswered one that moves no money (3). */
   maxRetries?: number;
   recognizer?: Recognizer;
   trace?: ZvtChannelOptions['trace'];

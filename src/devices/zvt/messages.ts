@@ -60,6 +60,17 @@ export function refund(password: string, cents: number, currency = EUR): Apdu {
   );
 }
 
+/**
+ * Commands that move money (authorisation, pre-authorisation, book total, pre-authorisation
+ * reversal, reversal, refund). Once the PT may have received one, it is never sent again
+ * (devices.md: only a NAKed frame is repeated).
+ */
+const MONEY_COMMANDS = new Set([0x0601, 0x0622, 0x0624, 0x0625, 0x0630, 0x0631]);
+
+export function movesMoney(a: Apdu): boolean {
+  return MONEY_COMMANDS.has((a.cls << 8) | a.ins);
+}
+
 export function repeatReceipt(password: string): Apdu {
   return apdu(0x06, 0x20, toBcd(password, 3));
 }
