@@ -23,7 +23,7 @@ import { appResponse } from './app-protocol.js';
 import { APP_ORIGIN, APP_SCHEME, CALL_CHANNEL, EVENT_CHANNEL } from './channels.js';
 import { hardenContents, hardenSession } from './harden.js';
 import { createCallHandler } from './ipc.js';
-import { createSafeStorageSecretStore } from './secrets.js';
+import { electronSecretStore } from './secrets.js';
 import { windowOptions } from './window-options.js';
 
 // Must happen before `ready`: app:// behaves like https (a secure, standard origin).
@@ -59,12 +59,15 @@ async function runMain(): Promise<void> {
   const appInfo = { name: app.getName(), version: app.getVersion() };
   const events = createEventHub();
 
+  // safeStorage decrypts only after `ready` (Linux), and the workflow reads its secrets first.
+  await app.whenReady();
   // The workflow starts only under the lock, so a second instance never opens the store.
   let terminal: Awaited<ReturnType<typeof createTerminal>>;
   try {
     terminal = await createTerminal({
       dataDir,
       config: loaded.config,
+      secrets: electronSecretStore(dataDir, safeStorage, log),
       log: log.child({ part: 'terminal' }),
       app: appInfo,
       emit: (name, payload) => events.emit(name, payload),
@@ -102,9 +105,6 @@ async function runMain(): Promise<void> {
   app.on('web-contents-created', (_event, contents) => hardenContents(contents, log));
   app.on('window-all-closed', () => app.quit());
 
-  await app.whenReady();
-  // The workflow takes no secret store yet; made here so its failures show early.
-  createSafeStorageSecretStore(join(dataDir, 'secrets.safe.json'), safeStorage, log);
   hardenSession(session.defaultSession);
   const rendererDir = join(app.getAppPath(), 'renderer', 'dist');
   protocol.handle(APP_SCHEME, (request) => appResponse(request.url, rendererDir));

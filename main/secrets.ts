@@ -3,9 +3,11 @@
 // DIR/secrets.safe.json, mode 0600. Without OS encryption the store refuses to write,
 // rather than keeping a secret in the clear behind the user's back.
 import type { SafeStorage } from 'electron';
+import { join } from 'node:path';
 import {
   checkSecretName,
   readJsonRecord,
+  SAFE_SECRETS_FILE,
   writeJsonRecordAtomic,
   type SecretStore,
 } from '../src/terminal/secrets.js';
@@ -16,6 +18,18 @@ export type SafeStorageLike = Pick<
   'isEncryptionAvailable' | 'encryptString' | 'decryptString'
 > &
   Partial<Pick<SafeStorage, 'getSelectedStorageBackend'>>;
+
+/**
+ * The store main.ts hands the workflow: DIR/secrets.safe.json (the agent's secrets.json is
+ * never read). Call it after app `ready`: safeStorage cannot decrypt before it on Linux.
+ */
+export function electronSecretStore(
+  dataDir: string,
+  safe: SafeStorageLike,
+  log: Logger,
+): SecretStore {
+  return createSafeStorageSecretStore(join(dataDir, SAFE_SECRETS_FILE), safe, log);
+}
 
 export function createSafeStorageSecretStore(
   file: string,

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parseConfig, type Config } from '../contract/config.js';
 import { AgentStartError, defaultRendererDir, startAgent, type Agent } from '../agent/server.js';
 import { createFileLogger } from '../terminal/log.js';
+import { createFileSecretStore, SECRETS_FILE } from '../terminal/secrets.js';
 import { createTerminal } from '../terminal/terminal.js';
 import type { CliIO } from './io.js';
 import { packageRoot, packageVersion } from './package-info.js';
@@ -150,6 +151,7 @@ export async function runAgent(
               const terminal = await createTerminal({
                 dataDir,
                 config: loaded.config,
+                secrets: createFileSecretStore(join(dataDir, SECRETS_FILE)),
                 log: log.child({ part: 'terminal' }),
                 app,
                 emit: (name, payload) => events.emit(name, payload),

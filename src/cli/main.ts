@@ -7,6 +7,7 @@ import { runDb } from './db.js';
 import { runDevices } from './devices.js';
 import { type CliIO, processIO } from './io.js';
 import { packageVersion } from './package-info.js';
+import { runSecrets } from './secrets.js';
 import { runStart } from './start.js';
 import { runSync } from './sync.js';
 
@@ -32,6 +33,11 @@ Usage:
   loyalty-terminal sync status|pull|push   the link to the central service, for operators
   loyalty-terminal db migrate|status|backup|check --db FILE
                                            operate the terminal's database
+  loyalty-terminal secrets set NAME [--data DIR]
+                                           store the agent's secret NAME (central.api_key,
+                                           devices.payment.zvt_password), value read from stdin
+  loyalty-terminal secrets list            the stored secrets' names, never their values
+  loyalty-terminal secrets delete NAME     remove one
   loyalty-terminal devices list            serial ports and the configured devices
   loyalty-terminal devices decode PROTOCOL HEX|-
                                            a captured frame as JSON (msr, scanner,
@@ -49,6 +55,7 @@ const commands: Record<string, Command> = {
   agent: runAgent,
   calc: runCalc,
   central: runCentral,
+  secrets: runSecrets,
   start: runStart,
   sync: runSync,
 };

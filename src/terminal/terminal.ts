@@ -3,7 +3,9 @@
 // none the sandbox central in-process on 127.0.0.1 with the demo business, its data in
 // DIR/sandbox-central.sqlite), opens the devices (simulated by default), recovers card
 // operations a crash left open, and answers the command map. The caller holds the data
-// directory's lock (one instance per directory, sync.md) before calling this.
+// directory's lock (one instance per directory, sync.md) before calling this. The central
+// API key and the ZVT password come from the secret store, else from the configuration
+// (docs/terminal.md, "Secrets").
 import { join } from 'node:path';
 import type { Config } from '../contract/config.js';
 import { effectiveTerminalId } from '../contract/config.js';
@@ -25,6 +27,7 @@ import { IdentifyService } from './identify.js';
 import { createFileLogger, type Logger } from './log.js';
 import type { AppInfo, Emit, Ids, TerminalPorts } from './ports.js';
 import { ReturnsService } from './returns.js';
+import { resolveSecret, type SecretStore } from './secrets.js';
 import { ShiftService } from './shifts.js';
 import { StaffService } from './staff.js';
 import { Workflow } from './workflow.js';
@@ -32,6 +35,12 @@ import { Workflow } from './workflow.js';
 export interface CreateTerminalOptions {
   dataDir: string;
   config: Config;
+  /**
+   * Where the central API key and the ZVT password are kept: `DIR/secrets.json` for the
+   * agent, safeStorage for Electron. Required, so no caller falls back to a clear file
+   * where sealed storage was meant.
+   */
+  secrets: SecretStore;
   clock?: SyncClock;
   /** Default: JSON lines in DIR/logs/terminal.log, rotated. */
   log?: Logger;
@@ -80,6 +89,11 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
   if (ownLog) cleanups.push(() => ownLog.close());
 
   try {
+    const apiKey = await resolveSecret('central.api_key', config, o.secrets, log);
+    const zvtPassword = config.devices.payment
+      ? await resolveSecret('devices.payment.zvt_password', config, o.secrets, log)
+      : undefined;
+
     let central: RunningCentral | null = null;
     let baseUrl = config.central.url;
     if (baseUrl === null) {
@@ -105,7 +119,14 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
 
     const sync = new SyncService({
       store,
-      config,
+      // The sandbox knows only its own demo key; a real one is for the real central service.
+      config: {
+        ...config,
+        central: {
+          ...config.central,
+          api_key: central?.api_key ?? apiKey ?? config.central.api_key,
+        },
+      },
       clock,
       baseUrl,
       appVersion: app.version,
@@ -125,7 +146,7 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
             ...(config.terminal.recognition ? { recognition: config.terminal.recognition } : {}),
             ...(config.devices.payment
               ? {
-                  zvtPassword: config.devices.payment.zvt_password,
+                  ...(zvtPassword === undefined ? {} : { zvtPassword }),
                   currency: config.devices.payment.currency,
                 }
               : {}),

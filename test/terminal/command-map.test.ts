@@ -80,8 +80,8 @@ describe('the command map contract', () => {
     expect(out.safeParse({ transaction_id: TX, state: 'pending' }).success).toBe(false);
   });
 
-  it('names the three events of on()', () => {
-    expect(eventNames).toEqual(['status-changed', 'device-state', 'sync-progress']);
+  it('names the four events of on()', () => {
+    expect(eventNames).toEqual(['status-changed', 'device-state', 'device-read', 'sync-progress']);
   });
 });
 

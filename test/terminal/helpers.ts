@@ -10,6 +10,7 @@ import { ConfigSchema } from '../../src/contract/config.js';
 import { startCentral, type RunningCentral } from '../../src/central/index.js';
 import { createCommandMap } from '../../src/terminal/command-map.js';
 import { createFileLogger } from '../../src/terminal/log.js';
+import { memorySecretStore, type SecretStore } from '../../src/terminal/secrets.js';
 import { createTerminal, type Terminal } from '../../src/terminal/terminal.js';
 
 export interface Till {
@@ -35,6 +36,10 @@ export interface TillOptions {
   central?: RunningCentral;
   dir?: string;
   devices?: Record<string, unknown>;
+  /** Keys merged into the `central` section (e.g. an `api_key` written in clear). */
+  central_config?: Record<string, unknown>;
+  /** Default: an empty store in memory. */
+  secrets?: SecretStore;
 }
 
 export function tempDir(prefix = 'lt-till-'): string {
@@ -50,6 +55,7 @@ export async function openTill(o: TillOptions = {}): Promise<Till> {
       url: central.url,
       timeouts: { connect_ms: 500, headers_ms: 1_500, body_ms: 1_500, online_deadline_ms: 1_000 },
       retry: { base_ms: 1, max_ms: 20, drain_interval_ms: 60_000 },
+      ...o.central_config,
     },
     standin: o.standin ?? {},
     terminal: { sign_in: o.signIn ?? {} },
@@ -59,6 +65,7 @@ export async function openTill(o: TillOptions = {}): Promise<Till> {
   const terminal = await createTerminal({
     dataDir: dir,
     config,
+    secrets: o.secrets ?? memorySecretStore(),
     log,
     startSync: false,
     app: { name: 'lt', version: 'test' },

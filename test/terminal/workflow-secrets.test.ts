@@ -1,13 +1,18 @@
 // After a session with auth codes (right and wrong), a PIN (online and stood in offline), the
 // central API key and the agent's token, none of them is in clear anywhere in the data
 // directory: not in the logs, not in the database (WAL included), not in an outbox payload.
+// The API key (put in with `secrets set`) and the ZVT password (written in config.json, moved
+// in at start) are only in DIR/secrets.json, mode 0600: the one file whose job is to hold them.
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/agent/server.js';
 import { DEMO, startCentral } from '../../src/central/index.js';
+import { hashApiKey } from '../../src/central/service.js';
 import { memoryIO } from '../../src/cli/io.js';
 import { runAgent } from '../../src/cli/agent.js';
+import { main } from '../../src/cli/main.js';
+import { readJsonRecord } from '../../src/terminal/secrets.js';
 import { hashSecret } from '../../src/sync/secret-hash.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { tempDir } from './helpers.js';
@@ -15,6 +20,8 @@ import { tempDir } from './helpers.js';
 const AUTH_CODE = 'Zq7-auth-9481';
 const WRONG_CODE = 'Wr0ng-code-5521';
 const PIN = 'pin-7h3x-5150';
+const LIVE_KEY = 'live-api-key-3q9w-7e1r';
+const ZVT_PASSWORD = '735194';
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -36,12 +43,17 @@ function post(agent: Agent, name: string, body: unknown) {
 }
 
 describe('secrets in the data directory', () => {
-  it('keeps no auth code, PIN, API key or token in clear after a session', async () => {
+  it('keeps no auth code, PIN, API key, ZVT password or token in clear after a session', async () => {
     const root = tempDir('lt-secrets-');
     const dir = join(root, 'data');
     const centralDb = join(root, 'central.sqlite');
     let central = await startCentral({ db: centralDb, faultSeed: 1 });
     const port = Number(new URL(central.url).port);
+    // Only the live key signs the terminal in: the session proves it came from the store.
+    central.store.putTerminal({
+      ...central.store.terminal(DEMO.terminalId)!,
+      api_key_hash: hashApiKey(LIVE_KEY),
+    });
     central.store.upsert('staff', DEMO.staff.manager, {
       ...(central.store.getRecord('staff', DEMO.staff.manager) as object),
       auth_code_hash: hashSecret(AUTH_CODE),
@@ -56,8 +68,22 @@ describe('secrets in the data directory', () => {
         timeouts: { online_deadline_ms: 1_000, connect_ms: 500 },
         retry: { base_ms: 1, max_ms: 20 },
       },
+      devices: {
+        card_reader: { simulated: true },
+        scanner: { simulated: true },
+        payment: { simulated: true, zvt_password: ZVT_PASSWORD },
+        printer: { simulated: true },
+        tank_gauge: { simulated: true },
+      },
     };
-    const io = memoryIO({ [join(dir, 'config.json')]: JSON.stringify(config) });
+    const configFiles = { [join(dir, 'config.json')]: JSON.stringify(config) };
+    expect(
+      await main(
+        ['secrets', 'set', 'central.api_key', '--data', dir],
+        memoryIO(configFiles, `${LIVE_KEY}\n`),
+      ),
+    ).toBe(0);
+    const io = memoryIO(configFiles);
     const stop = new AbortController();
     let used: Promise<void> = Promise.resolve();
     let token = '';
@@ -123,13 +149,23 @@ describe('secrets in the data directory', () => {
       await used;
       expect(code).toBe(0);
 
-      const secrets = [AUTH_CODE, WRONG_CODE, PIN, DEMO.apiKey, token];
-      const scanned = files(dir).filter((f) => !f.endsWith('agent-token'));
+      const secretsFile = join(dir, 'secrets.json');
+      expect(readJsonRecord(secretsFile)).toEqual({
+        'central.api_key': LIVE_KEY,
+        'devices.payment.zvt_password': ZVT_PASSWORD,
+      });
+      if (process.platform !== 'win32') expect(statSync(secretsFile).mode & 0o777).toBe(0o600);
+
+      const secrets = [AUTH_CODE, WRONG_CODE, PIN, LIVE_KEY, DEMO.apiKey, token];
+      // Six digits may occur inside a longer number (a timestamp); alone they are the password.
+      const zvtPassword = new RegExp(`(?<!\\d)${ZVT_PASSWORD}(?!\\d)`);
+      const scanned = files(dir).filter((f) => f !== secretsFile && !f.endsWith('agent-token'));
       expect(scanned.some((f) => f.endsWith('terminal.sqlite'))).toBe(true);
       expect(scanned.some((f) => f.includes('logs'))).toBe(true);
       for (const f of scanned) {
         const text = readFileSync(f).toString('latin1');
         for (const s of secrets) expect(text.includes(s), `${s} in ${f}`).toBe(false);
+        expect(zvtPassword.test(text), `the ZVT password in ${f}`).toBe(false);
         expect(/"special_account_pin"\s*:\s*"/.test(text), `a PIN field in ${f}`).toBe(false);
       }
     } finally {
