@@ -12,8 +12,9 @@ import {
 // The POS record carries our `catalog` (the demo's goods); pick() drops it for the engine.
 import { strictShared } from '../contract/shared.js';
 import { add, dec, toNumber, ZERO, type Dec } from '../money/index.js';
+import { localDateOf, samePeriod } from '../store/context.js';
+import { STAT_PERIODS } from '../store/entities.js';
 import type { CentralStore } from './store/central-store.js';
-import { localDate, weekStart, quarterOf } from './dates.js';
 import { HttpError } from './errors.js';
 
 export type Rec = Record<string, unknown>;
@@ -69,20 +70,11 @@ export function currentStats(
     { amount: number; quantity: number; visits: number }
   >;
   const asOf = typeof stats?.as_of === 'string' ? stats.as_of : today;
-  const same: Record<string, boolean> = {
-    day: asOf === today,
-    week: weekStart(asOf) === weekStart(today),
-    month: asOf.slice(0, 7) === today.slice(0, 7),
-    quarter: quarterOf(asOf) === quarterOf(today),
-    year: asOf.slice(0, 4) === today.slice(0, 4),
-    'all-time': true,
-    since_category: true,
-  };
   const out: Record<string, { amount: number; quantity: number; visits: number }> = {};
-  for (const [period, keep] of Object.entries(same)) {
+  for (const period of STAT_PERIODS) {
     const p = periods[period];
     out[period] =
-      keep && p
+      samePeriod(period, asOf, today) && p
         ? { amount: num(p.amount), quantity: num(p.quantity), visits: num(p.visits) }
         : { amount: 0, quantity: 0, visits: 0 };
   }
@@ -244,7 +236,7 @@ export function buildFixture(
   const { terminal, check } = o;
   const business = businessOf(store, terminal);
   const timeZone = timeZoneOf(store, terminal);
-  const today = localDate(o.nowMs, timeZone);
+  const today = localDateOf(o.nowMs, timeZone);
   const loyalty = store.getRecord('loyalty', terminal.loyalty_id) as Rec | undefined;
   const pos = store.getRecord('pos', terminal.pos_id) as Rec | undefined;
   const customer = resolveCustomer(store, check);

@@ -4,8 +4,9 @@
 // drivers and special accounts with day, month and PIN limits; coupons of each type; staff.
 // Ids are fixed (`DEMO`), so tests and docs can name them. Dates are relative to `now`.
 import { DEMO_API_KEY, DEMO_TERMINAL_ID } from '../contract/config.js';
+import { addDays } from '../engine/schedule.js';
+import { localDateOf } from '../store/context.js';
 import { hashSecret } from '../sync/secret-hash.js';
-import { addDays, localDate } from './dates.js';
 import { hashApiKey } from './service.js';
 import type { CentralStore } from './store/central-store.js';
 
@@ -69,18 +70,12 @@ const pct = (v: number) => ({ type: 'percentage', thresholds: [{ from: 0, value:
 
 /** Writes the demo business into an empty sandbox; `now` anchors lot and coupon dates. */
 export function seedDemo(store: CentralStore, nowMs: number): void {
-  const today = localDate(nowMs, DEMO.timeZone);
+  const today = localDateOf(nowMs, DEMO.timeZone);
   const C = DEMO.customers;
   const up = (entity: string, data: { id: string } & Record<string, unknown>) =>
     store.upsert(entity, data.id, data);
   store.tx(() => {
-    store.putTerminal({
-      id: DEMO.terminalId,
-      api_key_hash: hashApiKey(DEMO.apiKey),
-      business_id: DEMO.businessId,
-      pos_id: DEMO.posId,
-      loyalty_id: DEMO.loyaltyId,
-    });
+    seedTerminalOnly(store);
     up('business_settings', {
       id: DEMO.businessId,
       business_id: DEMO.businessId,
@@ -476,7 +471,7 @@ export function seedDemo(store: CentralStore, nowMs: number): void {
   });
 }
 
-/** Just the terminal (no business data), for benchmarks that load their own records. */
+/** Just the demo terminal (no business data): the demo starts with it, benchmarks load their own. */
 export function seedTerminalOnly(store: CentralStore): void {
   store.putTerminal({
     id: DEMO.terminalId,

@@ -15,7 +15,7 @@ import {
   type Rec,
   type TerminalInfo,
 } from './context.js';
-import { localDate } from './dates.js';
+import { localDateOf } from '../store/context.js';
 import { applyProcessed, applyRefund, reverseEffects, type Effects } from './effects.js';
 import { remainderOf, type EarlierRefund } from '../engine/index.js';
 import type { EngineCheckResult, EngineProcessedCheck } from '../contract/engine.js';
@@ -375,7 +375,7 @@ export function createService(o: ServiceOptions) {
     const stored = JSON.parse(row.body) as { check: Rec; effects: Effects };
     if (row.cancelled)
       throw new HttpError(422, 'invalid-input', 'the check is already cancelled', 'transaction_id');
-    const today = localDate(clock.now(), timeZoneOf(store, session.terminal));
+    const today = localDateOf(clock.now(), timeZoneOf(store, session.terminal));
     reverseEffects(store, body.transaction_id, stored.effects, today);
     store.markCancelled(body.transaction_id);
     const cancelled = {
@@ -480,7 +480,7 @@ export function createService(o: ServiceOptions) {
       refundId: key,
       customerId: row.customer_id,
       today: resolved.today,
-      saleDate: localDate(Date.parse(row.created), resolved.timeZone),
+      saleDate: localDateOf(Date.parse(row.created), resolved.timeZone),
       refund,
     });
     store.insertTransaction({
@@ -576,7 +576,7 @@ export function createService(o: ServiceOptions) {
 
   /** `GET /sandbox/balances`: every customer's bonuses and every account's balance. */
   function balances(terminal: TerminalInfo) {
-    const today = localDate(clock.now(), timeZoneOf(store, terminal));
+    const today = localDateOf(clock.now(), timeZoneOf(store, terminal));
     const customers = (store.list('customer') as Rec[]).map((c) => {
       const lots = (store.findBy('bonus_lot', 'customer_id', c.id as string) as Rec[]).filter(
         (l) =>

@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import { fromMinor, toFixed } from '../money/index.js';
 import { asStoreError, storeError } from './errors.js';
-import type { PaymentOperationType, PaymentStatus } from './payment-journal.js';
+import type { PaymentJournalRow, PaymentOperationType, PaymentStatus } from './payment-journal.js';
 
 export interface CardOperation {
   readonly id: string;
@@ -40,16 +40,8 @@ export type CardProgress = Partial<
   >
 >;
 
-interface Raw {
-  id: string;
-  transaction_id: string | null;
-  operation_type: PaymentOperationType;
-  system: string | null;
-  amount: string;
-  currency: string;
-  status: PaymentStatus;
-  created_at: number;
-  updated_at: number;
+/** A row with the columns 0003 added for the payment flow. */
+interface Raw extends PaymentJournalRow {
   protocol: string | null;
   phase: string | null;
   amount_cents: number | null;

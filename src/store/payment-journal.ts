@@ -43,7 +43,8 @@ export interface PaymentEntry {
   readonly updatedAt: number;
 }
 
-interface Raw {
+/** The columns of a payment_journal row (0002) that both views of the journal read. */
+export interface PaymentJournalRow {
   id: string;
   transaction_id: string | null;
   operation_type: PaymentOperationType;
@@ -51,10 +52,13 @@ interface Raw {
   amount: string;
   currency: string;
   status: PaymentStatus;
-  request: string | null;
-  response: string | null;
   created_at: number;
   updated_at: number;
+}
+
+interface Raw extends PaymentJournalRow {
+  request: string | null;
+  response: string | null;
 }
 
 const json = (t: string | null): unknown => (t === null ? null : (JSON.parse(t) as unknown));

@@ -14,6 +14,7 @@ import type {
 import type {
   EngineCheck,
   EngineCheckResult,
+  EngineError,
   EngineResult,
   EngineRule,
 } from '../contract/engine.js';
@@ -48,6 +49,11 @@ export function prepareRules(rules: readonly EngineRule[]): PreparedRules {
     prepared.set(rules, p);
   }
   return p;
+}
+
+/** The engine's refusal as the command's error: its code, message, path and details. */
+export function engineRefusal(error: EngineError, path = error.path): ErrorResponse {
+  return refuse(error.code, error.message, path, error.details);
 }
 
 /** The sync state of one transaction's outbox row, as the contract shows it. */
@@ -228,13 +234,7 @@ export class CheckoutService {
     const done = this.complete(input.check);
     if ('error' in done) return done.error;
     const result = this.calcLocal(done.check);
-    if ('error' in result)
-      return refuse(
-        result.error.code,
-        result.error.message,
-        result.error.path,
-        result.error.details,
-      );
+    if ('error' in result) return engineRefusal(result.error);
     return { check: publicCheck(result.check), warnings: result.warnings as Warning[] };
   }
 
@@ -328,8 +328,7 @@ export class CheckoutService {
 
     // What is to pay, and how: the engine now, on this till's figures.
     const pre = this.calcLocal(check);
-    if ('error' in pre)
-      return refuse(pre.error.code, pre.error.message, pre.error.path, pre.error.details);
+    if ('error' in pre) return engineRefusal(pre.error);
     const toPay = dec(pre.check.amount_to_pay ?? 0);
     let split = check.payments ?? [];
     if (split.length > 0 && isAccountType(check.payment_type)) {
@@ -514,13 +513,7 @@ export class CheckoutService {
       check.payment_type === 'special-account' ||
       check.payment_type === 'corporate-special-account';
     const result = this.calcLocal(check, account ? 'process' : 'calc');
-    if ('error' in result)
-      return refuse(
-        result.error.code,
-        result.error.message,
-        result.error.path,
-        result.error.details,
-      );
+    if ('error' in result) return engineRefusal(result.error);
     const amount = result.check.amount_to_pay ?? 0;
     let card: Authorisation['card'] = null;
     const payments: PaymentRecord[] = [];

@@ -12,7 +12,7 @@ import { localDateOf } from '../store/context.js';
 import { OUTBOX_PAYLOAD_VERSION } from '../sync/outbox-payload.js';
 import { calculate, remainderOf } from '../engine/index.js';
 import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-payments.js';
-import { prepareRules, saleSyncOf } from './checkout.js';
+import { engineRefusal, prepareRules, saleSyncOf } from './checkout.js';
 import { refuse } from './command-map.js';
 import { InFlight, requestHash } from './idempotency.js';
 import type { TerminalPorts } from './ports.js';
@@ -196,13 +196,7 @@ export class ReturnsService {
         'transaction_id',
       );
     const result = calculate(ctx.context, prepareRules(ctx.rules));
-    if ('error' in result)
-      return refuse(
-        result.error.code,
-        result.error.message,
-        result.error.path,
-        result.error.details,
-      );
+    if ('error' in result) return engineRefusal(result.error);
     const back = result.check;
     const owed = result.owed?.bonuses ?? 0;
 
@@ -369,10 +363,8 @@ export class ReturnsService {
         'original_transaction_id',
       );
     const result = calculate(ctx.context, prepareRules(ctx.rules));
-    if ('error' in result) {
-      const path = result.error.path.replace(/^refund_lines/, 'lines');
-      return refuse(result.error.code, result.error.message, path, result.error.details);
-    }
+    if ('error' in result)
+      return engineRefusal(result.error, result.error.path.replace(/^refund_lines/, 'lines'));
     const owed = result.owed?.bonuses ?? 0;
     const back: EngineCheckResult = {
       ...result.check,

@@ -8,17 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
-import { ConfigSchema } from '../../src/contract/config.js';
 import type { EngineCheck } from '../../src/contract/engine.js';
 import type { Store } from '../../src/store/open.js';
 import type { CentralClient } from '../../src/sync/client.js';
 import { manualClock, type SyncClock } from '../../src/sync/clock.js';
-import { Connectivity } from '../../src/sync/connectivity.js';
+import type { Connectivity } from '../../src/sync/connectivity.js';
 import type { OutboxPayloadV1 } from '../../src/sync/outbox-payload.js';
 import { OutboxPusher } from '../../src/sync/pusher.js';
 import { Puller } from '../../src/sync/puller.js';
-import { SaleService, type SaleOutcome } from '../../src/sync/sale-service.js';
-import { makeClient, openTerminalStore } from '../sync/world.js';
+import type { SaleOutcome, SaleService } from '../../src/sync/sale-service.js';
+import { connectTill, openTerminalStore, tillSales } from '../sync/world.js';
 
 const T0 = Date.parse('2026-11-22T10:15:00Z');
 const DAY = 86_400_000;
@@ -38,26 +37,11 @@ interface Till {
 }
 
 function till(store: Store, url: string, central: RunningCentral, clock: SyncClock): Till {
-  const link = new Connectivity({ clock, persist: store.sync, skewWarnMs: 300_000 });
-  const client = makeClient(url, central, link);
+  const { link, client } = connectTill(store, url, central, clock);
   cleanups.push(() => client.close());
-  const config = ConfigSchema.parse({
+  const sales = tillSales({ store, client, link, clock }, central.terminal_id, {
     central: { timeouts: { online_deadline_ms: 1_000 } },
-    standin: {
-      max_cache_age_s: WINDOW_S,
-      customer_day_limit: 1_000,
-      terminal_total_limit: 1_000,
-    },
-  });
-  const sales = new SaleService({
-    store,
-    client,
-    link,
-    clock,
-    config,
-    terminalId: central.terminal_id,
-    appVersion: 'test',
-    schemaVersion: 3,
+    standin: { max_cache_age_s: WINDOW_S, customer_day_limit: 1_000, terminal_total_limit: 1_000 },
   });
   return { store, link, client, sales };
 }

@@ -10,31 +10,28 @@
 // migration's SQL, inside the transaction, widens the window). After each kill the previous
 // build opens the file with every sale and outbox row as before; or, when the kill came after
 // the commit, this build does, and the previous build refuses it as newer.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open.js';
-import { tempDir, testClock, type TempDir } from '../store/helpers.js';
+import { seededRandom, tempDir, testClock, type TempDir } from '../store/helpers.js';
+import { repoNode, repoRoot, runUntilKilled, tsHook } from '../store/kill-child.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const node = join(root, 'node_modules', '.bin', 'node');
-const hook = './test/store/fixtures/ts-resolve.mjs';
 const ROUNDS = 10;
 const PAUSE_MS = 120;
 const SALES = 30;
 
 const git = (...args: string[]): string =>
-  execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 const migrationCount = (names: string[]): number =>
   names.filter((n) => /^(migrations\/)?\d{4}_[a-z0-9_]+\.sql$/.test(n)).length;
 
 /** The newest commit whose migrations are a strict prefix of the working tree's. */
 function previousBuild(): { commit: string; migrations: number } | null {
-  const current = migrationCount(readdirSync(join(root, 'migrations')));
+  const current = migrationCount(readdirSync(join(repoRoot, 'migrations')));
   for (const commit of git('rev-list', 'HEAD').trim().split('\n')) {
     const names = git('ls-tree', '--name-only', commit, 'migrations/').trim().split('\n');
     const count = migrationCount(names);
@@ -45,7 +42,7 @@ function previousBuild(): { commit: string; migrations: number } | null {
 
 // A source tarball has no history to take the previous build from; a clone always has (a
 // shallow one fails below, saying so: CI checks out with its full history).
-const hasHistory = existsSync(join(root, '.git'));
+const hasHistory = existsSync(join(repoRoot, '.git'));
 
 interface Seen {
   refused?: string;
@@ -56,24 +53,20 @@ interface Seen {
 
 function runOld(oldRoot: string, mode: 'seed' | 'read', file: string, n = 0): Seen {
   const r = spawnSync(
-    node,
-    ['--import', hook, 'test/reliability/fixtures/old-store-child.ts', oldRoot, mode, file, `${n}`],
-    { cwd: root, encoding: 'utf8', timeout: 60_000 },
+    repoNode,
+    [
+      '--import',
+      tsHook,
+      'test/reliability/fixtures/old-store-child.ts',
+      oldRoot,
+      mode,
+      file,
+      `${n}`,
+    ],
+    { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 },
   );
   if (r.status !== 0) throw new Error(`previous build failed (${r.status}): ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as Seen;
-}
-
-/** A small seeded generator, so a failing run can be replayed (the seed is in the test name). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface Round {
@@ -85,41 +78,25 @@ interface Round {
   finished: boolean;
 }
 
-function migrateAndKill(file: string, delayMs: number, afterBegin: boolean): Promise<Round> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      node,
-      ['--import', hook, 'test/reliability/fixtures/migrate-child.ts', file, `${PAUSE_MS}`],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const round: Round = { began: false, applied: 0, finished: false };
-    let stderr = '';
-    let timer: NodeJS.Timeout | undefined;
-    const kill = () => child.kill('SIGKILL');
-    if (!afterBegin) timer = setTimeout(kill, delayMs);
-    let buffer = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      buffer += chunk;
-      let nl: number;
-      while ((nl = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
+async function migrateAndKill(file: string, delayMs: number, afterBegin: boolean): Promise<Round> {
+  const round: Round = { began: false, applied: 0, finished: false };
+  const end = await runUntilKilled(
+    'test/reliability/fixtures/migrate-child.ts',
+    [file, `${PAUSE_MS}`],
+    {
+      delayMs,
+      armAtSpawn: !afterBegin,
+      onLine(line, arm) {
         if (line === 'begin') {
           round.began = true;
-          if (afterBegin) timer = setTimeout(kill, delayMs);
+          arm();
         } else if (line.startsWith('applied ')) round.applied += 1;
-      }
-    });
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (timer) clearTimeout(timer);
-      if (signal === 'SIGKILL') resolve(round);
-      else if (code === 0) resolve({ ...round, finished: true });
-      else reject(new Error(`migrating child failed (${code}): ${stderr}`));
-    });
-  });
+      },
+    },
+  );
+  if (end.killed) return round;
+  if (end.code === 0) return { ...round, finished: true };
+  throw new Error(`migrating child failed (${end.code}): ${end.stderr}`);
 }
 
 function userVersion(file: string): number {
@@ -151,7 +128,7 @@ describe.skipIf(!hasHistory)('a kill during a migration', () => {
     const tar = join(t.dir, 'previous.tar');
     git('archive', '--format=tar', '-o', tar, previous.commit, 'src', 'migrations', 'package.json');
     execFileSync('tar', ['-xf', tar, '-C', oldRoot]);
-    symlinkSync(join(root, 'node_modules'), join(oldRoot, 'node_modules'), 'dir');
+    symlinkSync(join(repoRoot, 'node_modules'), join(oldRoot, 'node_modules'), 'dir');
     mkdirSync(join(t.dir, 'seed'));
     baseline = runOld(oldRoot, 'seed', seedFile(), SALES);
   }, 90_000);
@@ -169,7 +146,7 @@ describe.skipIf(!hasHistory)('a kill during a migration', () => {
     `leaves the previous schema, which the previous build opens with its outbox intact, across ${ROUNDS} kills (seed ${seed})`,
     { timeout: 100_000 },
     async () => {
-      const random = mulberry32(seed);
+      const random = seededRandom(seed);
       let midMigration = 0;
       let previousSchema = 0;
       for (let i = 0; i < ROUNDS; i++) {
@@ -179,7 +156,8 @@ describe.skipIf(!hasHistory)('a kill during a migration', () => {
         copyFileSync(seedFile(), file);
         // Most kills are timed from the start of the migration transaction; some from spawn.
         const fromBegin = i % 4 !== 3;
-        const pending = migrationCount(readdirSync(join(root, 'migrations'))) - previous.migrations;
+        const pending =
+          migrationCount(readdirSync(join(repoRoot, 'migrations'))) - previous.migrations;
         const delay = fromBegin
           ? Math.floor(random() * (PAUSE_MS * pending + 20))
           : Math.floor(random() * 1_500);

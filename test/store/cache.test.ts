@@ -1,21 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { EngineRule } from '../../src/contract/engine.js';
-import type { Store } from '../../src/store/open.js';
 import type { Change } from '../../src/store/cache.js';
-import { openTest, tempDir, testClock, type TempDir, type TestClock } from './helpers.js';
+import { storePerTest } from './store-per-test.js';
 
-let t: TempDir;
-let clock: TestClock;
-let store: Store;
-beforeEach(async () => {
-  t = tempDir('cache-');
-  clock = testClock();
-  store = await openTest(t.file, clock);
-});
-afterEach(() => {
-  store.close();
-  t.cleanup();
-});
+const db = storePerTest('cache-');
 
 const customer = (id: string, extra: Record<string, unknown> = {}) => ({
   entity: 'customer',
@@ -53,7 +41,7 @@ function page(
   changes: Array<{ entity: string; op: 'upsert' | 'delete'; id: string; data?: unknown }>,
   cursor = 'c1',
 ) {
-  return store.applyPage({ changes, cursor, requestedAt: clock.now() });
+  return db.store.applyPage({ changes, cursor, requestedAt: db.clock.now() });
 }
 
 describe('cache lookups', () => {
@@ -93,21 +81,21 @@ describe('cache lookups', () => {
   });
 
   it('finds a customer by card code', () => {
-    expect(store.cache.customerByCard('CARD-001')?.id).toBe('c1');
-    expect(store.cache.identify('CARD-001', 'card').customer?.id).toBe('c1');
+    expect(db.store.cache.customerByCard('CARD-001')?.id).toBe('c1');
+    expect(db.store.cache.identify('CARD-001', 'card').customer?.id).toBe('c1');
   });
 
   it('finds a customer by phone whatever its punctuation', () => {
-    expect(store.cache.identify('4930 123456', 'phone').customer?.id).toBe('c1');
+    expect(db.store.cache.identify('4930 123456', 'phone').customer?.id).toBe('c1');
   });
 
   it('finds a customer by e-mail ignoring case and spaces', () => {
-    expect(store.cache.identify('anna@example.com', 'email').customer?.id).toBe('c1');
+    expect(db.store.cache.identify('anna@example.com', 'email').customer?.id).toBe('c1');
   });
 
   it('finds a customer by external id and by QR code', () => {
-    expect(store.cache.identify('ext-1', 'external-id').customer?.id).toBe('c1');
-    expect(store.cache.identify('QR-C1', 'qr').customer?.id).toBe('c1');
+    expect(db.store.cache.identify('ext-1', 'external-id').customer?.id).toBe('c1');
+    expect(db.store.cache.identify('QR-C1', 'qr').customer?.id).toBe('c1');
   });
 
   it('finds a vehicle and its customer by QR, tag or AVI id', () => {
@@ -116,37 +104,37 @@ describe('cache lookups', () => {
       ['TAG-1', 'vehicle'],
       ['AVI-1', 'avi'],
     ] as const) {
-      const found = store.cache.identify(id, type);
+      const found = db.store.cache.identify(id, type);
       expect(found.vehicle?.id).toBe('v1');
       expect(found.customer?.id).toBe('c1');
     }
   });
 
   it('finds a coupon by code', () => {
-    expect(store.cache.couponsByCode('SAVE10').map((c) => c.id)).toEqual(['cp1']);
+    expect(db.store.cache.couponsByCode('SAVE10').map((c) => c.id)).toEqual(['cp1']);
   });
 
   it('returns nothing for an unknown identifier', () => {
-    expect(store.cache.identify('nope', 'card')).toEqual({ customer: null, vehicle: null });
+    expect(db.store.cache.identify('nope', 'card')).toEqual({ customer: null, vehicle: null });
   });
 
   it('updates the lookup columns when a record changes', () => {
     page([customer('c1', { phone: '+1 555 0100' })], 'c2');
-    expect(store.cache.identify('15550100', 'phone').customer?.id).toBe('c1');
-    expect(store.cache.identify('4930123456', 'phone').customer).toBeNull();
+    expect(db.store.cache.identify('15550100', 'phone').customer?.id).toBe('c1');
+    expect(db.store.cache.identify('4930123456', 'phone').customer).toBeNull();
   });
 
   it('applies deletes', () => {
     page([{ entity: 'card', op: 'delete', id: 'k1' }], 'c2');
-    expect(store.cache.customerByCard('CARD-001')).toBeNull();
+    expect(db.store.cache.customerByCard('CARD-001')).toBeNull();
   });
 });
 
 describe('pulling pages', () => {
   it('stores the cursor and the last pull with the page', () => {
     page([customer('c1')], 'cursor-7');
-    expect(store.sync.cursor()).toBe('cursor-7');
-    expect(store.sync.lastPullAt()).toBe(clock.now());
+    expect(db.store.sync.cursor()).toBe('cursor-7');
+    expect(db.store.sync.lastPullAt()).toBe(db.clock.now());
   });
 
   it('quarantines an invalid record without blocking the rest of the page', () => {
@@ -156,11 +144,11 @@ describe('pulling pages', () => {
       customer('c3'),
     ]);
     expect(r).toEqual({ applied: 2, quarantined: 1, swapped: false });
-    expect(store.cache.customerById('c3')?.id).toBe('c3');
-    const [q] = store.sync.quarantined();
+    expect(db.store.cache.customerById('c3')?.id).toBe('c3');
+    const [q] = db.store.sync.quarantined();
     expect(q?.recordId).toBe('c2');
     expect(q?.error).toMatch(/access_type/);
-    expect(store.sync.quarantineCount()).toBe(1);
+    expect(db.store.sync.quarantineCount()).toBe(1);
   });
 
   it('quarantines an unknown entity', () => {
@@ -170,7 +158,7 @@ describe('pulling pages', () => {
   it('clears a quarantined record when a valid version of it arrives', () => {
     page([{ entity: 'customer', op: 'upsert', id: 'c2', data: { id: 'c2' } }]);
     page([customer('c2')], 'c2');
-    expect(store.sync.quarantineCount()).toBe(0);
+    expect(db.store.sync.quarantineCount()).toBe(0);
   });
 
   it('never stores a clear staff auth code or PIN', () => {
@@ -188,65 +176,71 @@ describe('pulling pages', () => {
         data: { id: 'a1', customer_id: 'c1', pin: '9999', pin_hash: 'scrypt$a$b' },
       },
     ]);
-    expect(store.cache.get('staff', 's1')).toEqual({ id: 's1', auth_code_hash: 'scrypt$x$y' });
-    expect(store.cache.get('special_account', 'a1')).not.toHaveProperty('pin');
-    expect(store.cache.pinHashOf('a1')).toBe('scrypt$a$b');
+    expect(db.store.cache.get('staff', 's1')).toEqual({ id: 's1', auth_code_hash: 'scrypt$x$y' });
+    expect(db.store.cache.get('special_account', 'a1')).not.toHaveProperty('pin');
+    expect(db.store.cache.pinHashOf('a1')).toBe('scrypt$a$b');
   });
 
   it('loads a full snapshot into staging and swaps it in with the last page', () => {
     page([customer('old'), rule('r-old', 'l1')]);
-    const first = store.applyPage({
+    const first = db.store.applyPage({
       changes: [customer('n1')],
       cursor: 's1',
-      requestedAt: clock.now(),
+      requestedAt: db.clock.now(),
       snapshot: true,
       hasMore: true,
     });
     expect(first.swapped).toBe(false);
     // Until the swap the till still sees the old data, rules included.
-    expect(store.cache.customerById('old')).not.toBeNull();
-    expect(store.rules.candidates('l1', null)).toHaveLength(1);
-    expect(store.sync.snapshot()?.cursor).toBe('s1');
-    const last = store.applyPage({
+    expect(db.store.cache.customerById('old')).not.toBeNull();
+    expect(db.store.rules.candidates('l1', null)).toHaveLength(1);
+    expect(db.store.sync.snapshot()?.cursor).toBe('s1');
+    const last = db.store.applyPage({
       changes: [customer('n2'), rule('r-new', 'l1')],
       cursor: 's2',
-      requestedAt: clock.now(),
+      requestedAt: db.clock.now(),
       snapshot: true,
       hasMore: false,
     });
     expect(last.swapped).toBe(true);
-    expect(store.cache.customerById('old')).toBeNull();
-    expect(store.cache.count('customer')).toBe(2);
-    expect(store.rules.candidates('l1', null).map((r) => (r as { id: string }).id)).toEqual([
+    expect(db.store.cache.customerById('old')).toBeNull();
+    expect(db.store.cache.count('customer')).toBe(2);
+    expect(db.store.rules.candidates('l1', null).map((r) => (r as { id: string }).id)).toEqual([
       'r-new',
     ]);
-    expect(store.sync.cursor()).toBe('s2');
-    expect(store.sync.snapshot()).toBeNull();
+    expect(db.store.sync.cursor()).toBe('s2');
+    expect(db.store.sync.snapshot()).toBeNull();
   });
 
   it('counts the staged rows of a snapshot: a repeated record once, a deleted one not at all', () => {
     const stage = (changes: Change[], cursor: string) =>
-      store.applyPage({ changes, cursor, requestedAt: clock.now(), snapshot: true, hasMore: true });
+      db.store.applyPage({
+        changes,
+        cursor,
+        requestedAt: db.clock.now(),
+        snapshot: true,
+        hasMore: true,
+      });
     stage([customer('s1'), customer('s2'), customer('s3')], 'p1');
-    expect(store.sync.snapshot()?.staged).toBe(3);
+    expect(db.store.sync.snapshot()?.staged).toBe(3);
     stage(
       [customer('s2', { phone: '+49 30 9' }), { entity: 'customer', op: 'delete', id: 's3' }],
       'p2',
     );
-    expect(store.sync.snapshot()?.staged).toBe(2);
+    expect(db.store.sync.snapshot()?.staged).toBe(2);
     // A delete of a record never staged changes nothing.
     stage([{ entity: 'customer', op: 'delete', id: 'nobody' }, customer('s4')], 'p3');
-    expect(store.sync.snapshot()?.staged).toBe(3);
-    store.applyPage({
+    expect(db.store.sync.snapshot()?.staged).toBe(3);
+    db.store.applyPage({
       changes: [],
       cursor: 'p4',
-      requestedAt: clock.now(),
+      requestedAt: db.clock.now(),
       snapshot: true,
       hasMore: false,
     });
-    expect(store.cache.count('customer')).toBe(3);
+    expect(db.store.cache.count('customer')).toBe(3);
     // The repeated record is staged with its last version.
-    expect(store.cache.customerByPhone('+49 30 9')?.id).toBe('s2');
+    expect(db.store.cache.customerByPhone('+49 30 9')?.id).toBe('s2');
   });
 });
 
@@ -261,7 +255,7 @@ describe('rules in memory', () => {
       rule('r6', null),
     ]);
     const ids = (l: string, p: string) =>
-      store.rules
+      db.store.rules
         .candidates(l, p)
         .map((r) => (r as { id: string }).id)
         .sort();
@@ -272,19 +266,20 @@ describe('rules in memory', () => {
 
   it('reloads the rules when a pull changes them, and not otherwise', () => {
     page([rule('r1', 'l1')]);
-    const before = store.rules.candidates('l1', 'p1');
+    const before = db.store.rules.candidates('l1', 'p1');
     page([customer('c1')], 'c2');
-    expect(store.rules.candidates('l1', 'p1')).toBe(before);
+    expect(db.store.rules.candidates('l1', 'p1')).toBe(before);
     page([rule('r2', 'l1')], 'c3');
-    expect(store.rules.candidates('l1', 'p1')).toHaveLength(2);
+    expect(db.store.rules.candidates('l1', 'p1')).toHaveLength(2);
     page([{ entity: 'rule', op: 'delete', id: 'r1' }], 'c4');
-    expect(store.rules.candidates('l1', 'p1').map((r) => (r as { id: string }).id)).toEqual(['r2']);
+    expect(db.store.rules.candidates('l1', 'p1').map((r) => (r as { id: string }).id)).toEqual([
+      'r2',
+    ]);
   });
 
   it('validates each rule once, when loaded, and leaves out an invalid one', async () => {
-    store.close();
     let validations = 0;
-    store = await openTest(t.file, clock, {
+    await db.reopen({
       ruleValidator: (data) => {
         validations += 1;
         return (data as { title?: string }).title
@@ -293,9 +288,9 @@ describe('rules in memory', () => {
       },
     });
     page([rule('r1', 'l1', [], { title: 'ten off' }), rule('r2', 'l1')]);
-    for (let i = 0; i < 10; i++) store.rules.candidates('l1', 'p1');
-    expect(store.rules.candidates('l1', 'p1')).toHaveLength(1);
-    expect(store.rules.rejected()).toEqual([{ id: 'r2', error: 'title: required' }]);
+    for (let i = 0; i < 10; i++) db.store.rules.candidates('l1', 'p1');
+    expect(db.store.rules.candidates('l1', 'p1')).toHaveLength(1);
+    expect(db.store.rules.rejected()).toEqual([{ id: 'r2', error: 'title: required' }]);
     expect(validations).toBe(2);
   });
 });

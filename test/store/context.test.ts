@@ -1,22 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { EngineContext, type EngineCheck } from '../../src/contract/engine.js';
 import { calculate } from '../../src/engine/calculate.js';
 import { compileRules } from '../../src/engine/rule-index.js';
 import type { Change } from '../../src/store/cache.js';
-import type { Store } from '../../src/store/open.js';
-import {
-  openTest,
-  sale,
-  tempDir,
-  testClock,
-  testId,
-  type TempDir,
-  type TestClock,
-} from './helpers.js';
+import { sale, testId } from './helpers.js';
+import { storePerTest } from './store-per-test.js';
 
-let t: TempDir;
-let clock: TestClock;
-let store: Store;
+const db = storePerTest('context-');
 
 const up = (entity: string, data: Record<string, unknown>, id = data.id as string): Change => ({
   entity,
@@ -160,21 +150,15 @@ const check = (over: Partial<EngineCheck> = {}): EngineCheck => ({
   ...over,
 });
 
-beforeEach(async () => {
-  t = tempDir('context-');
-  clock = testClock();
-  store = await openTest(t.file, clock);
-  const r = store.applyPage({ changes: feed, cursor: 'c1', requestedAt: clock.now() });
-  expect(r.quarantined, JSON.stringify(store.sync.quarantined())).toBe(0);
-});
-afterEach(() => {
-  store.close();
-  t.cleanup();
+// Every test starts from the worked example, pulled whole.
+beforeEach(() => {
+  const r = db.store.applyPage({ changes: feed, cursor: 'c1', requestedAt: db.clock.now() });
+  expect(r.quarantined, JSON.stringify(db.store.sync.quarantined())).toBe(0);
 });
 
 describe('context assembly', () => {
   it('builds a context the engine contract accepts, from a card code and a check', () => {
-    const { context, rules } = store.assembleContext({ check: check() });
+    const { context, rules } = db.store.assembleContext({ check: check() });
     const parsed = EngineContext.safeParse(context);
     expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
     expect(context.customer).toMatchObject({
@@ -196,12 +180,12 @@ describe('context assembly', () => {
 
   it('gives the engine what it needs to reproduce the worked example of engine-fixture.md', () => {
     // The fixture's customer has no promotional lot and no special account: drop ours.
-    store.applyPage({
+    db.store.applyPage({
       changes: [{ entity: 'bonus_lot', op: 'delete', id: 'lot1' }],
       cursor: 'c2',
-      requestedAt: clock.now(),
+      requestedAt: db.clock.now(),
     });
-    const { context, rules } = store.assembleContext({ check: check() });
+    const { context, rules } = db.store.assembleContext({ check: check() });
     const result = calculate(context, compileRules(rules));
     expect(result).toMatchObject({
       check: {
@@ -215,19 +199,19 @@ describe('context assembly', () => {
   });
 
   it('gives candidate rules in the engine shape with defaults, without fields the engine does not know', () => {
-    const { rules } = store.assembleContext({ check: check() });
+    const { rules } = db.store.assembleContext({ check: check() });
     const r1 = rules.find((r) => r.id === 'r1');
     expect(r1).toMatchObject({ week_days: [], items_limit_max: 0, apply_when_bonuses_redeemed: 1 });
     expect(r1).not.toHaveProperty('server_revision');
   });
 
   it('returns the same rules array for every sale until a pull changes the rules', () => {
-    const a = store.assembleContext({ check: check() }).rules;
-    expect(store.assembleContext({ check: check() }).rules).toBe(a);
+    const a = db.store.assembleContext({ check: check() }).rules;
+    expect(db.store.assembleContext({ check: check() }).rules).toBe(a);
   });
 
   it('carries promotional lots and the periods of the stats that are still current', () => {
-    const { context } = store.assembleContext({ check: check() });
+    const { context } = db.store.assembleContext({ check: check() });
     expect(context.customer?.bonuses.promotional).toEqual([
       { id: 'lot1', amount: 5, starting: '2026-11-01', expire: '2026-12-31' },
     ]);
@@ -239,9 +223,9 @@ describe('context assembly', () => {
   });
 
   it('holds what this terminal spent and sold but the cache does not show: available = cached - pending', () => {
-    store.record(sale(testId()));
-    store.record(sale(testId(), { localDate: '2026-11-21', bonuses: { redeemed: '1.25' } }));
-    const { context } = store.assembleContext({ check: check() });
+    db.store.record(sale(testId()));
+    db.store.record(sale(testId(), { localDate: '2026-11-21', bonuses: { redeemed: '1.25' } }));
+    const { context } = db.store.assembleContext({ check: check() });
     expect(context.pending.bonuses_redeemed).toBe(4.25);
     expect(context.pending.accounts).toEqual({ a1: 4 });
     expect(context.pending.stats.day).toEqual({ amount: 9.99, quantity: 3, visits: 1 });
@@ -249,7 +233,7 @@ describe('context assembly', () => {
   });
 
   it("strips the PIN hash, sets pin_verified from the caller and rolls yesterday's day usage", () => {
-    const { context } = store.assembleContext({
+    const { context } = db.store.assembleContext({
       check: check(),
       pinVerified: (id) => (id === 'a1' ? true : undefined),
     });
@@ -266,18 +250,20 @@ describe('context assembly', () => {
 
   it('gives the presented coupon with its batch code, and as redeemed while a local redemption is held', () => {
     const c = check({ redeemed_coupons: [{ code: 'SAVE10' }, { code: 'SAVE10' }] });
-    expect(store.assembleContext({ check: c }).context.coupons).toMatchObject([
+    expect(db.store.assembleContext({ check: c }).context.coupons).toMatchObject([
       { id: 'cp1', status: 'open', batch: { code: 'BATCH-A' } },
     ]);
-    store.record(sale(testId(), { coupons: [{ code: 'SAVE10', action: 'redeem' }] }));
-    expect(store.assembleContext({ check: c }).context.coupons).toMatchObject([
+    db.store.record(sale(testId(), { coupons: [{ code: 'SAVE10', action: 'redeem' }] }));
+    expect(db.store.assembleContext({ check: c }).context.coupons).toMatchObject([
       { id: 'cp1', status: 'redeemed' },
     ]);
   });
 
   it('finds the customer through a vehicle tag and keeps the highest odometer reading taken here', () => {
-    store.record(sale(testId(), { odometer: { vehicleId: 'TAG-9', value: '1234.5', unit: 'km' } }));
-    const { context, vehicle } = store.assembleContext({
+    db.store.record(
+      sale(testId(), { odometer: { vehicleId: 'TAG-9', value: '1234.5', unit: 'km' } }),
+    );
+    const { context, vehicle } = db.store.assembleContext({
       check: check({ id: undefined, id_type: undefined, vehicle_id: 'TAG-9' }),
     });
     expect(vehicle?.id).toBe('v1');
@@ -288,8 +274,8 @@ describe('context assembly', () => {
   });
 
   it('numbers provisional coupons from the ledger counter', () => {
-    store.record(sale(testId(), { couponSeqUsed: 41 }));
-    const { context } = store.assembleContext({
+    db.store.record(sale(testId(), { couponSeqUsed: 41 }));
+    const { context } = db.store.assembleContext({
       check: check(),
       terminal: { id: 'T1', couponPrefix: 'T01-' },
     });
@@ -297,13 +283,13 @@ describe('context assembly', () => {
   });
 
   it("includes services and the loyalty's margins", () => {
-    const { context } = store.assembleContext({ check: check() });
+    const { context } = db.store.assembleContext({ check: check() });
     expect(context.additional_services.map((s) => s.code)).toEqual(['WASH']);
     expect(context.additional_costs.map((c) => c.code)).toEqual(['M1']);
   });
 
   it('assembles an anonymous sale without a customer or holds', () => {
-    const { context } = store.assembleContext({
+    const { context } = db.store.assembleContext({
       check: check({ id: undefined, id_type: undefined, bonuses_redeemed_amount: 0 }),
     });
     expect(context.customer).toBeNull();
@@ -321,14 +307,14 @@ describe('context assembly', () => {
       amount: 9.99,
       amount_to_pay: 6.49,
     };
-    store.record(
+    db.store.record(
       sale(id, { check: { transactionType: 'sale', amountToPay: '6.49', document: processed } }),
     );
-    const r = store.assembleRefund({ transactionId: id, lines: [{ index: 0, quantity: 1 }] });
+    const r = db.store.assembleRefund({ transactionId: id, lines: [{ index: 0, quantity: 1 }] });
     expect(r?.context.mode).toBe('refund');
     expect(r?.context.original).toEqual(processed);
     expect(r?.context.check).toBeUndefined();
     expect(r?.context.refund_lines).toEqual([{ index: 0, quantity: 1 }]);
-    expect(store.assembleRefund({ transactionId: 'unknown' })).toBeNull();
+    expect(db.store.assembleRefund({ transactionId: 'unknown' })).toBeNull();
   });
 });

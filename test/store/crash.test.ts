@@ -6,28 +6,12 @@
 // The child runs the real TypeScript of src/store under Node 24's type stripping, through a
 // resolve hook (fixtures/ts-resolve.mjs): no build step, no stale dist/, and no SQL outside
 // src/store.
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open.js';
-import { tempDir, testClock, type TempDir } from './helpers.js';
+import { seededRandom, tempDir, testClock, type TempDir } from './helpers.js';
+import { runUntilKilled } from './kill-child.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const node = join(root, 'node_modules', '.bin', 'node');
 const KILLS = 100;
-
-/** A small seeded generator, so a failing run can be replayed (the seed is in the test name). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Run {
   sales: string[];
@@ -36,54 +20,23 @@ interface Run {
 }
 
 /** Starts the child and kills it `delayMs` after it is ready (or, when `early`, after spawn). */
-function runAndKill(file: string, delayMs: number, early: boolean): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      node,
-      [
-        '--import',
-        './test/store/fixtures/ts-resolve.mjs',
-        'test/store/fixtures/crash-child.ts',
-        file,
-      ],
-      {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    const run: Run = { sales: [], cancellations: [], ready: false };
-    let buffer = '';
-    let stderr = '';
-    let timer: NodeJS.Timeout | undefined;
-    const kill = () => child.kill('SIGKILL');
-    if (early) timer = setTimeout(kill, delayMs);
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      buffer += chunk;
-      let nl: number;
-      while ((nl = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        const [tag, a, b] = line.split(' ');
-        if (tag === 'ready') {
-          run.ready = true;
-          if (!early) timer = setTimeout(kill, delayMs);
-        } else if (tag === 'S' && a) run.sales.push(a);
-        else if (tag === 'C' && a && b) run.cancellations.push([a, b]);
-      }
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (timer) clearTimeout(timer);
-      // Only the kill may end the child; an exception in it is a failure of the test.
-      if (signal !== 'SIGKILL')
-        reject(new Error(`child ended by itself (code ${code}): ${stderr}`));
-      else resolve(run);
-    });
+async function runAndKill(file: string, delayMs: number, early: boolean): Promise<Run> {
+  const run: Run = { sales: [], cancellations: [], ready: false };
+  const end = await runUntilKilled('test/store/fixtures/crash-child.ts', [file], {
+    delayMs,
+    armAtSpawn: early,
+    onLine(line, arm) {
+      const [tag, a, b] = line.split(' ');
+      if (tag === 'ready') {
+        run.ready = true;
+        arm();
+      } else if (tag === 'S' && a) run.sales.push(a);
+      else if (tag === 'C' && a && b) run.cancellations.push([a, b]);
+    },
   });
+  // Only the kill may end the child; an exception in it is a failure of the test.
+  if (!end.killed) throw new Error(`child ended by itself (code ${end.code}): ${end.stderr}`);
+  return run;
 }
 
 describe('crash safety', () => {
@@ -99,7 +52,7 @@ describe('crash safety', () => {
     `keeps every reported sale exactly once, whole, across ${KILLS} SIGKILLs (seed ${seed})`,
     { timeout: 120_000 },
     async () => {
-      const random = mulberry32(seed);
+      const random = seededRandom(seed);
       const sales = new Set<string>();
       const cancellations = new Map<string, string>();
       let earlyKills = 0;

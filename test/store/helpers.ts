@@ -1,5 +1,6 @@
 // Shared set-up of the store tests: a real SQLite file in a fresh temp directory, a clock the
-// test moves, and a sale with every kind of ledger effect.
+// test moves, a sale with every kind of ledger effect, and a seeded random source. No test
+// runner imports here: the crash test's child process loads this file too.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,5 +88,17 @@ export function sale(id: string, over: Partial<OperationInput> = {}): OperationI
       version: 1,
     },
     ...over,
+  };
+}
+
+/** A small seeded generator (mulberry32), so a failing run can be replayed from its seed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }

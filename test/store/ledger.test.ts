@@ -1,47 +1,28 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toFixed } from '../../src/money/index.js';
 import { StoreError } from '../../src/store/errors.js';
-import type { Store } from '../../src/store/open.js';
-import {
-  openTest,
-  sale,
-  tempDir,
-  testClock,
-  testId,
-  type TempDir,
-  type TestClock,
-} from './helpers.js';
+import { sale, testId } from './helpers.js';
+import { storePerTest } from './store-per-test.js';
 
-let t: TempDir;
-let clock: TestClock;
-let store: Store;
-beforeEach(async () => {
-  t = tempDir('ledger-');
-  clock = testClock();
-  store = await openTest(t.file, clock);
-});
-afterEach(() => {
-  store.close();
-  t.cleanup();
-});
+const db = storePerTest('ledger-');
 
-const pendingBonuses = () => toFixed(store.ledger.pendingFor('c1').bonuses);
+const pendingBonuses = () => toFixed(db.store.ledger.pendingFor('c1').bonuses);
 const pendingAccount = () => {
-  const v = store.ledger.pendingFor('c1', ['a1']).accounts.get('a1');
+  const v = db.store.ledger.pendingFor('c1', ['a1']).accounts.get('a1');
   return v ? toFixed(v) : '0';
 };
 
 describe('recording a sale', () => {
   it('writes the sale, its effects, its holds and its outbox row together', () => {
     const id = testId();
-    expect(store.record(sale(id))).toEqual({ status: 'committed', seq: 1 });
-    expect(store.ledger.status(id)).toMatchObject({
+    expect(db.store.record(sale(id))).toEqual({ status: 'committed', seq: 1 });
+    expect(db.store.ledger.status(id)).toMatchObject({
       kind: 'check',
       syncStatus: 'unconfirmed',
       outboxStatus: 'queued',
       seq: 1,
     });
-    const fx = store.ledger.effectsOf(id);
+    const fx = db.store.ledger.effectsOf(id);
     expect(fx.bonuses.map((b) => [b.kind, b.amount])).toEqual([
       ['redeem', '3'],
       ['add', '0.48'],
@@ -50,40 +31,40 @@ describe('recording a sale', () => {
       { payment_type: 'cash', payment_id: 'EUR', amount: '6.49', currency: 'EUR' },
     ]);
     expect(fx.pending.map((p) => p.kind).sort()).toEqual(['account', 'bonuses', 'coupon', 'stats']);
-    expect(store.outbox.byTransaction(id)).toMatchObject({
+    expect(db.store.outbox.byTransaction(id)).toMatchObject({
       operation: 'process_check',
       status: 'queued',
       seq: 1,
       payloadVersion: 1,
     });
-    expect(store.ledger.storedCheck(id)?.document).toEqual({
+    expect(db.store.ledger.storedCheck(id)?.document).toEqual({
       transaction_id: id,
       amount: 9.99,
       amount_to_pay: 6.49,
     });
-    expect(store.check().ok).toBe(true);
+    expect(db.store.check().ok).toBe(true);
   });
 
   it('gives each operation the next per-terminal sequence number', () => {
-    expect(store.record(sale(testId())).seq).toBe(1);
-    expect(store.record(sale(testId())).seq).toBe(2);
+    expect(db.store.record(sale(testId())).seq).toBe(1);
+    expect(db.store.record(sale(testId())).seq).toBe(2);
   });
 
   it('records an id only once: a retry writes nothing and answers with the first seq', () => {
     const id = testId();
-    store.record(sale(id));
-    expect(store.record(sale(id, { bonuses: { redeemed: 50 } }))).toEqual({
+    db.store.record(sale(id));
+    expect(db.store.record(sale(id, { bonuses: { redeemed: 50 } }))).toEqual({
       status: 'exists',
       seq: 1,
     });
     expect(pendingBonuses()).toBe('3');
-    expect(store.ledger.count()).toBe(1);
+    expect(db.store.ledger.count()).toBe(1);
   });
 
   it('writes nothing at all when any part of the operation fails', () => {
     const id = testId();
     expect(() =>
-      store.record(
+      db.store.record(
         sale(id, {
           outbox: {
             operation: 'process_check',
@@ -94,23 +75,23 @@ describe('recording a sale', () => {
         }),
       ),
     ).toThrow(StoreError);
-    expect(store.ledger.status(id)).toBeNull();
-    expect(store.ledger.pendingFor('c1').bonuses.units).toBe(0n);
-    expect(store.outbox.depth().queued).toBe(0);
+    expect(db.store.ledger.status(id)).toBeNull();
+    expect(db.store.ledger.pendingFor('c1').bonuses.units).toBe(0n);
+    expect(db.store.outbox.depth().queued).toBe(0);
   });
 
   it('holds spending against the cache at once and credits not at all', () => {
-    store.record(sale(testId(), { bonuses: { redeemed: '1.5', added: '9' } }));
-    store.record(sale(testId(), { bonuses: { redeemed: '2.25' } }));
+    db.store.record(sale(testId(), { bonuses: { redeemed: '1.5', added: '9' } }));
+    db.store.record(sale(testId(), { bonuses: { redeemed: '2.25' } }));
     expect(pendingBonuses()).toBe('3.75');
     expect(pendingAccount()).toBe('4.00');
   });
 
   it('keeps the pending stats with their local dates', () => {
-    store.record(sale(testId(), { localDate: '2026-11-21' }));
-    store.record(sale(testId()));
+    db.store.record(sale(testId(), { localDate: '2026-11-21' }));
+    db.store.record(sale(testId()));
     expect(
-      store.ledger.pendingFor('c1').stats.map((s) => [s.localDate, toFixed(s.amount), s.visits]),
+      db.store.ledger.pendingFor('c1').stats.map((s) => [s.localDate, toFixed(s.amount), s.visits]),
     ).toEqual([
       ['2026-11-21', '9.99', 1],
       ['2026-11-22', '9.99', 1],
@@ -118,31 +99,31 @@ describe('recording a sale', () => {
   });
 
   it('holds a redeemed coupon until the cache reflects it', () => {
-    store.record(sale(testId()));
-    expect(store.ledger.couponHeld('CPN-1')).toBe(true);
-    expect(store.ledger.couponHeld('OTHER')).toBe(false);
+    db.store.record(sale(testId()));
+    expect(db.store.ledger.couponHeld('CPN-1')).toBe(true);
+    expect(db.store.ledger.couponHeld('OTHER')).toBe(false);
   });
 
   it('keeps the highest odometer reading per vehicle and unit', () => {
-    store.record(sale(testId(), { odometer: { vehicleId: 'v1', value: '1200.5', unit: 'km' } }));
-    store.record(sale(testId(), { odometer: { vehicleId: 'v1', value: 999, unit: 'km' } }));
-    expect(toFixed(store.ledger.lastOdometer('v1', 'km') ?? { units: 0n, scale: 0 })).toBe(
+    db.store.record(sale(testId(), { odometer: { vehicleId: 'v1', value: '1200.5', unit: 'km' } }));
+    db.store.record(sale(testId(), { odometer: { vehicleId: 'v1', value: 999, unit: 'km' } }));
+    expect(toFixed(db.store.ledger.lastOdometer('v1', 'km') ?? { units: 0n, scale: 0 })).toBe(
       '1200.5',
     );
-    expect(store.ledger.lastOdometer('v1', 'mi')).toBeNull();
+    expect(db.store.ledger.lastOdometer('v1', 'mi')).toBeNull();
   });
 
   it('moves the provisional coupon counter past the numbers a sale used', () => {
-    expect(store.ledger.nextCouponSeq()).toBe(1);
-    store.record(sale(testId(), { couponSeqUsed: 4 }));
-    expect(store.ledger.nextCouponSeq()).toBe(5);
+    expect(db.store.ledger.nextCouponSeq()).toBe(1);
+    db.store.record(sale(testId(), { couponSeqUsed: 4 }));
+    expect(db.store.ledger.nextCouponSeq()).toBe(5);
   });
 
   it('sums offline spending not yet confirmed, for the terminal and per customer and day', () => {
-    store.record(sale(testId()));
-    store.record(sale(testId(), { customerId: 'c2' }));
-    store.record(sale(testId(), { subtype: 'online' }));
-    const s = store.ledger.offlineSpending('c1', '2026-11-22');
+    db.store.record(sale(testId()));
+    db.store.record(sale(testId(), { customerId: 'c2' }));
+    db.store.record(sale(testId(), { subtype: 'online' }));
+    const s = db.store.ledger.offlineSpending('c1', '2026-11-22');
     expect([toFixed(s.terminal.bonuses), toFixed(s.terminal.money)]).toEqual(['6', '4.00']);
     expect([toFixed(s.customerDay.bonuses), toFixed(s.customerDay.money)]).toEqual(['3', '2.00']);
   });
@@ -151,9 +132,9 @@ describe('recording a sale', () => {
 describe('confirmation and release', () => {
   function pull(
     changes: Array<{ entity: string; op: 'upsert'; id: string; data: unknown }>,
-    requestedAt = clock.now(),
+    requestedAt = db.clock.now(),
   ) {
-    return store.applyPage({ changes, cursor: 'c', requestedAt });
+    return db.store.applyPage({ changes, cursor: 'c', requestedAt });
   }
   const customerRec = {
     entity: 'customer',
@@ -164,13 +145,13 @@ describe('confirmation and release', () => {
 
   it('keeps the hold after the server confirms, until a pull brings the reflecting record', () => {
     const id = testId();
-    store.record(sale(id));
-    const row = store.outbox.byTransaction(id);
-    clock.advance(1000);
-    store.outbox.markDone(row?.id ?? 0, { ok: true }, clock.now());
-    expect(store.ledger.status(id)?.syncStatus).toBe('confirmed');
+    db.store.record(sale(id));
+    const row = db.store.outbox.byTransaction(id);
+    db.clock.advance(1000);
+    db.store.outbox.markDone(row?.id ?? 0, { ok: true }, db.clock.now());
+    expect(db.store.ledger.status(id)?.syncStatus).toBe('confirmed');
     expect(pendingBonuses()).toBe('3');
-    clock.advance(1000);
+    db.clock.advance(1000);
     pull([customerRec]);
     expect(pendingBonuses()).toBe('0');
     // The other holds wait for their own records.
@@ -183,39 +164,39 @@ describe('confirmation and release', () => {
 
   it('does not release a hold by a page requested before the confirmation', () => {
     const id = testId();
-    store.record(sale(id));
-    const requestedAt = clock.now();
-    clock.advance(1000);
-    store.outbox.markDone(store.outbox.byTransaction(id)?.id ?? 0, null, clock.now());
+    db.store.record(sale(id));
+    const requestedAt = db.clock.now();
+    db.clock.advance(1000);
+    db.store.outbox.markDone(db.store.outbox.byTransaction(id)?.id ?? 0, null, db.clock.now());
     pull([customerRec], requestedAt);
     expect(pendingBonuses()).toBe('3');
   });
 
   it('does not release an unconfirmed hold by any pull', () => {
-    store.record(sale(testId()));
-    clock.advance(1000);
+    db.store.record(sale(testId()));
+    db.clock.advance(1000);
     pull([customerRec]);
     expect(pendingBonuses()).toBe('3');
   });
 
   it('drops the holds of a rejected operation and keeps the row for staff', () => {
     const id = testId();
-    store.record(sale(id));
-    const row = store.outbox.byTransaction(id);
-    store.outbox.markRejected(
+    db.store.record(sale(id));
+    const row = db.store.outbox.byTransaction(id);
+    db.store.outbox.markRejected(
       row?.id ?? 0,
       { error: { code: 'insufficient-bonuses', message: 'no' } },
-      clock.now(),
+      db.clock.now(),
     );
     expect(pendingBonuses()).toBe('0');
-    expect(store.ledger.status(id)?.syncStatus).toBe('rejected');
-    expect(store.outbox.attention().map((r) => r.transactionId)).toEqual([id]);
-    expect(store.check().ok).toBe(true);
+    expect(db.store.ledger.status(id)?.syncStatus).toBe('rejected');
+    expect(db.store.outbox.attention().map((r) => r.transactionId)).toEqual([id]);
+    expect(db.store.check().ok).toBe(true);
   });
 
   it('records a sale already applied online as confirmed', () => {
     const id = testId();
-    store.record(
+    db.store.record(
       sale(id, {
         subtype: 'online',
         outbox: {
@@ -227,39 +208,39 @@ describe('confirmation and release', () => {
         },
       }),
     );
-    expect(store.ledger.status(id)).toMatchObject({
+    expect(db.store.ledger.status(id)).toMatchObject({
       syncStatus: 'confirmed',
       outboxStatus: 'done',
     });
-    expect(store.outbox.depth().queued).toBe(0);
-    clock.advance(1);
+    expect(db.store.outbox.depth().queued).toBe(0);
+    db.clock.advance(1);
     pull([customerRec]);
     expect(pendingBonuses()).toBe('0');
   });
 
   it('releases every confirmed hold when a snapshot begun after the confirmation is swapped in', () => {
     const id = testId();
-    store.record(
+    db.store.record(
       sale(id, { outbox: { operation: 'process_check', payload: {}, version: 1, status: 'done' } }),
     );
-    clock.advance(1);
-    store.applyPage({
+    db.clock.advance(1);
+    db.store.applyPage({
       changes: [customerRec],
       cursor: 's',
-      requestedAt: clock.now(),
+      requestedAt: db.clock.now(),
       snapshot: true,
       hasMore: false,
     });
-    expect(store.ledger.effectsOf(id).pending).toEqual([]);
+    expect(db.store.ledger.effectsOf(id).pending).toEqual([]);
   });
 });
 
 describe('cancellations', () => {
   it('records a cancellation with its own id and marks the check cancelled', () => {
     const original = testId();
-    store.record(sale(original));
+    db.store.record(sale(original));
     const cancel = testId();
-    store.record({
+    db.store.record({
       id: cancel,
       kind: 'cancellation',
       subtype: 'offline',
@@ -271,17 +252,17 @@ describe('cancellations', () => {
       coupons: [{ code: 'CPN-1', action: 'reopen' }],
       outbox: { operation: 'cancel_check', payload: { transaction_id: original }, version: 1 },
     });
-    expect(store.ledger.storedCheck(original)?.cancelledBy).toBe(cancel);
-    expect(store.outbox.byTransaction(cancel)?.operation).toBe('cancel_check');
+    expect(db.store.ledger.storedCheck(original)?.cancelledBy).toBe(cancel);
+    expect(db.store.outbox.byTransaction(cancel)?.operation).toBe('cancel_check');
     // The write-off is held at once; the returned bonuses count once confirmed.
     expect(pendingBonuses()).toBe('3.48');
   });
 
   it('refuses to cancel one check twice', () => {
     const original = testId();
-    store.record(sale(original));
+    db.store.record(sale(original));
     const cancel = (id: string) =>
-      store.record({
+      db.store.record({
         id,
         kind: 'cancellation',
         subtype: 'offline',

@@ -27,6 +27,15 @@ const row = (operation: string, body: Record<string, unknown>) => ({
   payload: { body },
 });
 
+/** Driver 1 paying from the fleet account through the driver's access, for the truck. */
+const fleetPayment = {
+  customer_id: DEMO.customers.driver1,
+  corporate_customer_id: DEMO.customers.fleet,
+  payment_type: 'corporate-special-account',
+  payment_id: DEMO.accesses.driver1,
+  vehicle_id: 'TRUCK-1',
+};
+
 describe('outbox lanes', () => {
   it("puts a cancel and a refund in their sale's lane", () => {
     const sales = new Map([
@@ -96,11 +105,7 @@ describe('an offline sale paid from a PIN account', () => {
     const sale = await world.sales.process({
       check: {
         transaction_id: id,
-        customer_id: DEMO.customers.driver1,
-        corporate_customer_id: DEMO.customers.fleet,
-        payment_type: 'corporate-special-account',
-        payment_id: DEMO.accesses.driver1,
-        vehicle_id: 'TRUCK-1',
+        ...fleetPayment,
         odometer: 120_600,
         special_account_pin: DEMO.pins.driver1,
         check_items: [item('DIESEL', 'fuel', 10, 1.659)],
@@ -134,11 +139,7 @@ describe('an offline sale paid from a PIN account', () => {
     world.central.server.setFaults({ error_rate: 1 });
     const sale = await world.sales.process({
       check: {
-        customer_id: DEMO.customers.driver1,
-        corporate_customer_id: DEMO.customers.fleet,
-        payment_type: 'corporate-special-account',
-        payment_id: DEMO.accesses.driver1,
-        vehicle_id: 'TRUCK-1',
+        ...fleetPayment,
         odometer: 120_600,
         special_account_pin: '9999',
         check_items: [item('DIESEL', 'fuel', 10, 1.659)],

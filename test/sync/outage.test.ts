@@ -6,18 +6,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigSchema } from '../../src/contract/config.js';
 import type { EngineCheck } from '../../src/contract/engine.js';
 import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
 import { dec, sub, toNumber, add, ZERO } from '../../src/money/index.js';
 import type { Store } from '../../src/store/open.js';
 import type { CentralClient } from '../../src/sync/client.js';
 import { systemSyncClock } from '../../src/sync/clock.js';
-import { Connectivity } from '../../src/sync/connectivity.js';
+import type { Connectivity } from '../../src/sync/connectivity.js';
 import { OutboxPusher } from '../../src/sync/pusher.js';
 import { Puller } from '../../src/sync/puller.js';
-import { SaleService } from '../../src/sync/sale-service.js';
-import { drainAll, makeClient, openTerminalStore } from './world.js';
+import type { SaleService } from '../../src/sync/sale-service.js';
+import { connectTill, drainAll, openTerminalStore, tillSales } from './world.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -40,23 +39,12 @@ async function till(
 ): Promise<Till> {
   const clock = systemSyncClock;
   const store = await openTerminalStore(dir, clock);
-  const link = new Connectivity({ clock, persist: store.sync, skewWarnMs: 300_000 });
-  const client = makeClient(central.url, central, link);
-  const config = ConfigSchema.parse({
-    central: { timeouts: { online_deadline_ms: 1_000 } },
-    standin,
-  });
+  const { link, client } = connectTill(store, central.url, central, clock);
   const pusher = new OutboxPusher({ store, client, clock, retry: { base_ms: 1, max_ms: 20 } });
   const puller = new Puller({ store, client, clock });
-  const sales = new SaleService({
-    store,
-    client,
-    link,
-    clock,
-    config,
-    terminalId: central.terminal_id,
-    appVersion: 'test',
-    schemaVersion: 2,
+  const sales = tillSales({ store, client, link, clock }, central.terminal_id, {
+    central: { timeouts: { online_deadline_ms: 1_000 } },
+    standin,
   });
   cleanups.push(async () => {
     await client.close();

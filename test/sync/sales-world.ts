@@ -1,12 +1,11 @@
 // A test world with the sale service wired in (sandbox on 127.0.0.1, real engine), its cache
 // pulled, and small helpers to record what the terminal's returns workflow records.
-import { ConfigSchema } from '../../src/contract/config.js';
 import type { EngineCheckResult } from '../../src/contract/engine.js';
 import { calculate, compileRules } from '../../src/engine/index.js';
 import { OUTBOX_PAYLOAD_VERSION } from '../../src/sync/outbox-payload.js';
-import { SaleService } from '../../src/sync/sale-service.js';
+import type { SaleService } from '../../src/sync/sale-service.js';
 import { uuidv7 } from '../../src/sync/ids.js';
-import { startWorld, type World } from './world.js';
+import { startWorld, tillSales, type World } from './world.js';
 
 export interface SalesWorld extends World {
   sales: SaleService;
@@ -14,15 +13,8 @@ export interface SalesWorld extends World {
 
 export async function startSalesWorld(): Promise<SalesWorld> {
   const w = await startWorld();
-  const sales = new SaleService({
-    store: w.store,
-    client: w.client,
-    link: w.link,
-    clock: w.clock,
-    config: ConfigSchema.parse({ central: { timeouts: { online_deadline_ms: 1_000 } } }),
-    terminalId: w.central.terminal_id,
-    appVersion: 'test',
-    schemaVersion: 2,
+  const sales = tillSales(w, w.central.terminal_id, {
+    central: { timeouts: { online_deadline_ms: 1_000 } },
   });
   const pulled = await w.puller.pull();
   if (!pulled.ok) throw new Error('the first pull failed');

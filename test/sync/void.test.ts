@@ -7,17 +7,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigSchema } from '../../src/contract/config.js';
 import type { EngineCheck } from '../../src/contract/engine.js';
 import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
 import type { Store } from '../../src/store/open.js';
 import type { CentralClient } from '../../src/sync/client.js';
 import { systemSyncClock } from '../../src/sync/clock.js';
-import { Connectivity } from '../../src/sync/connectivity.js';
 import { OutboxPusher } from '../../src/sync/pusher.js';
 import { Puller } from '../../src/sync/puller.js';
-import { SaleService, type SaleOutcome } from '../../src/sync/sale-service.js';
-import { makeClient, openTerminalStore } from './world.js';
+import type { SaleOutcome, SaleService } from '../../src/sync/sale-service.js';
+import { connectTill, makeClient, openTerminalStore, tillSales } from './world.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -38,22 +36,11 @@ async function till(central: RunningCentral): Promise<Till> {
   const dir = mkdtempSync(join(tmpdir(), 'lt-void-'));
   const clock = systemSyncClock;
   const store = await openTerminalStore(dir, clock);
-  const link = new Connectivity({ clock, persist: store.sync, skewWarnMs: 300_000 });
-  const client = makeClient(central.url, central, link);
-  const config = ConfigSchema.parse({
-    central: { timeouts: { online_deadline_ms: 150 } },
-    standin: { customer_day_limit: 0 },
-  });
+  const { link, client } = connectTill(store, central.url, central, clock);
   const salesVia = (via: CentralClient) =>
-    new SaleService({
-      store,
-      client: via,
-      link,
-      clock,
-      config,
-      terminalId: central.terminal_id,
-      appVersion: 'test',
-      schemaVersion: 2,
+    tillSales({ store, client: via, link, clock }, central.terminal_id, {
+      central: { timeouts: { online_deadline_ms: 150 } },
+      standin: { customer_day_limit: 0 },
     });
   const sales = salesVia(client);
   const pusher = new OutboxPusher({ store, client, clock, retry: { base_ms: 1, max_ms: 20 } });

@@ -3,11 +3,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { z } from 'zod';
 import {
   startCentral,
   type RunningCentral,
   type StartCentralOptions,
 } from '../../src/central/index.js';
+import { ConfigSchema } from '../../src/contract/config.js';
 import { openStore, type Store } from '../../src/store/open.js';
 import { CentralClient } from '../../src/sync/client.js';
 import { manualClock, systemSyncClock, type SyncClock } from '../../src/sync/clock.js';
@@ -16,6 +18,7 @@ import { entitySchemas } from '../../src/sync/entities.js';
 import { outboxPayloadSchema, OUTBOX_PAYLOAD_VERSION } from '../../src/sync/outbox-payload.js';
 import { OutboxPusher } from '../../src/sync/pusher.js';
 import { Puller } from '../../src/sync/puller.js';
+import { SaleService } from '../../src/sync/sale-service.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 
 export interface World {
@@ -57,6 +60,36 @@ export function makeClient(
   });
 }
 
+/** A till's line to the sandbox: its link state (kept in its store) and a client reporting to it. */
+export function connectTill(
+  store: Store,
+  url: string,
+  central: { terminal_id: string; api_key: string },
+  clock: SyncClock,
+): { link: Connectivity; client: CentralClient } {
+  const link = new Connectivity({ clock, persist: store.sync, skewWarnMs: 300_000 });
+  return { link, client: makeClient(url, central, link) };
+}
+
+/** A till's sale service, selling as the sandbox terminal `terminalId` under `config`. */
+export function tillSales(
+  till: { store: Store; client: CentralClient; link: Connectivity; clock: SyncClock },
+  terminalId: string,
+  config: z.input<typeof ConfigSchema>,
+): SaleService {
+  const { store, client, link, clock } = till;
+  return new SaleService({
+    store,
+    client,
+    link,
+    clock,
+    config: ConfigSchema.parse(config),
+    terminalId,
+    appVersion: 'test',
+    schemaVersion: 2,
+  });
+}
+
 export async function startWorld(
   o: StartCentralOptions & { clock?: SyncClock } = {},
 ): Promise<World> {
@@ -64,8 +97,7 @@ export async function startWorld(
   const central = await startCentral({ ...o, clock });
   const dir = mkdtempSync(join(tmpdir(), 'lt-sync-'));
   const store = await openTerminalStore(dir, clock);
-  const link = new Connectivity({ clock, persist: store.sync, skewWarnMs: 300_000 });
-  const client = makeClient(central.url, central, link);
+  const { link, client } = connectTill(store, central.url, central, clock);
   const pusher = new OutboxPusher({
     store,
     client,

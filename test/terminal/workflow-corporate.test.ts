@@ -12,6 +12,15 @@ afterEach(async () => {
   till = null;
 });
 
+/** Driver 1 paying from the fleet account through the driver's access, for the truck. */
+const fleetPayment = {
+  customer_id: DEMO.customers.driver1,
+  corporate_customer_id: DEMO.customers.fleet,
+  payment_type: 'corporate-special-account',
+  payment_id: DEMO.accesses.driver1,
+  vehicle_id: 'TRUCK-1',
+};
+
 describe('a corporate fuel sale', () => {
   it('needs the odometer and the PIN, and pays from the fleet account', async () => {
     till = await openTill();
@@ -25,11 +34,7 @@ describe('a corporate fuel sale', () => {
     expect(access).toMatchObject({ pin_required: true });
 
     const check = {
-      customer_id: DEMO.customers.driver1,
-      corporate_customer_id: DEMO.customers.fleet,
-      payment_type: 'corporate-special-account',
-      payment_id: DEMO.accesses.driver1,
-      vehicle_id: 'TRUCK-1',
+      ...fleetPayment,
       check_items: [item('DIESEL', 40)],
     };
     const calc = await t.ok('check-calc', { check });
@@ -106,11 +111,7 @@ describe('a corporate fuel sale', () => {
     await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
     await t.ok('shift-open', {});
     const check = {
-      customer_id: DEMO.customers.driver1,
-      corporate_customer_id: DEMO.customers.fleet,
-      payment_type: 'corporate-special-account',
-      payment_id: DEMO.accesses.driver1,
-      vehicle_id: 'TRUCK-1',
+      ...fleetPayment,
       odometer: 120_600,
       special_account_pin: DEMO.pins.driver1,
       check_items: [item('DIESEL', 10)],
@@ -159,11 +160,7 @@ describe('a corporate fuel sale', () => {
     const sale = await t.ok('sale-process', {
       transaction_id: id,
       check: {
-        customer_id: DEMO.customers.driver1,
-        corporate_customer_id: DEMO.customers.fleet,
-        payment_type: 'corporate-special-account',
-        payment_id: DEMO.accesses.driver1,
-        vehicle_id: 'TRUCK-1',
+        ...fleetPayment,
         odometer: 120_600,
         special_account_pin: DEMO.pins.driver1,
         check_items: [item('DIESEL', 10)],
