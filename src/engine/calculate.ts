@@ -11,7 +11,19 @@ import type {
   EngineMarginItem,
   EngineTaxItem,
 } from '../contract/engine.js';
-import { type Dec, ZERO, add, dec, gt, isNegative, mul, round, sub } from '../money/index.js';
+import {
+  type Dec,
+  ZERO,
+  add,
+  dec,
+  eq,
+  fromMinor,
+  gt,
+  isNegative,
+  mul,
+  round,
+  sub,
+} from '../money/index.js';
 import { applyPaymentLimits, bonusAccessError, redeemBonuses } from './bonus-payment.js';
 import { applyBonuses } from './bonuses.js';
 import { applyCouponRules, modifierBatches, presentCoupons, redeemedCoupons } from './coupons.js';
@@ -19,13 +31,13 @@ import { applyDiscounts } from './discounts.js';
 import { engineError, type ErrorResult } from './errors.js';
 import { applyFuelRecalculation } from './fuel.js';
 import { indexMatches } from './matching.js';
-import { wire } from './numbers.js';
+import { pow10, wire } from './numbers.js';
 import { refund } from './refund.js';
 import type { PreparedRules } from './rule-index.js';
 import { localNow, type LocalNow } from './schedule.js';
 import { aggregateByCode, calculateServices, lineMargins, lineTaxes } from './services-taxes.js';
 import { accountAccessError, payFromAccount, paysFromAccount } from './special-accounts.js';
-import { LineState, type Access, type CalcState, type Digits } from './state.js';
+import { ACC_SLOTS, LineState, type Access, type CalcState, type Digits } from './state.js';
 import { finalValues, outputLine, outputRule } from './totals.js';
 
 /** The zone of local dates and times: the POS's, else the business's (engine.md 2). */
@@ -124,11 +136,12 @@ export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineRe
   const check = ctx.check;
   if (!check) return engineError('invalid-input', `mode ${ctx.mode} needs a check`, 'check');
   const digits = digitsOf(check);
-  const lines: LineState[] = [];
-  for (const [i, item] of (check.check_items ?? []).entries()) {
-    const line = buildLine(item, i, digits);
+  const requestLines = check.check_items ?? [];
+  const lines = new Array<LineState>(requestLines.length);
+  for (let i = 0; i < requestLines.length; i++) {
+    const line = buildLine(requestLines[i]!, i, digits);
     if ('error' in line) return line;
-    lines.push(line);
+    lines[i] = line;
   }
   const zone = timeZoneOf(ctx);
   let local: LocalNow | undefined;
@@ -175,6 +188,7 @@ export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineRe
     spent: [],
     matches: indexMatches(prepared, lines),
     allLines: lines.map((l) => l.index),
+    acc: new BigInt64Array(ACC_SLOTS),
   };
   const early = bonusAccessError(s) ?? accountAccessError(s);
   if (early) return early;
@@ -192,29 +206,69 @@ export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineRe
   return finish(s, redeemed);
 }
 
+/** The minor units of a value at `digits` when it is exact there, else null. */
+function unitsAt(value: Dec, digits: number): bigint | null {
+  if (value.scale === digits) return value.units;
+  if (value.scale < digits) return value.units * pow10(digits - value.scale);
+  const r = round(value, digits);
+  return eq(r, value) ? r.units : null;
+}
+
+const LIMIT = 2n ** 53n;
+/** Within (-2^53, 2^53): a thousand of them sum within 64 bits. */
+const small = (units: bigint | null): units is bigint =>
+  units !== null && units < LIMIT && units > -LIMIT;
+
 /** Taxes, margins, services and totals; then the payment from a special account. */
 function finish(s: CalcState, redeemed: ReturnType<typeof redeemedCoupons>): EngineResult {
   const { amount: md, bonuses: bd } = s.digits;
   const check = s.check;
-  let amount: Dec = ZERO;
-  let discount: Dec = ZERO;
-  let sales: Dec = ZERO;
-  let bonusesRedeemedMoney: Dec = ZERO;
+  // The totals as minor units at money digits, where every line value is exact (rounded
+  // there), summed in the scratch slots (CalcState.acc) while each is below 2^53 and the
+  // lines fewer than 1024; anything else (a value with more digits: none today) sends the
+  // sums through decimals instead.
+  const acc = s.acc;
+  acc.fill(0n);
+  let exact = s.lines.length < 1024;
   const allTaxes: EngineTaxItem[] = [];
   const allMargins: EngineMarginItem[] = [];
-  const items = s.lines.map((line) => {
+  const items = new Array<EngineCheckItem>(s.lines.length);
+  for (let k = 0; k < s.lines.length; k++) {
+    const line = s.lines[k]!;
     const f = finalValues(line);
     const after = sub(f.amount, f.discount);
     const taxes = lineTaxes(s, line, after);
     const margins = lineMargins(s, line, f.quantity, after);
-    amount = add(amount, f.amount);
-    discount = add(discount, f.discount);
-    sales = add(sales, taxes.sales);
-    bonusesRedeemedMoney = add(bonusesRedeemedMoney, line.redeemed);
+    if (exact) {
+      const a = unitsAt(f.amount, md);
+      const d = unitsAt(f.discount, md);
+      const t = unitsAt(taxes.sales, md);
+      const r = unitsAt(line.redeemed, md);
+      if (small(a) && small(d) && small(t) && small(r)) {
+        acc[0] = BigInt.asIntN(64, acc[0]! + a);
+        acc[1] = BigInt.asIntN(64, acc[1]! + d);
+        acc[2] = BigInt.asIntN(64, acc[2]! + t);
+        acc[3] = BigInt.asIntN(64, acc[3]! + r);
+      } else exact = false;
+    }
     for (const t of taxes.items) allTaxes.push(t);
     for (const m of margins) allMargins.push(m);
-    return outputLine(s, line, taxes.items, margins, f);
-  });
+    items[k] = outputLine(s, line, taxes.items, margins, f);
+  }
+  let amount = fromMinor(acc[0]!, md);
+  let discount = fromMinor(acc[1]!, md);
+  let sales = fromMinor(acc[2]!, md);
+  let bonusesRedeemedMoney = fromMinor(acc[3]!, md);
+  if (!exact) {
+    amount = discount = sales = bonusesRedeemedMoney = ZERO;
+    for (const line of s.lines) {
+      const f = finalValues(line);
+      amount = add(amount, f.amount);
+      discount = add(discount, f.discount);
+      sales = add(sales, lineTaxes(s, line, sub(f.amount, f.discount)).sales);
+      bonusesRedeemedMoney = add(bonusesRedeemedMoney, line.redeemed);
+    }
+  }
   const services = calculateServices(s, amount);
   const shipping = round(dec(check.shipping_amount ?? 0), md);
   const summary = add(add(amount, shipping), services.total);

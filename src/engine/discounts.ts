@@ -209,7 +209,8 @@ function percentOfLines(
   const bound = pf.maxAmount < SMALL_AMOUNT ? pf.maxAmount : SMALL_AMOUNT;
   const fast = eligible.length < FEW_LINES;
   const zeroAsOne = c.rule.item_zero_quantity_as_one_quantity === 1;
-  let small = 0n; // discounts of the 64-bit path
+  const acc = s.acc;
+  acc[0] = 0n; // discounts of the 64-bit path
   let large = 0n; // the others
   let lines: number[] | null = null;
   for (let k = 0; k < eligible.length; k++) {
@@ -223,7 +224,7 @@ function percentOfLines(
     if (fast && current >= 0n && current <= bound) {
       const d = BigInt.asIntN(64, BigInt.asIntN(64, current * twice + den) / twiceDen);
       line.currentUnits = BigInt.asIntN(64, current - d);
-      small = BigInt.asIntN(64, small + d);
+      acc[0] = BigInt.asIntN(64, acc[0]! + d);
     } else {
       const d = unitsAt(percentOf(line.current, tier.value, digits), digits);
       line.currentUnits = current - d;
@@ -232,7 +233,7 @@ function percentOfLines(
     if (zeroAsOne) line.zeroAsOne = true;
     lines?.push(i);
   }
-  return { total: small + large, lines: lines ?? eligible };
+  return { total: acc[0]! + large, lines: lines ?? eligible };
 }
 
 /** Every unit of every eligible line, each line on its own (wholeLineDiscount, else discountsFor). */
@@ -244,7 +245,11 @@ function eachWholeLine(
   tier: Tier,
   digits: number,
 ): Applied {
-  let total = 0n;
+  // The total in a scratch slot while every discount is below 2^53 (fewer than 1024 lines).
+  const acc = s.acc;
+  acc[0] = 0n;
+  let large = 0n;
+  const fast = eligible.length < FEW_LINES;
   let lines: number[] | null = null; // the eligible list itself unless a line is left out
   for (let k = 0; k < eligible.length; k++) {
     const i = eligible[k]!;
@@ -260,10 +265,11 @@ function eachWholeLine(
       d = unitsAt(discountsFor(c, tier, [whole], digits)[0]!, digits);
     }
     lower(line, d, c);
-    total += d;
+    if (fast && d >= 0n && d < SMALL_AMOUNT) acc[0] = BigInt.asIntN(64, acc[0]! + d);
+    else large += d;
     lines?.push(i);
   }
-  return { total, lines: lines ?? eligible };
+  return { total: acc[0]! + large, lines: lines ?? eligible };
 }
 
 /** A fixed amount over every eligible line with a unit, spread by their current amounts. */
@@ -278,25 +284,29 @@ function amountOverLines(
   const lines = new Array<number>(eligible.length);
   const weights = new Array<bigint>(eligible.length);
   let n = 0;
-  let sum = 0n;
+  // The sum of the weights in a scratch slot while each is below 2^53 (fewer than 1024).
+  const acc = s.acc;
+  acc[0] = 0n;
+  let large = 0n;
+  const fast = eligible.length < FEW_LINES;
   for (const i of eligible) {
     const line = s.lines[i]!;
     if (unitsFor(line, c).units <= 0n) continue;
+    const u = line.currentUnits;
     lines[n] = i;
-    weights[n++] = line.currentUnits;
-    sum += line.currentUnits;
+    weights[n++] = u;
+    if (fast && u >= 0n && u < SMALL_AMOUNT) acc[0] = BigInt.asIntN(64, acc[0]! + u);
+    else large += u;
   }
   lines.length = n;
   weights.length = n;
+  const sum = acc[0]! + large;
   const wanted = round(tier.value, digits).units; // capped at the lines' total
-  const parts = allocate(wanted < 0n ? 0n : wanted > sum ? sum : wanted, weights);
-  let total = 0n;
-  for (let k = 0; k < n; k++) {
-    const d = parts[k]!;
-    lower(s.lines[lines[k]!]!, d, c);
-    total += d;
-  }
-  return { total, lines };
+  const capped = wanted < 0n ? 0n : wanted > sum ? sum : wanted;
+  const parts = allocate(capped, weights);
+  for (let k = 0; k < n; k++) lower(s.lines[lines[k]!]!, parts[k]!, c);
+  // The parts sum to what was allocated (largest remainder; all zero only when it is 0).
+  return { total: capped, lines };
 }
 
 /** At most `limit` units, cheapest first (cover), then discountsFor. */

@@ -12,8 +12,8 @@ import {
   isZero,
   mul,
   round,
+  roundedToNumber,
   sub,
-  toNumber,
   type RoundingMode,
 } from '../money/index.js';
 
@@ -28,7 +28,7 @@ export function num(value: number | null | undefined): Dec {
 /** The JSON number of a value rounded to `digits` (money's toNumber: the nearest double). */
 export function wire(value: Dec, digits: number): number {
   if (value.units === 0n) return 0; // what rounding zero gives, without building it
-  return toNumber(round(value, digits));
+  return roundedToNumber(value, digits);
 }
 
 /** The JSON number of an exact value (no rounding). */

@@ -73,9 +73,17 @@ interface MarginSpec {
   readonly receipt: boolean;
 }
 
-function marginSpecs(s: CalcState, line: LineState): MarginSpec[] {
+// Shared answers for the usual line, which has neither (never changed by their users).
+const NO_MARGINS: readonly EngineMarginItem[] = Object.freeze([]);
+const NO_SPECS: readonly MarginSpec[] = Object.freeze([]);
+const NO_TAXES: { readonly items: readonly EngineTaxItem[]; readonly sales: Dec } = Object.freeze({
+  items: Object.freeze([]),
+  sales: ZERO,
+});
+
+function marginSpecs(s: CalcState, line: LineState): readonly MarginSpec[] {
   const own = line.item.margins ?? [];
-  if (own.length === 0 && s.ctx.additional_costs.length === 0) return [];
+  if (own.length === 0 && s.ctx.additional_costs.length === 0) return NO_SPECS;
   const specs: MarginSpec[] = s.ctx.additional_costs
     .filter((c): c is EngineAdditionalCost & { code: string } => c.code !== undefined)
     .map((c) => {
@@ -111,8 +119,10 @@ export function lineMargins(
   line: LineState,
   quantity: Dec,
   afterDiscount: Dec,
-): EngineMarginItem[] {
-  return marginSpecs(s, line).map((m) => {
+): readonly EngineMarginItem[] {
+  const specs = marginSpecs(s, line);
+  if (specs.length === 0) return NO_MARGINS; // the usual line: nothing to build
+  return specs.map((m) => {
     const value =
       m.type === 'amount'
         ? round(mul(m.value, quantity), m.digits)
@@ -135,9 +145,9 @@ export function lineTaxes(
   s: CalcState,
   line: LineState,
   base: Dec,
-): { items: EngineTaxItem[]; sales: Dec } {
+): { readonly items: readonly EngineTaxItem[]; readonly sales: Dec } {
   const taxes = line.item.taxes;
-  if (taxes === undefined || taxes.length === 0) return { items: [], sales: ZERO };
+  if (taxes === undefined || taxes.length === 0) return NO_TAXES; // shared: never changed
   const digits = s.digits.amount;
   let sales: Dec = ZERO;
   const items = taxes.map((t): EngineTaxItem => {

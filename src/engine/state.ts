@@ -113,6 +113,9 @@ function unitsAt(value: Dec, digits: number): bigint {
   return r.units;
 }
 
+/** Slots of CalcState.acc: each loop that uses one sets it first and reads it before returning. */
+export const ACC_SLOTS = 4;
+
 /** Who the check is for: a customer's access type, or anonymous. */
 export type Access = CustomerAccessType | 'anonymous';
 
@@ -172,4 +175,10 @@ export interface CalcState {
   readonly matches: (number[] | undefined)[];
   /** 0 .. lines - 1: the matching lines of every rule that takes every line and excludes none. */
   readonly allLines: readonly number[];
+  /**
+   * Scratch accumulators of this calculation's 64-bit loops (see sum64). A bigint carried
+   * from one iteration to the next in a local is allocated on the heap at every step; held
+   * in a BigInt64Array slot and wrapped in BigInt.asIntN(64, ...) it stays a machine integer.
+   */
+  readonly acc: BigInt64Array;
 }

@@ -101,14 +101,26 @@ function sumBases(
 ): Dec {
   const md = s.digits.amount;
   if (!(group?.bonuses && !countsRedeemed(c, s))) {
-    let units = 0n; // the base is the current amount, at money digits on every line
-    for (const i of lines) units += s.lines[i]!.currentUnits;
-    return fromMinor(units, md);
+    // The base is the current amount, at money digits on every line. Amounts below 2^53 and
+    // fewer than 1024 lines keep the sum within 64 bits: it runs in a scratch slot (CalcState.acc).
+    const acc = s.acc;
+    acc[1] = 0n;
+    let large = 0n; // amounts outside that ground
+    const fast = lines.length < FEW_LINES;
+    for (let k = 0; k < lines.length; k++) {
+      const u = s.lines[lines[k]!]!.currentUnits;
+      if (fast && u >= 0n && u < SMALL_AMOUNT) acc[1] = BigInt.asIntN(64, acc[1]! + u);
+      else large += u;
+    }
+    return fromMinor(acc[1]! + large, md);
   }
   let total: Dec = ZERO;
   for (const i of lines) total = add(total, baseAmount(c, s, i, group));
   return total;
 }
+
+const SMALL_AMOUNT = 2n ** 53n;
+const FEW_LINES = 1024;
 
 /** The last tier whose `from` <= base (engine.md 6), or null. */
 export function tierFor(tiers: readonly Tier[], base: Dec): Tier | null {

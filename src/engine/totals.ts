@@ -7,7 +7,7 @@ import type {
   EngineMarginItem,
   EngineTaxItem,
 } from '../contract/engine.js';
-import { type Dec, div, eq, isZero, sub } from '../money/index.js';
+import { type Dec, eq, isZero, quotientToNumber, sub } from '../money/index.js';
 import { ONE, wire, wireExact } from './numbers.js';
 import type { CalcState, LineState, RuleReport } from './state.js';
 
@@ -70,7 +70,8 @@ export function outputLine(
 /** A per-unit value: `value` / `divisor` rounded to `digits`; null without a divisor. */
 function perUnit(value: Dec, digits: number, divisor: Dec | null, single: boolean): number | null {
   if (divisor === null) return null;
-  return single || isZero(value) ? wire(value, digits) : wire(div(value, divisor, digits), digits);
+  // wire(div(value, divisor, digits), digits): the quotient is already at `digits`.
+  return single || isZero(value) ? wire(value, digits) : quotientToNumber(value, divisor, digits);
 }
 
 /** A rule report as a CheckImplementedRule: the rule and its implementation_data. */

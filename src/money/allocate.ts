@@ -11,11 +11,19 @@ const SMALL = 2n ** 31n;
  */
 export function allocate(total: bigint, weights: readonly bigint[]): bigint[] {
   if (total < 0n) return allocate(-total, weights).map((p) => -p);
-  let weightSum = 0n;
-  for (const w of weights) {
+  // Sums carried from one step to the next live in BigInt64Array slots while they fit in
+  // 64 bits: a bigint local carried by a loop is a new heap BigInt at every step, a slot
+  // wrapped in BigInt.asIntN(64, ...) is a machine integer. acc[0]: the sum of the weights
+  // below 2^31 (fewer than 2^31 of them: below 2^62), acc[1]: the parts given.
+  const acc = new BigInt64Array(2);
+  let largeWeights = 0n; // weights from 2^31 up
+  for (let i = 0; i < weights.length; i++) {
+    const w = weights[i]!;
     if (w < 0n) throw new RangeError('allocation weights must not be negative');
-    weightSum += w;
+    if (w < SMALL) acc[0] = BigInt.asIntN(64, acc[0]! + w);
+    else largeWeights += w;
   }
+  const weightSum = acc[0]! + largeWeights;
   if (weightSum === 0n || total === 0n) return weights.map(() => 0n);
 
   // Parts at their final length (no regrowth); remainders below 2^62 in a BigInt64Array,
@@ -32,8 +40,9 @@ export function allocate(total: bigint, weights: readonly bigint[]): bigint[] {
       const part = BigInt.asIntN(64, exact / weightSum);
       parts[i] = part;
       small[i] = BigInt.asIntN(64, exact - BigInt.asIntN(64, part * weightSum));
-      given = BigInt.asIntN(64, given + part);
+      acc[1] = BigInt.asIntN(64, acc[1]! + part);
     }
+    given = acc[1]!;
     remainders = small;
   } else {
     const large = new Array<bigint>(n);

@@ -162,6 +162,15 @@ export function div(a: Dec, b: Dec, digits: number, mode: RoundingMode = 'half-a
   return make(divRound(num, den, mode), digits);
 }
 
+/** toNumber(div(a, b, digits, 'half-away')), without building the quotient; b must not be zero. */
+export function quotientToNumber(a: Dec, b: Dec, digits: number): number {
+  if (b.units === 0n) throw new RangeError('division by zero');
+  const shift = digits + b.scale - a.scale;
+  const num = shift >= 0 ? a.units * pow10(shift) : a.units;
+  const den = shift >= 0 ? b.units : b.units * pow10(-shift);
+  return unitsToNumber(divRound(num, den, 'half-away'), digits);
+}
+
 /** The integer count of minor units at `digits`, rounding by `mode` when needed. */
 export function toMinor(a: Dec, digits: number, mode: RoundingMode = 'half-away'): bigint {
   return round(a, digits, mode).units;
@@ -204,12 +213,23 @@ export function toFixed(a: Dec, digits?: number): string {
  * parses to, without building the text; otherwise the text route.
  */
 export function toNumber(a: Dec): number {
-  if (a.scale <= 22 && a.units <= SAFE && a.units >= -SAFE) {
+  return unitsToNumber(a.units, a.scale);
+}
+
+/** toNumber of units / 10^scale, without building the decimal. */
+export function unitsToNumber(units: bigint, scale: number): number {
+  if (scale <= 22 && units <= SAFE && units >= -SAFE) {
     // asIntN(64) is the identity here (|units| < 2^53); it lets V8 convert without a call.
-    const n = Number(BigInt.asIntN(64, a.units)) / DOUBLE_POW10[a.scale]!;
+    const n = Number(BigInt.asIntN(64, units)) / DOUBLE_POW10[scale]!;
     return n === 0 ? 0 : n; // never -0
   }
-  return toNumberByText(a);
+  return toNumberByText(make(units, scale));
+}
+
+/** toNumber(round(a, digits, 'half-away')), without building the rounded decimal. */
+export function roundedToNumber(a: Dec, digits: number): number {
+  if (a.scale <= digits) return unitsToNumber(a.units, a.scale); // already exact there
+  return unitsToNumber(divRound(a.units, pow10(a.scale - digits), 'half-away'), digits);
 }
 
 /** The JSON number through the exact decimal text (the reference route). */

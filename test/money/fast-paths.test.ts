@@ -6,8 +6,12 @@ import { describe, expect, it } from 'vitest';
 import {
   allocate,
   dec,
+  div,
   fromMinor,
   parseDec,
+  quotientToNumber,
+  round,
+  roundedToNumber,
   toFixed,
   toNumber,
   toNumberByText,
@@ -124,5 +128,47 @@ describe('allocate', () => {
       ),
       { numRuns: 20_000 },
     );
+  });
+});
+
+describe('roundedToNumber', () => {
+  it('gives the double of the value rounded half away from zero, for every units and scale', () => {
+    fc.assert(
+      fc.property(
+        unitsArb,
+        fc.integer({ min: 0, max: 12 }),
+        fc.integer({ min: 0, max: 6 }),
+        (units, scale, digits) => {
+          const d = fromMinor(units, scale);
+          expect(roundedToNumber(d, digits)).toBe(toNumberByText(round(d, digits)));
+        },
+      ),
+      { numRuns: 20_000 },
+    );
+  });
+});
+
+describe('quotientToNumber', () => {
+  it('gives the double of the exact quotient rounded half away from zero', () => {
+    const nonZero = unitsArb.filter((u) => u !== 0n);
+    fc.assert(
+      fc.property(
+        unitsArb,
+        fc.integer({ min: 0, max: 8 }),
+        nonZero,
+        fc.integer({ min: 0, max: 8 }),
+        fc.integer({ min: 0, max: 6 }),
+        (a, aScale, b, bScale, digits) => {
+          const x = fromMinor(a, aScale);
+          const y = fromMinor(b, bScale);
+          expect(quotientToNumber(x, y, digits)).toBe(toNumberByText(div(x, y, digits)));
+        },
+      ),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('refuses a zero divisor', () => {
+    expect(() => quotientToNumber(dec(1), dec(0), 2)).toThrow(RangeError);
   });
 });
