@@ -35,6 +35,30 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/**
+ * What an Idempotency-Key holds a check to: the transaction, not how it was delivered. A till
+ * whose online attempt may have landed queues the same transaction in stand-in (sync.md), and
+ * that copy differs only in delivery: `transaction_subtype: offline`, no PIN but
+ * `special_account_required_values_verify: false` (interfaces.md, Secrets), and the
+ * `clock_suspect` flag. It is a repeat, answered with the first answer, not a conflict.
+ */
+export function idempotencyFingerprint(body: unknown): string {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return canonicalJson(body);
+  const {
+    transaction_subtype: _subtype,
+    special_account_pin: _pin,
+    special_account_required_values_verify: _verify,
+    ...rest
+  } = body as Json;
+  const info = rest.external_additional_info;
+  if (info && typeof info === 'object' && !Array.isArray(info)) {
+    const { clock_suspect: _suspect, ...others } = info as Json;
+    if (Object.keys(others).length > 0) rest.external_additional_info = others;
+    else delete rest.external_additional_info;
+  }
+  return canonicalJson(rest);
+}
+
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -125,7 +149,7 @@ export function createCentralServer(o: ServerOptions) {
     bodyText: unknown,
     run: () => unknown,
   ): { status: number; body: unknown } {
-    const hash = createHash('sha256').update(canonicalJson(bodyText)).digest('hex');
+    const hash = createHash('sha256').update(idempotencyFingerprint(bodyText)).digest('hex');
     return store.tx(() => {
       const seen = store.idempotency(key);
       if (seen) {

@@ -40,6 +40,7 @@ import { createPaymentJournal } from './payment-journal.js';
 import { createAttention } from './attention.js';
 import { createCardJournal } from './card-journal.js';
 import { createCommandResults } from './command-results.js';
+import { createOnlineAttempts } from './online-attempts.js';
 import { createRefunds } from './refunds.js';
 import { createShifts } from './shifts.js';
 import { createSigninGuard } from './signin-guard.js';
@@ -216,6 +217,7 @@ function buildStore(
   const signinOf = lazy(() => createSigninGuard(db));
   const attentionOf = lazy(() => createAttention(db));
   const resultsOf = lazy(() => createCommandResults(db));
+  const attemptsOf = lazy(() => createOnlineAttempts(db));
   const cardJournalOf = lazy(() => createCardJournal(db));
   const refundsOf = lazy(() => createRefunds(db));
   const syncOf = lazy(() => createSyncState(db, cacheOf(), ledgerOf));
@@ -260,6 +262,10 @@ function buildStore(
     },
     get commandResults() {
       return resultsOf();
+    },
+    /** Online-first sales sent and not yet recorded (0005). */
+    get onlineAttempts() {
+      return attemptsOf();
     },
     /** The payment flow's view of the payment journal (phases, receipts). */
     get cardJournal() {

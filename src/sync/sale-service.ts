@@ -198,6 +198,9 @@ export class SaleService {
     const clockSuspect = link.status().clockSuspect;
 
     if (spends(check)) {
+      // Durable before the request leaves: a till killed before the answer is recorded finds
+      // this at its next start and voids the sale there (recoverOnlineAttempts).
+      store.onlineAttempts.begin(id, clock.now());
       const online = await client.write(
         'processCheck',
         clockSuspect
@@ -241,6 +244,8 @@ export class SaleService {
                 ...(f.details ? { details: f.details as Record<string, unknown> } : {}),
               }
             : { code: f.code, message: f.message, path: null };
+        // A definite answer: the server applied nothing.
+        store.onlineAttempts.end(id);
         return { ok: false, transaction_id: id, error };
       }
       return this.standIn(id, check, pin, ids, clockSuspect, ambiguous(f));
@@ -289,6 +294,7 @@ export class SaleService {
       // The request may have reached the server before its answer was lost: void it, so a
       // sale the cashier was told did not happen cannot stay on the server.
       if (maybeApplied) this.queueVoid(id, clockSuspect);
+      else store.onlineAttempts.end(id);
       return { ok: false, transaction_id: id, error };
     };
     if ('error' in result) return refuse({ ...result.error, path: result.error.path ?? null });
@@ -336,26 +342,62 @@ export class SaleService {
     };
   }
 
+  /**
+   * Online attempts a killed run left open: a sale recorded here only closes its attempt;
+   * one never recorded may still have been applied by the server, so it is voided (as a
+   * refusal while standing in is), and sale-status reports it unknown. Run at start.
+   */
+  recoverOnlineAttempts(): { voided: number; recorded: number } {
+    const { store } = this.d;
+    let voided = 0;
+    let recorded = 0;
+    for (const a of store.onlineAttempts.open()) {
+      if (store.ledger.storedCheck(a.transactionId)) {
+        store.onlineAttempts.end(a.transactionId);
+        recorded++;
+      } else {
+        this.queueVoid(a.transactionId, false, 'void: the till stopped before the answer');
+        voided++;
+      }
+    }
+    return { voided, recorded };
+  }
+
   /** Queues a cancel of a transaction whose fate on the server is unknown. */
-  private queueVoid(transactionId: string, clockSuspect: boolean): void {
+  private queueVoid(
+    transactionId: string,
+    clockSuspect: boolean,
+    comment = 'void: refused while standing in',
+  ): void {
     const { store, clock } = this.d;
     const voidId = this.d.newId ? this.d.newId() : uuidv7(clock.now());
+    // One transaction with the attempt's end, so a crash can never queue a second void.
+    store.write(() => {
+      this.recordVoid(voidId, transactionId, clockSuspect, comment);
+      store.onlineAttempts.end(transactionId);
+    });
+    this.d.onQueued?.();
+  }
+
+  private recordVoid(
+    voidId: string,
+    transactionId: string,
+    clockSuspect: boolean,
+    comment: string,
+  ): void {
+    const { store, clock } = this.d;
     store.record({
       id: voidId,
       kind: 'cancellation',
       subtype: 'offline',
       localDate: new Date(clock.now()).toISOString().slice(0, 10),
-      cancellation: { transactionId, comment: 'void: refused while standing in' },
+      cancellation: { transactionId, comment },
       outbox: {
         operation: 'cancel_check',
         version: OUTBOX_PAYLOAD_VERSION,
-        payload: this.payload(
-          { transaction_id: transactionId, comment: 'void: refused while standing in' },
-          clockSuspect,
-        ),
+        payload: this.payload({ transaction_id: transactionId, comment }, clockSuspect),
       },
     });
-    this.d.onQueued?.();
   }
 
   private record(
@@ -444,7 +486,11 @@ export class SaleService {
         ...(outbox.status === 'done' ? { status: 'done' as const, response: outbox.response } : {}),
       },
     };
-    store.record(op);
+    // The attempt (if this sale went online first) ends with its record, atomically.
+    store.write(() => {
+      store.record(op);
+      store.onlineAttempts.end(id);
+    });
     if (outbox.status === 'queued') this.d.onQueued?.();
   }
 }

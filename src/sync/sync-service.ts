@@ -50,6 +50,8 @@ export class SyncService {
   readonly pusher: OutboxPusher;
   readonly puller: Puller;
   readonly sales: SaleService;
+  /** What start-up found of online attempts a killed run left open (sale-service.ts). */
+  readonly recovered: { voided: number; recorded: number };
   private timers: { drain: unknown; pull: unknown } = { drain: null, pull: null };
   private readonly clockTimers: SyncTimers;
   private running = false;
@@ -101,6 +103,8 @@ export class SyncService {
       schemaVersion: o.schemaVersion,
       onQueued: () => this.kick(),
     });
+    // Before any command: a sale a killed run sent online first and never recorded is voided.
+    this.recovered = this.sales.recoverOnlineAttempts();
   }
 
   /** Starts the loops: a first pull and drain now, then on their timers. */

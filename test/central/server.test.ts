@@ -126,6 +126,24 @@ describe('sandbox central service', () => {
     expect(central.store.transactions()).toHaveLength(1);
   });
 
+  it('repeats the first answer to the stand-in copy of a check (subtype, PIN check, clock flag)', async () => {
+    const t = await token();
+    const id = '019a0000-0000-7000-8000-000000000003';
+    const h = { authorization: `Bearer ${t}`, 'idempotency-key': id };
+    const a = await call('POST', '/v1/terminal/process_check', sale(id), h);
+    const standIn = {
+      ...sale(id),
+      transaction_subtype: 'offline',
+      special_account_required_values_verify: false,
+      external_additional_info: { clock_suspect: true },
+    };
+    const b = await call('POST', '/v1/terminal/process_check', standIn, h);
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    expect(b.body).toEqual(a.body);
+    expect(central.store.transactions()).toHaveLength(1);
+  });
+
   it('answers 409 for a key reused with another body', async () => {
     const t = await token();
     const id = '019a0000-0000-7000-8000-000000000002';

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import { seededRandom } from '../../src/central/faults.js';
-import { add, dec, toFixed, ZERO, type Dec } from '../../src/money/index.js';
+import { add, dec, gte, sub, toFixed, ZERO, type Dec } from '../../src/money/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import {
   command,
@@ -120,6 +120,10 @@ describe('the chaos run over the agent', () => {
         (baseline.transactions as Json[]).map((t) => t.transaction_id as string),
       );
       const balancesBefore = await sandbox(creds(), 'GET', '/sandbox/balances');
+      const total = (b: Json, c: string): Dec => {
+        const row = (b.customers as Json[]).find((x) => x.customer_id === c)!;
+        return add(dec(row.regular as number), dec(row.promotional as number));
+      };
 
       writeFileSync(
         join(dataDir, 'config.json'),
@@ -155,6 +159,9 @@ describe('the chaos run over the agent', () => {
       let cuts = 0;
       let restarts = 0;
       let statusQueries = 0;
+      let spends = 0;
+      /** Bonuses each customer may still be asked to spend: what they had, less every request. */
+      const spendBudget = new Map(CUSTOMERS.map((c) => [c, total(balancesBefore, c)]));
 
       const startAgent = async () => {
         for (let attempt = 1; ; attempt++) {
@@ -259,11 +266,25 @@ describe('the chaos run over the agent', () => {
         const killNow = kills < KILLS && random() < (KILLS - kills) / remainingSales;
         const id = uuidv7(Date.now());
         const customer = random() < 0.4 ? pick(CUSTOMERS) : undefined;
+        // A third of the customers' sales spend bonuses, online first or in stand-in. The
+        // budget counts every request, answered or not, so the books never ask for more than
+        // the customer had and the server never has cause to refuse a spend.
+        let spend = 0;
+        if (customer && random() < 0.33) {
+          const want = 0.5 + Math.floor(random() * 4) * 0.5;
+          const left = sub(spendBudget.get(customer)!, dec(want));
+          if (gte(left, dec(5))) {
+            spend = want;
+            spendBudget.set(customer, left);
+          }
+        }
         const check = {
           payment_type: 'cash',
           ...(customer ? { customer_id: customer } : {}),
+          ...(spend > 0 ? { bonuses_redeemed_amount: spend } : {}),
           check_items: [{ code: pick(GOODS), quantity: 1 + Math.floor(random() * 3) }],
         };
+        if (spend > 0) spends++;
         pending.add(id);
         sales++;
         let killTimer: NodeJS.Timeout | undefined;
@@ -311,46 +332,63 @@ describe('the chaos run over the agent', () => {
         if (!drained) await sleep(250);
       }
       expect(drained, `the outbox did not drain: ${JSON.stringify(last)}`).toBe(true);
-      expect(last.sync.outbox_rejected, 'outbox rows the central refused').toBe(0);
+      if (last.sync.outbox_rejected !== 0) {
+        const att = await command(api(), 'attention-list', {});
+        problems.push(`rejected by the central: ${JSON.stringify(att.json)}`);
+      }
+      expect(
+        last.sync.outbox_rejected,
+        `outbox rows the central refused: ${problems.join('; ')}`,
+      ).toBe(0);
 
       // ---- the books against the server ----
       const server = await sandbox(creds(), 'GET', '/sandbox/transactions');
+      // A sale refused while standing in is voided, as its request may have reached the
+      // server: a void fences an id that never arrived (operation `void`), or cancels one that
+      // did (a `cancel_check` record of its own id naming the sale in `cancels`). Either way
+      // the sale is not in effect there, which is what "exists nowhere" asks.
       const seen = new Map<string, number>();
+      const voided = new Set<string>();
+      const sold = new Set<string>();
       for (const t of server.transactions as Json[]) {
         const tid = t.transaction_id as string;
         if (baselineIds.has(tid)) continue;
-        seen.set(tid, (seen.get(tid) ?? 0) + 1);
+        if (t.operation === 'void') voided.add(tid);
+        else if (t.operation === 'cancel_check') voided.add(t.cancels as string);
+        else {
+          seen.set(tid, (seen.get(tid) ?? 0) + 1);
+          if (!t.cancelled) sold.add(tid);
+        }
       }
-      const lost = [...committed.keys()].filter((tid) => !seen.has(tid));
+      const lost = [...committed.keys()].filter((tid) => !sold.has(tid));
       const doubled = [...seen].filter(([, n]) => n > 1).map(([tid]) => tid);
-      const ghosts = [...unknown, ...refused.keys()].filter((tid) => seen.has(tid));
-      const strangers = [...seen.keys()].filter(
+      const ghosts = [...unknown, ...refused.keys()].filter((tid) => sold.has(tid));
+      const strangers = [...seen.keys(), ...voided].filter(
         (tid) => !committed.has(tid) && !unknown.has(tid) && !refused.has(tid),
       );
-      const cancelled = (server.transactions as Json[])
-        .filter((t) => committed.has(t.transaction_id as string) && t.cancelled)
-        .map((t) => t.transaction_id as string);
+      const cancelled = [...committed.keys()].filter((tid) => voided.has(tid));
 
       // Balances: the server's, the agent's view, and the books' own sum of what was earned.
       const balancesAfter = await sandbox(creds(), 'GET', '/sandbox/balances');
-      const total = (b: Json, c: string): Dec => {
-        const row = (b.customers as Json[]).find((x) => x.customer_id === c)!;
-        return add(dec(row.regular as number), dec(row.promotional as number));
-      };
       const balanceRows: string[] = [];
       for (const c of CUSTOMERS) {
         let earned: Dec = ZERO;
+        let spent: Dec = ZERO;
         for (const check of committed.values()) {
-          if (check.customer_id === c) earned = add(earned, dec(check.bonuses_added_amount ?? 0));
+          if (check.customer_id !== c) continue;
+          earned = add(earned, dec(check.bonuses_added_amount ?? 0));
+          spent = add(spent, dec(check.bonuses_redeemed_amount ?? 0));
         }
-        const expected = toFixed(add(total(balancesBefore, c), earned), 4);
+        const expected = toFixed(sub(add(total(balancesBefore, c), earned), spent), 4);
         const onServer = toFixed(total(balancesAfter, c), 4);
         const who = await command(api(), 'customer-identify', { id: CARDS[c], id_type: 'card' });
         const b = who.json.customer?.bonuses as Json | undefined;
         const atTill = b
           ? toFixed(add(dec(b.regular as number), dec(b.promotional as number)), 4)
           : '?';
-        balanceRows.push(`${c}: books ${expected}, server ${onServer}, till ${atTill}`);
+        balanceRows.push(
+          `${c}: books ${expected} (spent ${toFixed(spent, 2)}), server ${onServer}, till ${atTill}`,
+        );
         expect.soft(onServer, `server balance of ${c}`).toBe(expected);
         expect.soft(atTill, `the till's balance of ${c}`).toBe(onServer);
       }
@@ -367,9 +405,9 @@ describe('the chaos run over the agent', () => {
         `kills ${kills}, agent restarts ${restarts}, sale-status queries ${statusQueries}; ` +
         `faults injected ${faultsInjected} (5xx ${counts.errors_5xx}, 429 ${counts.rate_limited_429}, ` +
         `dropped answers ${counts.dropped_answers}, cut connections ${counts.cut_connections}; ` +
-        `${faultPhases} fault phases, ${cuts} link cuts, ${centralRestarts} central restarts); ` +
+        `${faultPhases} fault phases, ${spends} sales spending bonuses, ${cuts} link cuts, ${centralRestarts} central restarts); ` +
         `lost ${lost.length}, doubled ${doubled.length}, ghosts ${ghosts.length}, ` +
-        `strangers ${strangers.length}; ${Math.round((Date.now() - started) / 1000)} s`;
+        `strangers ${strangers.length}, voids ${voided.size}; ${Math.round((Date.now() - started) / 1000)} s`;
       console.log(summary);
       console.log(`chaos balances: ${balanceRows.join('; ')}`);
       if (problems.length > 0) console.log(`chaos problems:\n  ${problems.join('\n  ')}`);
