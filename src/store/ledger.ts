@@ -548,11 +548,12 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
     },
     /**
      * Offline spending the server has not confirmed (stand-in limits, sync.md): bonuses and
-     * account money, for the terminal in total and for one customer on one local date.
+     * account money, for the terminal in total and for one customer on one local date
+     * (`any-day`: on every date, when the wall clock cannot be trusted to tell days apart).
      */
     offlineSpending(
       customerId?: string | null,
-      localDate?: string,
+      localDate?: string | 'any-day',
     ): { terminal: { bonuses: Dec; money: Dec }; customerDay: { bonuses: Dec; money: Dec } } {
       const terminal = { bonuses: ZERO, money: ZERO };
       const customerDay = { bonuses: ZERO, money: ZERO };
@@ -560,7 +561,11 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
         const key = r.kind === 'bonuses' ? 'bonuses' : 'money';
         const v = dec(r.amount);
         terminal[key] = add(terminal[key], v);
-        if (customerId && r.customer_id === customerId && r.local_date === localDate)
+        if (
+          customerId &&
+          r.customer_id === customerId &&
+          (localDate === 'any-day' || r.local_date === localDate)
+        )
           customerDay[key] = add(customerDay[key], v);
       }
       return { terminal, customerDay };

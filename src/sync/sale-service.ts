@@ -310,7 +310,9 @@ export class SaleService {
       cacheAgeMs: link.sinceContactMs(),
       spend: { bonuses: dec(processed.bonuses_redeemed_amount ?? 0), money },
       bonusRate: dec(assembled.context.loyalty.bonus_rate),
-      offline: store.ledger.offlineSpending(customerId, today),
+      // A wall clock that jumped must not open a new day's allowance: while it is suspect,
+      // every unconfirmed offline spend of the customer counts, whatever day it was stamped.
+      offline: store.ledger.offlineSpending(customerId, clockSuspect ? 'any-day' : today),
     });
     if (!decision.ok) {
       return refuse({

@@ -36,12 +36,22 @@ interface Till {
   sales: SaleService;
 }
 
-function till(store: Store, url: string, central: RunningCentral, clock: SyncClock): Till {
+function till(
+  store: Store,
+  url: string,
+  central: RunningCentral,
+  clock: SyncClock,
+  customerDayLimit = 1_000,
+): Till {
   const { link, client } = connectTill(store, url, central, clock);
   cleanups.push(() => client.close());
   const sales = tillSales({ store, client, link, clock }, central.terminal_id, {
     central: { timeouts: { online_deadline_ms: 1_000 } },
-    standin: { max_cache_age_s: WINDOW_S, customer_day_limit: 1_000, terminal_total_limit: 1_000 },
+    standin: {
+      max_cache_age_s: WINDOW_S,
+      customer_day_limit: customerDayLimit,
+      terminal_total_limit: 1_000,
+    },
   });
   return { store, link, client, sales };
 }
@@ -56,7 +66,7 @@ const spend: EngineCheck = {
 };
 
 /** A till that pulled everything at T0 and then lost the central service. */
-async function offlineTill() {
+async function offlineTill(customerDayLimit?: number) {
   const dir = mkdtempSync(join(tmpdir(), 'lt-clock-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const clock = manualClock(T0);
@@ -65,7 +75,7 @@ async function offlineTill() {
   const port = Number(new URL(central.url).port);
   const store = await openTerminalStore(join(dir, 'till'), clock);
   cleanups.push(() => store.close());
-  const t = till(store, central.url, central, clock);
+  const t = till(store, central.url, central, clock, customerDayLimit);
   expect((await new Puller({ store, client: t.client, clock }).pull()).ok).toBe(true);
   await central.close();
   return { dir, clock, central, dbFile, port, ...t };
@@ -132,6 +142,24 @@ describe('the wall clock moved while offline', () => {
     expect(queued).toEqual(kept);
     expect(new Set(kept.map((id) => store.ledger.status(id)?.seq)).size).toBe(kept.length);
     expect(store.check().ok).toBe(true);
+  }, 60_000);
+
+  it('opens no new day of offline allowance for a customer when the clock jumps two days ahead', async () => {
+    // One bonus is worth one unit of money here; the limit holds one spend a day.
+    const { clock, store, sales } = await offlineTill(1.5);
+    clock.advance(60_000);
+    expectKept(store, await sales.process({ check: spend }), false);
+    expect(await sales.process({ check: spend })).toMatchObject({
+      ok: false,
+      error: { details: { limit: 'customer-day' } },
+    });
+    clock.jumpWall(2 * DAY);
+    expect(await sales.process({ check: spend })).toMatchObject({
+      ok: false,
+      error: { code: 'standin-limit', details: { limit: 'customer-day' } },
+    });
+    // Cash and earning are always allowed.
+    expectKept(store, await sales.process({ check: cash }), true);
   }, 60_000);
 
   it('keeps the window closed after a restart with the wall clock set a year back', async () => {
