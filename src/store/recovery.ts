@@ -72,7 +72,9 @@ export interface OpenedWithRecovery {
 const SIDE_FILES = ['-wal', '-shm', '-journal'] as const;
 const UNSENT = new Set(['queued', 'sending']);
 /** Tables copied row by row when their primary key is missing (bank-card state, answers). */
-const COPY_MISSING = ['payment_journal', 'command_result'] as const;
+// online_attempt: a sale sent online first and never recorded must still be voided at start
+// (sync.md, "Online attempts"); a backup taken before it would otherwise forget it.
+const COPY_MISSING = ['payment_journal', 'command_result', 'online_attempt'] as const;
 /** Ids probed past the last readable one when the outbox's own index cannot be walked. */
 const PROBE_SPAN = 10_000;
 

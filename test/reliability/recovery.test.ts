@@ -84,6 +84,34 @@ describe('a corrupt database at start', () => {
     expect(due.slice(-3)).toEqual(after);
   });
 
+  it('keeps the online attempts of the damaged file, so their sales are still voided', async () => {
+    const t = tempDir('recovery-attempt-');
+    dirs.push(t);
+    const clock = testClock();
+    const { store: live } = await openStoreWithRecovery({
+      file: t.file,
+      clock,
+      dailyBackup: false,
+    });
+    live.record(uniqueSale(testId()));
+    await live.backup();
+    const inFlight = testId();
+    live.onlineAttempts.begin(inFlight, clock.now());
+    live.close();
+    checkpoint(t.file);
+    const { page, pageSize } = rootPageOf(t.file, 'schema_migrations');
+    smashPage(t.file, page, pageSize);
+
+    const { store, recovery } = await openStoreWithRecovery({
+      file: t.file,
+      clock,
+      dailyBackup: false,
+    });
+    stores.push(store);
+    expect(recovery).not.toBeNull();
+    expect(store.onlineAttempts.open().map((a) => a.transactionId)).toEqual([inFlight]);
+  });
+
   it('tells the cashier what happened and where the damaged file is', async () => {
     const { t, clock } = await tillWithBackup();
     const { page, pageSize } = rootPageOf(t.file, 'schema_migrations');
