@@ -11,19 +11,9 @@ import {
 } from '../src/contract/engine.js';
 import { calculate, compileRules } from '../src/engine/index.js';
 import { passes } from '../src/engine/rule-index.js';
+// mulberry32, seeded, so every run measures the same workload.
+import { seededRandom as prng } from '../src/central/faults.js';
 import { line, sample, summarize } from './stats.js';
-
-/** mulberry32: a small seeded PRNG, so every run measures the same workload. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const RULES = 500;
 const LINES = 50;

@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EngineCheck } from '../../src/contract/engine.js';
 import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
 import type { Store } from '../../src/store/open.js';
 import type { CentralClient } from '../../src/sync/client.js';
@@ -14,7 +13,7 @@ import { systemSyncClock } from '../../src/sync/clock.js';
 import { OutboxPusher } from '../../src/sync/pusher.js';
 import { Puller } from '../../src/sync/puller.js';
 import type { SaleService } from '../../src/sync/sale-service.js';
-import { connectTill, openTerminalStore, tillSales } from './world.js';
+import { annaSpends, connectTill, waitUntil, openTerminalStore, tillSales } from './world.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -59,20 +58,7 @@ async function sandbox(): Promise<RunningCentral> {
   return central;
 }
 
-const spend: EngineCheck = {
-  customer_id: DEMO.customers.anna,
-  bonuses_redeemed_amount: 2,
-  check_items: [{ code: 'OIL-1', category: 'shop', quantity: 1, price: 12.9 }],
-};
-
-/** Waits (bounded) until `check` holds. */
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const spend = annaSpends;
 
 const annaRegular = (central: RunningCentral): number =>
   (central.store.getRecord('customer', DEMO.customers.anna) as { bonuses: { regular: number } })
@@ -130,7 +116,7 @@ describe('online attempts', () => {
     central.server.setFaults({ latency_ms: 600 });
     const r = await t.sales().process({ check: spend });
     expect(r).toMatchObject({ ok: true, subtype: 'offline' });
-    await until(() => central.store.transaction(r.transaction_id) !== undefined);
+    await waitUntil(() => central.store.transaction(r.transaction_id) !== undefined);
     const applied = annaRegular(central);
     expect(applied).not.toBe(before);
     central.server.setFaults({ latency_ms: 0 });

@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EngineCheck } from '../../src/contract/engine.js';
 import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
 import type { Store } from '../../src/store/open.js';
 import type { CentralClient } from '../../src/sync/client.js';
@@ -15,7 +14,14 @@ import { systemSyncClock } from '../../src/sync/clock.js';
 import { OutboxPusher } from '../../src/sync/pusher.js';
 import { Puller } from '../../src/sync/puller.js';
 import type { SaleOutcome, SaleService } from '../../src/sync/sale-service.js';
-import { connectTill, makeClient, openTerminalStore, tillSales } from './world.js';
+import {
+  annaSpends,
+  connectTill,
+  waitUntil,
+  makeClient,
+  openTerminalStore,
+  tillSales,
+} from './world.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -59,11 +65,7 @@ async function sandbox(): Promise<RunningCentral> {
   return central;
 }
 
-const spend: EngineCheck = {
-  customer_id: DEMO.customers.anna,
-  bonuses_redeemed_amount: 2,
-  check_items: [{ code: 'OIL-1', category: 'shop', quantity: 1, price: 12.9 }],
-};
+const spend = annaSpends;
 
 /** Anna's bonuses on the server: the regular balance and every promotional lot. */
 const serverBonuses = (central: RunningCentral) => ({
@@ -84,15 +86,6 @@ function expectRefused(r: SaleOutcome): void {
   });
 }
 
-/** Waits (bounded) until the sandbox has recorded the transaction. */
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe('void of a refused stand-in', () => {
   it('queues a cancel_check when the online attempt timed out and the stand-in refused', async () => {
     const central = await sandbox();
@@ -111,7 +104,7 @@ describe('void of a refused stand-in', () => {
     // Nothing is held for the refused sale: the till's figures stay the server's.
     expect(t.store.ledger.storedCheck(r.transaction_id)).toBeNull();
 
-    await until(() => central.store.transaction(r.transaction_id) !== undefined);
+    await waitUntil(() => central.store.transaction(r.transaction_id) !== undefined);
     expect(serverBonuses(central)).not.toEqual(before);
     central.server.setFaults({ latency_ms: 0 });
     const drained = await t.pusher.drain();

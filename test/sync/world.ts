@@ -10,6 +10,8 @@ import {
   type StartCentralOptions,
 } from '../../src/central/index.js';
 import { ConfigSchema } from '../../src/contract/config.js';
+import type { EngineCheck } from '../../src/contract/engine.js';
+import { DEMO } from '../../src/central/index.js';
 import { openStore, type Store } from '../../src/store/open.js';
 import { CentralClient } from '../../src/sync/client.js';
 import { manualClock, systemSyncClock, type SyncClock } from '../../src/sync/clock.js';
@@ -172,3 +174,19 @@ export async function drainAll(
 }
 
 export { manualClock };
+
+/** Anna spends 2 bonuses on a can of oil: a check that goes online first. */
+export const annaSpends: EngineCheck = {
+  customer_id: DEMO.customers.anna,
+  bonuses_redeemed_amount: 2,
+  check_items: [{ code: 'OIL-1', category: 'shop', quantity: 1, price: 12.9 }],
+};
+
+/** Waits (bounded) until `check` holds, e.g. until the sandbox has recorded a transaction. */
+export async function waitUntil(check: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
