@@ -116,6 +116,18 @@ describe('ZVT APDUs over TCP', () => {
     const out = s.push(Uint8Array.from([...bytes.slice(2), ...encodeApdu(ACK_APDU)]));
     expect(out.map((a) => a.ins)).toEqual([0x01, 0x00]);
   });
+
+  it('keeps its own copy of a partial APDU, so a reader that reuses its buffer cannot change it', () => {
+    const s = new ApduStream();
+    const whole = encodeApdu(authorisation(11000));
+    const chunk = Uint8Array.from([...encodeApdu(ACK_APDU), ...whole.slice(0, 4)]);
+    expect(s.push(chunk).map((a) => a.ins)).toEqual([0x00]);
+    expect(s.pending).toBe(true);
+    chunk.fill(0xee); // the serial port's buffer, reused for the next read
+    const [apdu] = s.push(whole.slice(4));
+    expect(apdu && toHex(encodeApdu(apdu))).toBe(toHex(whole));
+    expect(s.pending).toBe(false);
+  });
 });
 
 describe('ZVT messages', () => {

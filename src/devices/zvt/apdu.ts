@@ -90,9 +90,13 @@ export class ApduStream {
   }
 
   push(chunk: Uint8Array): Apdu[] {
-    const joined = new Uint8Array(this.buf.length + chunk.length);
-    joined.set(this.buf, 0);
-    joined.set(chunk, this.buf.length);
+    // Usually a read holds whole APDUs and nothing is pending: parse the chunk where it lies.
+    let joined = chunk;
+    if (this.buf.length > 0) {
+      joined = new Uint8Array(this.buf.length + chunk.length);
+      joined.set(this.buf, 0);
+      joined.set(chunk, this.buf.length);
+    }
     const out: Apdu[] = [];
     let at = 0;
     for (;;) {
@@ -101,7 +105,8 @@ export class ApduStream {
       out.push(r.apdu);
       at += r.used;
     }
-    this.buf = joined.slice(at);
+    // A copy: the rest must not alias the caller's chunk, which it may reuse.
+    this.buf = at === joined.length ? new Uint8Array(0) : joined.slice(at);
     return out;
   }
 }
