@@ -160,8 +160,19 @@ describe('the chaos run over the agent', () => {
       let restarts = 0;
       let statusQueries = 0;
       let spends = 0;
-      /** Bonuses each customer may still be asked to spend: what they had, less every request. */
+      /**
+       * Bonuses each customer may still be asked to spend: what they had, plus what committed
+       * sales earned, less every request. The till spends a credit only once the server has
+       * confirmed it, so a spend it accepts is one the server can always make.
+       */
       const spendBudget = new Map(CUSTOMERS.map((c) => [c, total(balancesBefore, c)]));
+      const commit = (id: string, check: Json) => {
+        committed.set(id, check);
+        const c = check.customer_id as string | undefined;
+        if (c && spendBudget.has(c)) {
+          spendBudget.set(c, add(spendBudget.get(c)!, dec(check.bonuses_added_amount ?? 0)));
+        }
+      };
 
       const startAgent = async () => {
         for (let attempt = 1; ; attempt++) {
@@ -203,7 +214,7 @@ describe('the chaos run over the agent', () => {
             continue;
           }
           pending.delete(id);
-          if (r.json.state === 'committed') committed.set(id, r.json.check as Json);
+          if (r.json.state === 'committed') commit(id, r.json.check as Json);
           else unknown.add(id);
         }
       };
@@ -299,7 +310,7 @@ describe('the chaos run over the agent', () => {
           const r = await command(api(), 'sale-process', { transaction_id: id, check });
           if (r.status === 200) {
             pending.delete(id);
-            committed.set(id, r.json.check as Json);
+            commit(id, r.json.check as Json);
             saleMs = saleMs * 0.9 + (Date.now() - t0) * 0.1;
           } else if (r.status === 422) {
             pending.delete(id);
