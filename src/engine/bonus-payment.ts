@@ -7,6 +7,7 @@ import {
   ZERO,
   add,
   allocate,
+  allocateSmall,
   div,
   fromMinor,
   gt,
@@ -22,7 +23,8 @@ import {
 } from '../money/index.js';
 import { mayAct } from './candidates.js';
 import { engineError, type ErrorResult } from './errors.js';
-import { clamp, num, percentOf, HUNDRED } from './numbers.js';
+import { allocationScratch } from './discounts.js';
+import { clamp, num, percentOf, HUNDRED, pow10 } from './numbers.js';
 import type { CompiledRule } from './rule-index.js';
 import type { CalcState, SpentPart } from './state.js';
 import { evaluate } from './thresholds.js';
@@ -127,16 +129,45 @@ export function spendParts(s: CalcState, amount: Dec): SpentPart[] {
 export function redeemBonuses(s: CalcState): ErrorResult | null {
   const { amount: md, bonuses: bd } = s.digits;
   const requested = round(num(s.check.bonuses_redeemed_amount), bd);
+  if (!s.paysWithBonuses) return null; // the ceilings mean nothing to it
   const defaultPercent = num(s.ctx.loyalty.bonus_payment_max_percent);
-  let ceilingMoney: Dec = ZERO;
-  for (const line of s.lines) {
-    line.ceiling = max(
-      ZERO,
-      percentOf(line.current, line.limitPercent ?? defaultPercent, md, 'down'),
-    );
-    ceilingMoney = add(ceilingMoney, line.ceiling);
+  // Each line's ceiling (money bonuses may pay on it, rounded down) in minor units at money
+  // digits: in the check's scratch (no heap BigInt each) while its amount is in its slot
+  // and below 2^31 and so are its percentage's units (products below 2^62); once a line is
+  // outside that, every ceiling in `wide`, as bigints.
+  const n = s.lines.length;
+  const scratch = allocationScratch(s);
+  const ceilings = scratch.weights;
+  const slots = s.current;
+  const acc = s.acc;
+  acc[0] = 0n;
+  let wide: bigint[] | null = null;
+  for (let i = 0; i < n; i++) {
+    const line = s.lines[i]!;
+    const p = line.limitPercent ?? defaultPercent;
+    if (wide === null && n < FEW_LINES && line.wide === null && p.units >= 0n && p.units < SMALL) {
+      const current = slots[i]!;
+      if (current >= 0n && current < SMALL) {
+        // percentOf(current, p, md, 'down'): floor(u x p.units / (100 x 10^p.scale))
+        const c = BigInt.asIntN(64, BigInt.asIntN(64, current * p.units) / percentDenominator(p));
+        ceilings[i] = c;
+        acc[0] = BigInt.asIntN(64, acc[0]! + c);
+        continue;
+      }
+    }
+    if (wide === null) {
+      wide = new Array<bigint>(n);
+      for (let k = 0; k < i; k++) wide[k] = ceilings[k]!;
+    }
+    wide[i] = max(ZERO, percentOf(line.current, p, md, 'down')).units; // at money digits
   }
-  if (!s.paysWithBonuses) return null;
+  let ceilingMoney: Dec;
+  if (wide === null) ceilingMoney = fromMinor(acc[0]!, md);
+  else {
+    let total = 0n;
+    for (const c of wide) total += c;
+    ceilingMoney = fromMinor(total, md);
+  }
   const ceiling = div(ceilingMoney, s.bonusRate, bd, 'down');
   const available = availableBonuses(s);
   const granted = min(requested, min(available, ceiling));
@@ -163,15 +194,27 @@ export function redeemBonuses(s: CalcState): ErrorResult | null {
   s.redeemedBonuses = granted;
   s.redeemedMoney = round(mul(granted, s.bonusRate), md);
   if (isZero(granted)) return null;
-  const parts = allocate(
-    toMinor(s.redeemedMoney, md),
-    s.lines.map((l) => toMinor(l.ceiling, md)),
-  );
-  s.lines.forEach((line, k) => {
-    line.redeemed = fromMinor(parts[k] ?? 0n, md);
-  });
+  // Spread over the lines by their ceilings; a line that gets nothing keeps ZERO.
+  const total = toMinor(s.redeemedMoney, md);
+  if (wide === null && allocateSmall(total, ceilings, n, scratch.work)) {
+    for (let i = 0; i < n; i++) {
+      const part = scratch.work[i]!;
+      if (part !== 0n) s.lines[i]!.redeemed = fromMinor(part, md);
+    }
+  } else {
+    const parts = allocate(total, wide ?? Array.from(ceilings.subarray(0, n)));
+    for (let i = 0; i < n; i++) {
+      const part = parts[i]!;
+      if (part !== 0n) s.lines[i]!.redeemed = fromMinor(part, md);
+    }
+  }
   s.spent = spendParts(s, granted);
   return null;
 }
 
 const fmt = (d: Dec): string => String(toNumber(d));
+
+const SMALL = 2n ** 31n;
+const FEW_LINES = 1024;
+/** 100 x 10^scale: a percentage's denominator. */
+const percentDenominator = (p: Dec): bigint => 100n * pow10(p.scale);

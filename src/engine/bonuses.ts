@@ -16,12 +16,18 @@ import {
 } from '../money/index.js';
 import { mayAct } from './candidates.js';
 import { touch, unitLimit } from './discounts.js';
-import { cover, type Covered } from './matching.js';
-import { HUNDRED, mulDiv, wire } from './numbers.js';
+import { cover, unitsFor, type Covered } from './matching.js';
+import { HUNDRED, mulDiv, pow10, wire } from './numbers.js';
 import type { CompiledRule, Tier } from './rule-index.js';
 import { addDays, addMonths } from './schedule.js';
 import type { CalcState } from './state.js';
-import { baseAmount, evaluate, newGroupState, type GroupState } from './thresholds.js';
+import {
+  baseAmount,
+  countsRedeemed,
+  evaluate,
+  newGroupState,
+  type GroupState,
+} from './thresholds.js';
 
 /** Whether this check may earn bonuses at all (engine.md 3). */
 export function earnsBonuses(s: CalcState): boolean {
@@ -98,6 +104,9 @@ export function promotionalDates(
 export function applyBonuses(s: CalcState, rules: readonly CompiledRule[]): void {
   if (!earnsBonuses(s)) return;
   const group = newGroupState(s.lines.length, true);
+  // Bonuses credited by the integer route, per line in minor units at bonus digits, added to
+  // the lines' decimals once at the end (creditEveryLine).
+  const credited = new BigInt64Array(s.lines.length);
   for (const c of rules) {
     if (!mayAct(c, s)) continue;
     const ev = evaluate(c, s, group);
@@ -106,10 +115,21 @@ export function applyBonuses(s: CalcState, rules: readonly CompiledRule[]): void
       s.reports.push(ev.report);
       continue;
     }
-    const covered = cover(c, s, ev.eligible, unitLimit(c));
+    const cashback = c.rule.charge_type === 'special-account';
+    const limit = unitLimit(c);
+    const fast =
+      limit <= 0 && !cashback ? creditEveryLine(s, c, ev.tier, ev.eligible, group, credited) : null;
+    if (fast !== null) {
+      if (fast.lines.length === 0) continue;
+      touch(group, c, fast.lines);
+      const total = fromMinor(fast.total, s.digits.bonuses);
+      s.reports.push({ compiled: c, applied: true, amount: total, lines: fast.lines });
+      if (gt(total, ZERO)) credit(s, c, total, cashback);
+      continue;
+    }
+    const covered = cover(c, s, ev.eligible, limit);
     if (covered.length === 0) continue;
     const credits = creditsFor(c, s, ev.tier, covered, group);
-    const cashback = c.rule.charge_type === 'special-account';
     let total: Dec = ZERO;
     const lines: number[] = [];
     covered.forEach((cv, k) => {
@@ -121,29 +141,142 @@ export function applyBonuses(s: CalcState, rules: readonly CompiledRule[]): void
     });
     touch(group, c, lines);
     s.reports.push({ compiled: c, applied: true, amount: total, lines });
-    if (!gt(total, ZERO)) continue;
-    if (cashback) {
-      const account = s.ctx.special_accounts.find((a) => a.id === c.rule.special_account_id);
-      const currency = account?.currency ?? s.currency;
-      s.charges.push({
-        special_account_id: c.rule.special_account_id!,
-        amount: wire(total, s.digits.special),
-        ...(currency !== undefined ? { currency } : {}),
-        decimal_digits: s.digits.special,
-        direction: 'credit',
-      });
-    } else {
-      const entry: CalcState['bonusesAdded'][number] = {
-        amount: wire(total, s.digits.bonuses),
-        object_id: c.rule.id.slice(0, 36),
-        object_type: 'loyalty-rule',
-      };
-      if (c.rule.charge_type === 'promotional-bonuses') {
-        const { starting, expire } = promotionalDates(c.rule, s.local().date);
-        entry.starting = starting;
-        if (expire !== null) entry.expire = expire;
-      }
-      s.bonusesAdded.push(entry);
+    if (gt(total, ZERO)) credit(s, c, total, cashback);
+  }
+  for (let i = 0; i < s.lines.length; i++) {
+    const units = credited[i]!;
+    if (units !== 0n) {
+      const line = s.lines[i]!;
+      line.bonusesAdded = add(line.bonusesAdded, fromMinor(units, s.digits.bonuses));
     }
   }
+}
+
+/** What a rule's credits total gives: a cashback charge, or an entry of bonuses_added. */
+function credit(s: CalcState, c: CompiledRule, total: Dec, cashback: boolean): void {
+  if (cashback) {
+    const account = s.ctx.special_accounts.find((a) => a.id === c.rule.special_account_id);
+    const currency = account?.currency ?? s.currency;
+    s.charges.push({
+      special_account_id: c.rule.special_account_id!,
+      amount: wire(total, s.digits.special),
+      ...(currency !== undefined ? { currency } : {}),
+      decimal_digits: s.digits.special,
+      direction: 'credit',
+    });
+  } else {
+    const entry: CalcState['bonusesAdded'][number] = {
+      amount: wire(total, s.digits.bonuses),
+      object_id: c.rule.id.slice(0, 36),
+      object_type: 'loyalty-rule',
+    };
+    if (c.rule.charge_type === 'promotional-bonuses') {
+      const { starting, expire } = promotionalDates(c.rule, s.local().date);
+      entry.starting = starting;
+      if (expire !== null) entry.expire = expire;
+    }
+    s.bonusesAdded.push(entry);
+  }
+}
+
+// The integer route's ground: factors below 2^21 and bases below 2^31 keep every product
+// below 2^52, a credit at most 2^52 + 1, and a rule's total over fewer than 1024 lines, or a
+// line's over the rules while its sum is below 2^62, within 64 bits.
+const FACTOR21 = 2n ** 21n;
+const FACTOR31 = 2n ** 31n;
+const FACTOR62 = 2n ** 62n;
+const FACTOR30 = 2n ** 30n;
+const FEW_LINES = 1024;
+
+/**
+ * The usual bonus rule (every unit of every eligible line, regular or promotional bonuses, a
+ * percentage or an amount per unit) on machine integers: what cover and creditsFor give,
+ * each line's credit added to `credited` (minor units at bonus digits) instead of its
+ * decimal, and the rule's total in minor units. Null, with nothing changed, when a value is
+ * outside the ground above (a line outside its slot, a negative amount or value, a large
+ * factor): then the decimal route.
+ */
+function creditEveryLine(
+  s: CalcState,
+  c: CompiledRule,
+  tier: Tier,
+  eligible: readonly number[],
+  group: GroupState,
+  credited: BigInt64Array,
+): { total: bigint; lines: readonly number[] } | null {
+  const type = c.rule.value!.type;
+  const bd = s.digits.bonuses;
+  const md = s.digits.amount;
+  const v = tier.value;
+  if (v.units < 0n || eligible.length >= FEW_LINES) return null;
+  // percentage: credit = round(base x factor / den), the base in minor units at money
+  // digits: div(mul(base, v), 100 x rate, bd) with the scales folded into factor and den.
+  let factor = 0n;
+  let den = 1n;
+  if (type === 'percentage') {
+    const rate = s.bonusRate;
+    const shift = bd + rate.scale - (md + v.scale);
+    if (shift > 18 || shift < -18) return null;
+    factor = shift >= 0 ? v.units * pow10(shift) : v.units;
+    den = shift >= 0 ? 100n * rate.units : 100n * rate.units * pow10(-shift);
+    if (factor >= FACTOR21 || den <= 0n || den >= FACTOR62) return null;
+  } else if (type !== 'amount-per-unit' || v.units >= FACTOR21) return null;
+  const lessRedeemed = group.bonuses && !countsRedeemed(c, s);
+  const slots = s.current;
+  // First every guard, so that nothing changes unless every line takes this route.
+  for (let k = 0; k < eligible.length; k++) {
+    const line = s.lines[eligible[k]!]!;
+    const units = unitsFor(line, c);
+    if (units.units <= 0n) continue;
+    if (credited[line.index]! >= FACTOR62) return null;
+    if (type === 'percentage') {
+      if (line.wide !== null) return null;
+      const current = slots[line.index]!;
+      const redeemed = lessRedeemed ? line.redeemed : ZERO;
+      if (redeemed.scale !== md && redeemed.units !== 0n) return null;
+      if (redeemed.units < 0n || redeemed.units >= FACTOR31) return null;
+      if (current < redeemed.units || current >= FACTOR31) return null;
+    } else {
+      const scale = v.scale + units.scale;
+      if (scale <= bd || scale - bd > 17 || units.units >= FACTOR30) return null;
+    }
+  }
+  const acc = s.acc;
+  acc[2] = 0n;
+  let lines: number[] | null = null; // the eligible list itself unless a line is left out
+  const zeroAsOne = c.rule.item_zero_quantity_as_one_quantity === 1;
+  for (let k = 0; k < eligible.length; k++) {
+    const i = eligible[k]!;
+    const line = s.lines[i]!;
+    const units = unitsFor(line, c);
+    if (units.units <= 0n) {
+      lines ??= eligible.slice(0, k);
+      continue;
+    }
+    lines?.push(i);
+    if (zeroAsOne) line.zeroAsOne = true;
+    // n / d: n in a scratch slot, as a bigint chosen by a branch would be a heap BigInt.
+    let d: bigint;
+    if (type === 'percentage') {
+      const redeemed = lessRedeemed ? line.redeemed.units : 0n;
+      acc[3] = BigInt.asIntN(64, BigInt.asIntN(64, slots[i]! - redeemed) * factor);
+      d = den;
+    } else {
+      // round(v x units, bd): the product over 10^(scale - bd)
+      acc[3] = BigInt.asIntN(64, v.units * units.units);
+      d = pow10(v.scale + units.scale - bd);
+    }
+    const n = acc[3]!;
+    // n / d rounded half away from zero (n >= 0): one more at a remainder of half or above.
+    const q = BigInt.asIntN(64, n / d);
+    const twice = BigInt.asIntN(64, 2n * BigInt.asIntN(64, n - BigInt.asIntN(64, q * d)));
+    if (twice >= d) {
+      credited[i] = BigInt.asIntN(64, credited[i]! + BigInt.asIntN(64, q + 1n));
+      acc[2] = BigInt.asIntN(64, acc[2]! + BigInt.asIntN(64, q + 1n));
+    } else {
+      credited[i] = BigInt.asIntN(64, credited[i]! + q);
+      acc[2] = BigInt.asIntN(64, acc[2]! + q);
+    }
+  }
+  return { total: acc[2]!, lines: lines ?? eligible };
 }

@@ -20,7 +20,7 @@ import {
   fromMinor,
   gt,
   isNegative,
-  mul,
+  mulRounded,
   round,
   sub,
 } from '../money/index.js';
@@ -30,14 +30,28 @@ import { applyCouponRules, modifierBatches, presentCoupons, redeemedCoupons } fr
 import { applyDiscounts } from './discounts.js';
 import { engineError, type ErrorResult } from './errors.js';
 import { applyFuelRecalculation } from './fuel.js';
-import { indexMatches } from './matching.js';
+import { indexMatches, releaseMatches } from './matching.js';
 import { pow10, wire } from './numbers.js';
 import { refund } from './refund.js';
 import type { PreparedRules } from './rule-index.js';
 import { localNow, type LocalNow } from './schedule.js';
-import { aggregateByCode, calculateServices, lineMargins, lineTaxes } from './services-taxes.js';
+import {
+  aggregateByCode,
+  calculateServices,
+  lineMargins,
+  lineTaxes,
+  needsBase,
+} from './services-taxes.js';
 import { accountAccessError, payFromAccount, paysFromAccount } from './special-accounts.js';
-import { ACC_SLOTS, LineState, type Access, type CalcState, type Digits } from './state.js';
+import {
+  ACC_SLOTS,
+  LineState,
+  type Access,
+  type CalcState,
+  type Digits,
+  type LineInit,
+} from './state.js';
+import { newAct } from './thresholds.js';
 import { finalValues, outputLine, outputRule } from './totals.js';
 
 /** The zone of local dates and times: the POS's, else the business's (engine.md 2). */
@@ -73,6 +87,7 @@ export function buildLine(
   item: EngineCheckItem,
   index: number,
   digits: Digits,
+  slots?: BigInt64Array,
 ): LineState | ErrorResult {
   const priceDigits = item.price_decimal_digits ?? digits.amount;
   const quantityDigits = item.quantity_decimal_digits ?? 3;
@@ -104,24 +119,48 @@ export function buildLine(
       itemPath(index, 'processed_amount'),
     );
   }
-  const quantity = round(dec(item.processed_quantity ?? item.quantity), quantityDigits);
+  const quantity = quantityOf(item.processed_quantity ?? item.quantity, quantityDigits);
   let amount: Dec;
   const given =
     item.processed_amount ?? (item.processed_quantity === undefined ? item.amount : undefined);
   if (given !== undefined) amount = round(dec(given), digits.amount);
   else if (item.price !== undefined)
-    amount = round(mul(round(dec(item.price), priceDigits), quantity), digits.amount);
+    amount = mulRounded(round(dec(item.price), priceDigits), quantity, digits.amount);
   else if (item.amount !== undefined) amount = round(dec(item.amount), digits.amount);
   else amount = ZERO;
-  return new LineState({
-    index,
-    item,
-    quantity,
-    amount,
-    moneyDigits: digits.amount,
-    priceDigits,
-    quantityDigits,
-  });
+  // The constructor copies its init: one scratch init serves every line.
+  const init = LINE_INIT;
+  init.index = index;
+  init.item = item;
+  init.quantity = quantity;
+  init.amount = amount;
+  init.moneyDigits = digits.amount;
+  init.priceDigits = priceDigits;
+  init.quantityDigits = quantityDigits;
+  return new LineState(init, slots);
+}
+
+const LINE_INIT: { -readonly [K in keyof LineInit]: LineInit[K] } = {
+  index: 0,
+  item: { code: '', quantity: 0 },
+  quantity: ZERO,
+  amount: ZERO,
+  moneyDigits: 0,
+  priceDigits: 0,
+  quantityDigits: 0,
+};
+
+// Whole quantities below 1000 at 0-6 digits, built once: decimals are immutable, so lines
+// share them instead of building two (and two BigInts) each.
+const QUANTITIES: readonly (readonly Dec[])[] = Array.from({ length: 7 }, (_, digits) =>
+  Array.from({ length: 1000 }, (_, q) => fromMinor(BigInt(q) * pow10(digits), digits)),
+);
+
+/** round(dec(value), digits): a line's quantity. */
+function quantityOf(value: number, digits: number): Dec {
+  if (Number.isInteger(value) && value >= 0 && value < 1000 && digits <= 6)
+    return QUANTITIES[digits]![value]!;
+  return round(dec(value), digits);
 }
 
 function visitsSoFar(ctx: EngineContext): number {
@@ -138,8 +177,9 @@ export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineRe
   const digits = digitsOf(check);
   const requestLines = check.check_items ?? [];
   const lines = new Array<LineState>(requestLines.length);
+  const current = new BigInt64Array(requestLines.length);
   for (let i = 0; i < requestLines.length; i++) {
-    const line = buildLine(requestLines[i]!, i, digits);
+    const line = buildLine(requestLines[i]!, i, digits, current);
     if ('error' in line) return line;
     lines[i] = line;
   }
@@ -186,15 +226,28 @@ export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineRe
     redeemedBonuses: ZERO,
     redeemedMoney: ZERO,
     spent: [],
-    matches: indexMatches(prepared, lines),
+    lineTemplate: null,
     allLines: lines.map((l) => l.index),
     acc: new BigInt64Array(ACC_SLOTS),
+    current,
+    act: newAct(),
+    allocation: null,
   };
+  indexMatches(prepared, lines);
+  try {
+    return run(s, presented);
+  } finally {
+    releaseMatches(prepared);
+  }
+}
+
+/** The groups of rules, then the answer (calculate). */
+function run(s: CalcState, presented: ReturnType<typeof presentCoupons>): EngineResult {
   const early = bonusAccessError(s) ?? accountAccessError(s);
   if (early) return early;
 
-  const blocked = access === 'in-black-list';
-  const groups = prepared.groups;
+  const blocked = s.access === 'in-black-list';
+  const groups = s.prepared.groups;
   applyDiscounts(s, blocked ? [] : groups.discount);
   applyFuelRecalculation(s);
   applyPaymentLimits(s, blocked ? [] : groups['bonus-payment-limit']);
@@ -208,7 +261,7 @@ export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineRe
 
 /** The minor units of a value at `digits` when it is exact there, else null. */
 function unitsAt(value: Dec, digits: number): bigint | null {
-  if (value.scale === digits) return value.units;
+  if (value.scale === digits || value.units === 0n) return value.units;
   if (value.scale < digits) return value.units * pow10(digits - value.scale);
   const r = round(value, digits);
   return eq(r, value) ? r.units : null;
@@ -228,6 +281,7 @@ function finish(s: CalcState, redeemed: ReturnType<typeof redeemedCoupons>): Eng
   // lines fewer than 1024; anything else (a value with more digits: none today) sends the
   // sums through decimals instead.
   const acc = s.acc;
+  const slots = s.current;
   acc.fill(0n);
   let exact = s.lines.length < 1024;
   const allTaxes: EngineTaxItem[] = [];
@@ -235,25 +289,43 @@ function finish(s: CalcState, redeemed: ReturnType<typeof redeemedCoupons>): Eng
   const items = new Array<EngineCheckItem>(s.lines.length);
   for (let k = 0; k < s.lines.length; k++) {
     const line = s.lines[k]!;
-    const f = finalValues(line);
-    const after = sub(f.amount, f.discount);
+    // The line's final amount, discount and amount after discounts are its gross, gross -
+    // current and current units (LineState; a fuel recalculation rewrites them).
+    const after = needsBase(s, line) ? line.current : ZERO; // the base of taxes and margins
     const taxes = lineTaxes(s, line, after);
-    const margins = lineMargins(s, line, f.quantity, after);
+    const margins = lineMargins(s, line, line.recalculated?.quantity ?? line.quantity, after);
     if (exact) {
-      const a = unitsAt(f.amount, md);
-      const d = unitsAt(f.discount, md);
+      const a = line.gross;
       const t = unitsAt(taxes.sales, md);
       const r = unitsAt(line.redeemed, md);
-      if (small(a) && small(d) && small(t) && small(r)) {
+      const current = slots[k]!;
+      if (
+        small(a) &&
+        small(t) &&
+        small(r) &&
+        a >= 0n &&
+        line.wide === null &&
+        current >= 0n &&
+        current < LIMIT
+      ) {
+        // The discount a - current from the line's slot (within 2^53 as both are).
         acc[0] = BigInt.asIntN(64, acc[0]! + a);
-        acc[1] = BigInt.asIntN(64, acc[1]! + d);
+        acc[1] = BigInt.asIntN(64, acc[1]! + BigInt.asIntN(64, a - current));
         acc[2] = BigInt.asIntN(64, acc[2]! + t);
         acc[3] = BigInt.asIntN(64, acc[3]! + r);
-      } else exact = false;
+      } else {
+        const d = a - line.currentUnits;
+        if (small(a) && small(d) && small(t) && small(r)) {
+          acc[0] = BigInt.asIntN(64, acc[0]! + a);
+          acc[1] = BigInt.asIntN(64, acc[1]! + d);
+          acc[2] = BigInt.asIntN(64, acc[2]! + t);
+          acc[3] = BigInt.asIntN(64, acc[3]! + r);
+        } else exact = false;
+      }
     }
-    for (const t of taxes.items) allTaxes.push(t);
-    for (const m of margins) allMargins.push(m);
-    items[k] = outputLine(s, line, taxes.items, margins, f);
+    for (let j = 0; j < taxes.items.length; j++) allTaxes.push(taxes.items[j]!);
+    for (let j = 0; j < margins.length; j++) allMargins.push(margins[j]!);
+    items[k] = outputLine(s, line, taxes.items, margins);
   }
   let amount = fromMinor(acc[0]!, md);
   let discount = fromMinor(acc[1]!, md);

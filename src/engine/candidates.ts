@@ -1,6 +1,7 @@
 // Whether a rule is a candidate for this check, by everything that does not depend on the
 // lines (engine.md 4, items 1 to 7): loyalty, scope, how it is triggered, schedule, POS,
 // customer and kind of sale. Items 8 and 9 live in thresholds.ts.
+import { isMatched } from './matching.js';
 import type { CompiledRule } from './rule-index.js';
 import { inSchedule } from './schedule.js';
 import type { CalcState } from './state.js';
@@ -49,6 +50,6 @@ export function isCandidate(c: CompiledRule, s: CalcState): boolean {
 
 /** isCandidate, after the cheapest test of all: an indexed rule that matched no line is skipped. */
 export function mayAct(c: CompiledRule, s: CalcState): boolean {
-  if (c.indexed && s.matches[c.order] === undefined) return false;
+  if (c.indexed && !isMatched(s.prepared, c.order)) return false;
   return isCandidate(c, s);
 }

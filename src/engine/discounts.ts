@@ -5,6 +5,7 @@ import {
   ZERO,
   add,
   allocate,
+  allocateSmall,
   cmp,
   fromMinor,
   isNegative,
@@ -17,7 +18,7 @@ import { mayAct } from './candidates.js';
 import { cover, unitsFor, type Covered } from './matching.js';
 import { HUNDRED, clamp, mulDiv, percentOf, pow10 } from './numbers.js';
 import type { CompiledRule, PercentFactor, Tier } from './rule-index.js';
-import type { CalcState, LineState } from './state.js';
+import { INT64_MAX, type CalcState, type LineState } from './state.js';
 import { evaluate, newGroupState, type GroupState } from './thresholds.js';
 
 /** The current amount of the covered units: exact, rounded once (engine.md 16). */
@@ -145,7 +146,12 @@ export function touch(group: GroupState, c: CompiledRule, lines: readonly number
 
 /** Applies one discount, `d` minor units at money digits, to a line. */
 function lower(line: LineState, d: bigint, c: CompiledRule): void {
-  line.currentUnits -= d; // the discount grows with it (LineState)
+  // The discount grows with it (LineState). In the slot when both are within its range.
+  const slots = line.slots;
+  const i = line.index;
+  if (line.wide === null && d >= 0n && d <= INT64_MAX && slots[i]! >= 0n)
+    slots[i] = BigInt.asIntN(64, slots[i]! - d);
+  else line.currentUnits = line.currentUnits - d;
   if (c.rule.item_zero_quantity_as_one_quantity === 1) line.zeroAsOne = true;
 }
 
@@ -210,6 +216,7 @@ function percentOfLines(
   const fast = eligible.length < FEW_LINES;
   const zeroAsOne = c.rule.item_zero_quantity_as_one_quantity === 1;
   const acc = s.acc;
+  const slots = s.current;
   acc[0] = 0n; // discounts of the 64-bit path
   let large = 0n; // the others
   let lines: number[] | null = null;
@@ -220,18 +227,21 @@ function percentOfLines(
       lines ??= eligible.slice(0, k); // a line with no unit is never covered
       continue;
     }
-    const current = line.currentUnits;
-    if (fast && current >= 0n && current <= bound) {
-      const d = BigInt.asIntN(64, BigInt.asIntN(64, current * twice + den) / twiceDen);
-      line.currentUnits = BigInt.asIntN(64, current - d);
-      acc[0] = BigInt.asIntN(64, acc[0]! + d);
-    } else {
-      const d = unitsAt(percentOf(line.current, tier.value, digits), digits);
-      line.currentUnits = current - d;
-      large += d;
-    }
     if (zeroAsOne) line.zeroAsOne = true;
     lines?.push(i);
+    if (fast && line.wide === null) {
+      const current = slots[i]!;
+      if (current >= 0n && current <= bound) {
+        const d = BigInt.asIntN(64, BigInt.asIntN(64, current * twice + den) / twiceDen);
+        slots[i] = BigInt.asIntN(64, current - d);
+        acc[0] = BigInt.asIntN(64, acc[0]! + d);
+        continue;
+      }
+    }
+    const current = line.currentUnits;
+    const d = unitsAt(percentOf(line.current, tier.value, digits), digits);
+    line.currentUnits = current - d;
+    large += d;
   }
   return { total: acc[0]! + large, lines: lines ?? eligible };
 }
@@ -247,9 +257,12 @@ function eachWholeLine(
 ): Applied {
   // The total in a scratch slot while every discount is below 2^53 (fewer than 1024 lines).
   const acc = s.acc;
+  const slots = s.current;
   acc[0] = 0n;
   let large = 0n;
   const fast = eligible.length < FEW_LINES;
+  const v = tier.value;
+  const perUnit = type === 'amount-per-unit';
   let lines: number[] | null = null; // the eligible list itself unless a line is left out
   for (let k = 0; k < eligible.length; k++) {
     const i = eligible[k]!;
@@ -259,15 +272,52 @@ function eachWholeLine(
       lines ??= eligible.slice(0, k); // a line with no unit is never covered
       continue;
     }
+    lines?.push(i);
+    if (c.rule.item_zero_quantity_as_one_quantity === 1) line.zeroAsOne = true;
+    const scale = v.scale + units.scale;
+    if (
+      fast &&
+      type !== 'percentage' &&
+      line.wide === null &&
+      scale > digits &&
+      scale - digits <= 17 &&
+      v.units >= 0n &&
+      v.units < SMALL_FACTOR &&
+      units.units < SMALL_FACTOR
+    ) {
+      const current = slots[i]!;
+      if (current >= 0n && current < SMALL_AMOUNT) {
+        // wholeLineDiscount on machine integers (every value below 2^63, see roundedProduct):
+        // the product v x units rounded to `digits`, the discount it gives clamped to the line.
+        const p = pow10(scale - digits);
+        const product = BigInt.asIntN(
+          64,
+          BigInt.asIntN(64, 2n * BigInt.asIntN(64, v.units * units.units) + p) /
+            BigInt.asIntN(64, 2n * p),
+        );
+        // The discount is written to a scratch slot: a bigint chosen by a branch (a phi)
+        // would be boxed into a heap BigInt.
+        if (perUnit) acc[1] = product;
+        else acc[1] = BigInt.asIntN(64, current - product);
+        const d = acc[1]!;
+        if (d > current) {
+          slots[i] = 0n;
+          acc[0] = BigInt.asIntN(64, acc[0]! + current);
+        } else if (d > 0n) {
+          slots[i] = BigInt.asIntN(64, current - d);
+          acc[0] = BigInt.asIntN(64, acc[0]! + d);
+        }
+        continue;
+      }
+    }
     let d = wholeLineDiscount(type, tier, line.currentUnits, units, digits);
     if (d === null) {
       const whole = { line, covered: units, units, whole: true };
       d = unitsAt(discountsFor(c, tier, [whole], digits)[0]!, digits);
     }
-    lower(line, d, c);
+    line.currentUnits = line.currentUnits - d;
     if (fast && d >= 0n && d < SMALL_AMOUNT) acc[0] = BigInt.asIntN(64, acc[0]! + d);
     else large += d;
-    lines?.push(i);
   }
   return { total: acc[0]! + large, lines: lines ?? eligible };
 }
@@ -282,31 +332,63 @@ function amountOverLines(
 ): Applied {
   // Lists sized for every eligible line and cut to length: one allocation each.
   const lines = new Array<number>(eligible.length);
-  const weights = new Array<bigint>(eligible.length);
   let n = 0;
-  // The sum of the weights in a scratch slot while each is below 2^53 (fewer than 1024).
+  // The weights (the lines' current units) in the check's scratch while every line's are in
+  // its slot (LineState), and their sum in a scratch slot while each is below 2^53 (fewer
+  // than 1024 lines): no heap BigInt per line. Any other line: the bigint route below.
+  const scratch = allocationScratch(s);
+  const weights = scratch.weights;
+  const slots = s.current;
   const acc = s.acc;
   acc[0] = 0n;
-  let large = 0n;
-  const fast = eligible.length < FEW_LINES;
-  for (const i of eligible) {
+  let small = eligible.length < FEW_LINES;
+  for (let k = 0; k < eligible.length; k++) {
+    const i = eligible[k]!;
     const line = s.lines[i]!;
     if (unitsFor(line, c).units <= 0n) continue;
-    const u = line.currentUnits;
     lines[n] = i;
-    weights[n++] = u;
-    if (fast && u >= 0n && u < SMALL_AMOUNT) acc[0] = BigInt.asIntN(64, acc[0]! + u);
-    else large += u;
+    if (small && line.wide === null) {
+      const u = slots[i]!;
+      weights[n] = u;
+      if (u >= 0n && u < SMALL_AMOUNT) acc[0] = BigInt.asIntN(64, acc[0]! + u);
+      else small = false;
+    } else small = false;
+    n += 1;
   }
   lines.length = n;
-  weights.length = n;
-  const sum = acc[0]! + large;
   const wanted = round(tier.value, digits).units; // capped at the lines' total
+  if (small) {
+    const sum = acc[0]!;
+    const capped = wanted < 0n ? 0n : wanted > sum ? sum : wanted;
+    const parts = scratch.work;
+    if (allocateSmall(capped, weights, n, parts)) {
+      // Each part is at most its line's current units (weights >= 0): the slot stays in range.
+      for (let k = 0; k < n; k++) {
+        const i = lines[k]!;
+        slots[i] = BigInt.asIntN(64, slots[i]! - parts[k]!);
+        if (c.rule.item_zero_quantity_as_one_quantity === 1) s.lines[i]!.zeroAsOne = true;
+      }
+      // The parts sum to what was allocated (largest remainder; all zero only when it is 0).
+      return { total: capped, lines };
+    }
+  }
+  const wide = new Array<bigint>(n);
+  let sum = 0n;
+  for (let k = 0; k < n; k++) {
+    const u = s.lines[lines[k]!]!.currentUnits;
+    wide[k] = u;
+    sum += u;
+  }
   const capped = wanted < 0n ? 0n : wanted > sum ? sum : wanted;
-  const parts = allocate(capped, weights);
+  const parts = allocate(capped, wide);
   for (let k = 0; k < n; k++) lower(s.lines[lines[k]!]!, parts[k]!, c);
-  // The parts sum to what was allocated (largest remainder; all zero only when it is 0).
   return { total: capped, lines };
+}
+
+/** The check's scratch for allocateSmall: its weights, and its parts and work. */
+export function allocationScratch(s: CalcState): { weights: BigInt64Array; work: BigInt64Array } {
+  const n = s.lines.length;
+  return (s.allocation ??= { weights: new BigInt64Array(n), work: new BigInt64Array(3 * n + 2) });
 }
 
 /** At most `limit` units, cheapest first (cover), then discountsFor. */

@@ -1,65 +1,123 @@
 // Which lines a rule matches (engine.md 5), how many units a line counts for a rule, and
 // which units a rule covers under items_limit_max / only_once_per_check (engine.md 7, 16).
 import { type Dec, ZERO, add, cmp, fromMinor, isZero, mul } from '../money/index.js';
-import { passes, type CompiledRule, type ItemFilter, type PreparedRules } from './rule-index.js';
+import {
+  passes,
+  type CompiledRule,
+  type IndexScratch,
+  type ItemFilter,
+  type PreparedRules,
+} from './rule-index.js';
 import { coveredQuantity, unitCount } from './numbers.js';
 import type { CalcState, LineState } from './state.js';
 
 /**
- * Matching lines of every indexed rule for these lines, by rule order: one pass over the
- * lines, looking each line's code and category up in the rule index.
+ * Finds the matching lines of every indexed rule for these lines: one pass over the lines,
+ * looking each line's code and category up in the rule index. They go to the rule set's
+ * scratch (IndexScratch) for this check, laid out rule by rule in one flat list; a rule's own
+ * list is made when it is first asked for (indexedLines), since most rules found never act.
+ * releaseMatches clears the scratch when the check is done.
  */
-export function indexMatches(
-  prepared: PreparedRules,
-  lines: readonly LineState[],
-): (number[] | undefined)[] {
-  // Two passes so each rule's list is allocated once at its final length (lists grown by
-  // push reallocate and over-allocate: a large share of a check's garbage). The first
-  // records the rule of every (rule, line) hit, line by line; the second lays them out.
-  const ruleCount = prepared.rules.length;
-  const counts = new Uint32Array(ruleCount);
-  const last = new Int32Array(ruleCount).fill(-1); // the last line counted per rule
-  const lineEnd = new Uint32Array(lines.length); // where each line's hits end
-  let hits = new Uint32Array(256);
+export function indexMatches(prepared: PreparedRules, lines: readonly LineState[]): void {
+  const scratch = prepared.scratch;
+  if (scratch.busy) {
+    // A check that stopped half-way (an exception): start clean.
+    scratch.counts.fill(0);
+    scratch.filled.fill(0);
+    scratch.lists.fill(undefined);
+  }
+  scratch.busy = true;
+  if (scratch.lineEnd.length < lines.length) scratch.lineEnd = new Uint32Array(lines.length);
+  const lineEnd = scratch.lineEnd; // where each line's hits end
+  // First the rule of every (rule, line) hit, line by line, counted per rule.
   let n = 0;
-  const hit = (order: number, line: LineState): void => {
-    if (last[order] === line.index || !admits(prepared, order, line)) return; // code and category both hit
-    last[order] = line.index;
-    counts[order]! += 1;
-    if (n === hits.length) {
-      const more = new Uint32Array(hits.length * 2);
-      more.set(hits);
-      hits = more;
-    }
-    hits[n++] = order;
-  };
   for (let li = 0; li < lines.length; li++) {
     const line = lines[li]!;
-    const byCode = prepared.byCode.get(line.code);
-    if (byCode) for (const order of byCode) hit(order, line);
+    const code = line.code;
+    const byCode = prepared.byCode.get(code);
+    if (byCode) {
+      for (let k = 0; k < byCode.length; k++) {
+        const order = byCode[k]!;
+        if (admits(prepared, order, line)) n = hit(scratch, order, n);
+      }
+    }
     if (line.category !== undefined) {
       const byCategory = prepared.byCategory.get(line.category);
-      if (byCategory) for (const order of byCategory) hit(order, line);
+      if (byCategory) {
+        for (let k = 0; k < byCategory.length; k++) {
+          const order = byCategory[k]!;
+          // A rule that includes the line's code too was hit by it already.
+          const items = prepared.rules[order]!.matching.items;
+          if ((items === null || !items.has(code)) && admits(prepared, order, line))
+            n = hit(scratch, order, n);
+        }
+      }
     }
     lineEnd[li] = n;
   }
-  const matches: (number[] | undefined)[] = new Array(ruleCount);
-  const filled = new Uint32Array(ruleCount);
+  scratch.hitCount = n;
+  // Then each rule's lines, in line order, at its place in the flat list.
+  if (scratch.flat.length < n) scratch.flat = new Uint32Array(Math.max(n, 2 * scratch.flat.length));
+  const { counts, filled, start, flat, hits } = scratch;
+  let next = 0;
   let k = 0;
   for (let li = 0; li < lines.length; li++) {
     const index = lines[li]!.index;
     for (const end = lineEnd[li]!; k < end; k++) {
       const order = hits[k]!;
-      let list = matches[order];
-      if (list === undefined) {
-        list = new Array<number>(counts[order]!);
-        matches[order] = list;
+      if (filled[order] === 0) {
+        start[order] = next;
+        next += counts[order]!;
       }
-      list[filled[order]!] = index;
+      flat[start[order]! + filled[order]!] = index;
       filled[order]! += 1;
     }
   }
-  return matches;
+}
+
+/** Clears what indexMatches left in the rule set's scratch; the check is done with it. */
+export function releaseMatches(prepared: PreparedRules): void {
+  const scratch = prepared.scratch;
+  const { counts, filled, lists, hits } = scratch;
+  for (let h = 0; h < scratch.hitCount; h++) {
+    const order = hits[h]!;
+    counts[order] = 0;
+    filled[order] = 0;
+    lists[order] = undefined;
+  }
+  scratch.hitCount = 0;
+  scratch.busy = false;
+}
+
+/** Whether an indexed rule matched a line of this check. */
+export const isMatched = (prepared: PreparedRules, order: number): boolean =>
+  prepared.scratch.counts[order] !== 0;
+
+/** The matching lines of an indexed rule in this check, made on first use. */
+function indexedLines(prepared: PreparedRules, order: number): readonly number[] {
+  const scratch = prepared.scratch;
+  const count = scratch.counts[order]!;
+  if (count === 0) return NONE;
+  let list = scratch.lists[order];
+  if (list === undefined) {
+    list = new Array<number>(count);
+    const from = scratch.start[order]!;
+    for (let k = 0; k < count; k++) list[k] = scratch.flat[from + k]!;
+    scratch.lists[order] = list;
+  }
+  return list;
+}
+
+/** Records a hit of rule `order` as the n-th; the next n. */
+function hit(scratch: IndexScratch, order: number, n: number): number {
+  scratch.counts[order]! += 1;
+  if (n === scratch.hits.length) {
+    const more = new Uint32Array(scratch.hits.length * 2);
+    more.set(scratch.hits);
+    scratch.hits = more;
+  }
+  scratch.hits[n] = order;
+  return n + 1;
 }
 
 /** Whether a rule found through the index by a line's code or category keeps it. */
@@ -95,7 +153,7 @@ const NONE: readonly number[] = Object.freeze([]);
 
 /** The matching lines of a rule in this check (shared lists: never to be changed). */
 export function matchingLines(c: CompiledRule, s: CalcState): readonly number[] {
-  if (c.indexed) return s.matches[c.order] ?? NONE;
+  if (c.indexed) return indexedLines(s.prepared, c.order);
   const f = c.matching;
   if (f.everyLine && !f.excludes) return s.allLines;
   return filterLines(f, s.lines);
@@ -152,51 +210,78 @@ export function cover(
   // the picked lines get a Covered record.
   let left = BigInt(limit);
   const out: Covered[] = [];
-  let taken: Uint8Array | null = null;
   while (left > 0n) {
-    let best = -1;
     let bestLine: LineState | null = null;
     let bestUnits: Dec = ZERO;
     for (let k = 0; k < eligible.length; k++) {
-      if (taken !== null && taken[k] === 1) continue;
       const line = s.lines[eligible[k]!]!;
+      if (picked(out, line)) continue;
       const units = unitsFor(line, c);
       if (units.units <= 0n) continue; // a line with no unit is never covered
       if (bestLine === null || cheaper(line, units, bestLine, bestUnits)) {
-        best = k;
         bestLine = line;
         bestUnits = units;
       }
     }
     if (bestLine === null) break;
-    (taken ??= new Uint8Array(eligible.length))[best] = 1;
     const count = unitCount(bestUnits);
     const take = count < left ? count : left;
-    out.push({
+    // Kept in line order as they are picked (sorting copies the list; a limit picks a few).
+    const record: Covered = {
       line: bestLine,
       covered: coveredQuantity(bestUnits, take),
       units: bestUnits,
       whole: take === count,
-    });
+    };
+    let at = out.length;
+    out.push(record);
+    while (at > 0 && out[at - 1]!.line.index > bestLine.index) {
+      out[at] = out[at - 1]!;
+      at -= 1;
+    }
+    out[at] = record;
     left -= take;
   }
-  return out.length > 1 ? out.sort(byLine) : out;
+  return out;
 }
 
-const byLine = (a: Covered, b: Covered): number => a.line.index - b.line.index;
+/** Whether a line is picked already (a limit picks a few lines: a scan, not a typed array). */
+function picked(out: readonly Covered[], line: LineState): boolean {
+  for (let k = 0; k < out.length; k++) if (out[k]!.line === line) return true;
+  return false;
+}
 
 /**
  * Whether line a's unit price (current / units) is below line b's, compared exactly by
  * cross-multiplication; on a tie the earlier line is cheaper.
  */
 function cheaper(a: LineState, aUnits: Dec, b: LineState, bUnits: Dec): boolean {
-  // Current amounts are minor units at one scale (money digits): compare on the integers.
-  const d =
-    aUnits.scale === bUnits.scale
-      ? compareUnits(a.currentUnits * bUnits.units, b.currentUnits * aUnits.units)
-      : cmp(mul(a.current, bUnits), mul(b.current, aUnits));
+  // Current amounts are minor units at one scale (money digits): compare on the integers,
+  // machine integers when both lines are in their slots and every factor below 2^31.
+  let d: number;
+  if (aUnits.scale === bUnits.scale) {
+    const slots = a.slots;
+    if (
+      a.wide === null &&
+      b.wide === null &&
+      aUnits.units < FACTOR31 &&
+      bUnits.units < FACTOR31 &&
+      aUnits.units > -FACTOR31 &&
+      bUnits.units > -FACTOR31 &&
+      slots[a.index]! < FACTOR31 &&
+      slots[a.index]! > -FACTOR31 &&
+      slots[b.index]! < FACTOR31 &&
+      slots[b.index]! > -FACTOR31
+    ) {
+      const x = BigInt.asIntN(64, slots[a.index]! * bUnits.units);
+      const y = BigInt.asIntN(64, slots[b.index]! * aUnits.units);
+      d = x < y ? -1 : x > y ? 1 : 0;
+    } else d = compareUnits(a.currentUnits * bUnits.units, b.currentUnits * aUnits.units);
+  } else d = cmp(mul(a.current, bUnits), mul(b.current, aUnits));
   return d !== 0 ? d < 0 : a.index < b.index;
 }
+
+const FACTOR31 = 2n ** 31n;
 
 const compareUnits = (x: bigint, y: bigint): number => (x < y ? -1 : x > y ? 1 : 0);
 

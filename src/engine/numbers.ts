@@ -76,6 +76,12 @@ export const clamp = (value: Dec, low: Dec, high: Dec): Dec =>
 
 /** The whole and partial units of a quantity: 2.35 -> 3 units (two whole, one of 0.35). */
 export function unitCount(units: Dec): bigint {
+  if (units.units >= 0n) {
+    // floor and remainder of units / 10^scale, without building decimals
+    const p = pow10(units.scale);
+    const whole = units.units / p;
+    return units.units % p === 0n ? whole : whole + 1n;
+  }
   const whole = floorInt(units);
   return sub(units, fromMinor(whole, 0)).units === 0n ? whole : whole + 1n;
 }

@@ -86,6 +86,30 @@ export interface PreparedRules {
   readonly groups: Readonly<Record<Group, readonly CompiledRule[]>>;
   /** Time-zone formatters, built on first use (immutable once built). */
   readonly zones: ZoneCache;
+  /** indexMatches' counters, kept between checks instead of made per check. */
+  readonly scratch: IndexScratch;
+}
+
+/**
+ * Scratch of a check's index matches (indexMatches in matching.ts), kept with the rule set
+ * instead of made per check: a calculation is synchronous, so no two checks use it at once,
+ * and releaseMatches leaves `counts`, `filled` and `lists` empty again when a check is done.
+ */
+export interface IndexScratch {
+  /** Per rule: its hits in this check, how many are laid out, and where in `flat`. */
+  readonly counts: Uint32Array;
+  readonly filled: Uint32Array;
+  readonly start: Uint32Array;
+  /** Per rule: its list of lines, once asked for. */
+  readonly lists: (number[] | undefined)[];
+  /** The lines of every rule hit, rule by rule (grown on need). */
+  flat: Uint32Array;
+  /** The rule of every hit, line by line, and where each line's hits end (grown on need). */
+  hits: Uint32Array;
+  lineEnd: Uint32Array;
+  hitCount: number;
+  /** Set while a check uses it. */
+  busy: boolean;
 }
 
 // The rule fields an implemented rule repeats, in this order after `id`.
@@ -227,7 +251,27 @@ export function compileRules(
   });
   const groups = {} as Record<Group, CompiledRule[]>;
   for (const g of GROUPS) groups[g] = compiled.filter((c) => c.group === g);
-  return { rules: compiled, byCode, byCategory, everyLine, display, groups, zones: new Map() };
+  const scratch: IndexScratch = {
+    counts: new Uint32Array(compiled.length),
+    filled: new Uint32Array(compiled.length),
+    start: new Uint32Array(compiled.length),
+    lists: new Array<number[] | undefined>(compiled.length).fill(undefined),
+    flat: new Uint32Array(256),
+    hits: new Uint32Array(256),
+    lineEnd: new Uint32Array(64),
+    hitCount: 0,
+    busy: false,
+  };
+  return {
+    rules: compiled,
+    byCode,
+    byCategory,
+    everyLine,
+    display,
+    groups,
+    zones: new Map(),
+    scratch,
+  };
 }
 
 /**

@@ -2,6 +2,7 @@
 // margins are reported only; VAT is inside the price and sales tax is added on top.
 import type {
   EngineAdditionalCost,
+  EngineCheckItem,
   EngineCheckService,
   EngineMarginItem,
   EngineTaxItem,
@@ -76,13 +77,24 @@ interface MarginSpec {
 // Shared answers for the usual line, which has neither (never changed by their users).
 const NO_MARGINS: readonly EngineMarginItem[] = Object.freeze([]);
 const NO_SPECS: readonly MarginSpec[] = Object.freeze([]);
+const NO_OWN_MARGINS: Readonly<NonNullable<EngineCheckItem['margins']>> = Object.freeze([]);
 const NO_TAXES: { readonly items: readonly EngineTaxItem[]; readonly sales: Dec } = Object.freeze({
   items: Object.freeze([]),
   sales: ZERO,
 });
 
+/** Whether a line has taxes or margins: else lineTaxes and lineMargins never read the base. */
+export function needsBase(s: CalcState, line: LineState): boolean {
+  const { taxes, margins } = line.item;
+  return (
+    (taxes !== undefined && taxes.length > 0) ||
+    (margins !== undefined && margins.length > 0) ||
+    s.ctx.additional_costs.length > 0
+  );
+}
+
 function marginSpecs(s: CalcState, line: LineState): readonly MarginSpec[] {
-  const own = line.item.margins ?? [];
+  const own = line.item.margins ?? NO_OWN_MARGINS;
   if (own.length === 0 && s.ctx.additional_costs.length === 0) return NO_SPECS;
   const specs: MarginSpec[] = s.ctx.additional_costs
     .filter((c): c is EngineAdditionalCost & { code: string } => c.code !== undefined)

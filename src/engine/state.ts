@@ -14,6 +14,8 @@ import type {
 import { type Dec, ZERO, eq, fromMinor, round } from '../money/index.js';
 import type { CompiledRule, PreparedRules } from './rule-index.js';
 import type { LocalNow } from './schedule.js';
+import type { Act } from './thresholds.js';
+import type { LineTemplate } from './totals.js';
 
 export interface Digits {
   readonly amount: number;
@@ -34,12 +36,21 @@ export interface LineInit {
   readonly quantityDigits: number;
 }
 
+/** The range of a BigInt64Array slot. */
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+
 /**
  * A line as the rules see and change it. Its current amount lives as integer minor units at
  * money digits (`currentUnits`), which the discount group's inner loop lowers without
  * building a decimal per step; the discount is what the current amount lost since the
  * gross amount (`grossUnits`: the line amount, or the recalculated one of a fuel prepay).
  * `current` and `discount` are the same values as decimals for everything else.
+ *
+ * The current units are kept in a slot of a per-check `BigInt64Array` (CalcState.current,
+ * indexed by line) while they fit in 64 bits, `wide` (null then) holding them otherwise: a
+ * bigint stored in an object field is a new heap BigInt at every store, a typed-array slot is
+ * not. The hot loops read and write the slot directly when `wide` is null.
  */
 export class LineState {
   readonly index: number;
@@ -55,14 +66,14 @@ export class LineState {
   readonly moneyDigits: number;
   readonly priceDigits: number;
   readonly quantityDigits: number;
-  /** amount - discount (what later rules act on), in minor units at money digits. */
-  currentUnits: bigint;
+  /** The check's current units, one slot per line: this line's is `slots[index]`. */
+  readonly slots: BigInt64Array;
+  /** The current units when outside 64 bits (the slot then unused), else null. */
+  wide: bigint | null = null;
   /** current + discount, in minor units at money digits. */
   private grossUnits: bigint;
   /** Percent of `current` bonuses may pay (null: the loyalty default). */
   limitPercent: Dec | null = null;
-  /** Money bonuses may pay on this line (rounded down). */
-  ceiling: Dec = ZERO;
   /** Money paid with bonuses on this line. */
   redeemed: Dec = ZERO;
   /** Bonuses (regular and promotional) credited for this line. */
@@ -74,7 +85,8 @@ export class LineState {
   /** Set on recalculate-by-amount lines: true when no recalculation was possible. */
   recalculateSkipped: boolean | null = null;
 
-  constructor(init: LineInit) {
+  /** `slots`: the check's (CalcState.current); a line of its own gets one. */
+  constructor(init: LineInit, slots: BigInt64Array = new BigInt64Array(init.index + 1)) {
     this.index = init.index;
     this.item = init.item;
     this.code = init.item.code;
@@ -85,8 +97,26 @@ export class LineState {
     this.moneyDigits = init.moneyDigits;
     this.priceDigits = init.priceDigits;
     this.quantityDigits = init.quantityDigits;
-    this.currentUnits = unitsAt(init.amount, init.moneyDigits);
-    this.grossUnits = this.currentUnits;
+    this.slots = slots;
+    this.grossUnits = unitsAt(init.amount, init.moneyDigits);
+    this.currentUnits = this.grossUnits;
+  }
+
+  /** amount - discount, in minor units at money digits. */
+  get currentUnits(): bigint {
+    return this.wide ?? this.slots[this.index]!;
+  }
+
+  set currentUnits(units: bigint) {
+    if (units >= INT64_MIN && units <= INT64_MAX) {
+      this.slots[this.index] = units;
+      this.wide = null;
+    } else this.wide = units;
+  }
+
+  /** The gross units (current + discount). */
+  get gross(): bigint {
+    return this.grossUnits;
   }
 
   /** amount - discount: what later rules act on. */
@@ -171,8 +201,8 @@ export interface CalcState {
   redeemedBonuses: Dec;
   redeemedMoney: Dec;
   spent: SpentPart[];
-  /** Per-rule matching lines for indexed rules (by rule order), filled once per check. */
-  readonly matches: (number[] | undefined)[];
+  /** The shell answer lines are copied from, set by the first (totals.ts). */
+  lineTemplate: LineTemplate | null;
   /** 0 .. lines - 1: the matching lines of every rule that takes every line and excludes none. */
   readonly allLines: readonly number[];
   /**
@@ -181,4 +211,10 @@ export interface CalcState {
    * in a BigInt64Array slot and wrapped in BigInt.asIntN(64, ...) it stays a machine integer.
    */
   readonly acc: BigInt64Array;
+  /** The lines' current units while within 64 bits (LineState.slots). */
+  readonly current: BigInt64Array;
+  /** What evaluate answers when a rule acts, refilled each time (thresholds.ts). */
+  readonly act: Act;
+  /** Scratch of the fixed-amount discount, made on first use (discounts.ts). */
+  allocation: { readonly weights: BigInt64Array; readonly work: BigInt64Array } | null;
 }

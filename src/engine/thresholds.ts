@@ -4,7 +4,7 @@
 import type { EngineStats } from '../contract/engine.js';
 import { type Dec, ZERO, add, cmp, dec, fromMinor, gt, lt, sub } from '../money/index.js';
 import { dependencyLines, matchingLines, matchingUnits, unitsFor } from './matching.js';
-import type { CompiledRule, Tier } from './rule-index.js';
+import { passes, type CompiledRule, type Tier } from './rule-index.js';
 import type { CalcState, RuleReport } from './state.js';
 
 /** Which lines an action group has touched and closed so far (engine.md 7, 16). */
@@ -103,14 +103,22 @@ function sumBases(
   if (!(group?.bonuses && !countsRedeemed(c, s))) {
     // The base is the current amount, at money digits on every line. Amounts below 2^53 and
     // fewer than 1024 lines keep the sum within 64 bits: it runs in a scratch slot (CalcState.acc).
+    // Each line's units are read from its slot (LineState) where they are.
     const acc = s.acc;
+    const slots = s.current;
     acc[1] = 0n;
     let large = 0n; // amounts outside that ground
     const fast = lines.length < FEW_LINES;
     for (let k = 0; k < lines.length; k++) {
-      const u = s.lines[lines[k]!]!.currentUnits;
-      if (fast && u >= 0n && u < SMALL_AMOUNT) acc[1] = BigInt.asIntN(64, acc[1]! + u);
-      else large += u;
+      const line = s.lines[lines[k]!]!;
+      if (fast && line.wide === null) {
+        const u = slots[line.index]!;
+        if (u >= 0n && u < SMALL_AMOUNT) {
+          acc[1] = BigInt.asIntN(64, acc[1]! + u);
+          continue;
+        }
+      }
+      large += line.currentUnits;
     }
     return fromMinor(acc[1]! + large, md);
   }
@@ -144,11 +152,21 @@ export type Evaluation =
   | {
       readonly kind: 'act';
       readonly tier: Tier;
-      readonly matching: readonly number[];
       readonly eligible: readonly number[];
     };
 
+/** The check's one 'act' evaluation, refilled by each evaluate: its callers read it at once. */
+export interface Act {
+  readonly kind: 'act';
+  tier: Tier;
+  eligible: readonly number[];
+}
+
+export const newAct = (): Act => ({ kind: 'act', tier: NO_TIER, eligible: [] });
+
 const SKIP: Evaluation = { kind: 'skip' };
+/** The tier of a coupon rule without a value. */
+const NO_TIER: Tier = Object.freeze({ from: ZERO, value: ZERO });
 
 /**
  * Decides whether a candidate acts and on which lines. A rule that matches no line, or
@@ -169,23 +187,64 @@ export function evaluate(c: CompiledRule, s: CalcState, group: GroupState | null
   }
   // Every line taken by the group's exclusivity: nothing to match (the cheapest skip).
   if (group !== null && (c.rule.combine === 0 ? group.untouched : group.open) === 0) return SKIP;
-  const matching = matchingLines(c, s);
-  if (matching.length === 0) return SKIP;
-  let eligible = matching;
-  if (group !== null) {
+  // An indexed rule's matches are read from the check's index scratch (indexMatches), a
+  // scanning rule's by testing the lines, until its own list is needed: a rule whose lines
+  // are all taken never makes one.
+  const scratch = s.prepared.scratch;
+  const f = c.matching;
+  const scans = !c.indexed && !(f.everyLine && !f.excludes); // else its list exists already
+  let matching: readonly number[] | null = null;
+  let count = 0;
+  let free = 0;
+  const taken = group === null ? null : c.rule.combine === 0 ? group.touched : group.closed;
+  if (scans && taken !== null) {
+    for (const line of s.lines) {
+      if (passes(f, line.code, line.category)) {
+        count += 1;
+        free += 1 - taken[line.index]!;
+      }
+    }
+  } else {
+    if (c.indexed) count = scratch.counts[c.order]!;
+    else {
+      matching = matchingLines(c, s);
+      count = matching.length;
+    }
+    if (taken !== null && count > 0) {
+      const from = c.indexed ? scratch.start[c.order]! : 0;
+      const lines = matching ?? scratch.flat;
+      for (let k = 0; k < count; k++) free += 1 - taken[lines[from + k]!]!;
+    }
+  }
+  if (count === 0) return SKIP;
+  let eligible: readonly number[] | null = null;
+  if (taken !== null) {
     // An exclusive rule needs untouched lines, a combinable one lines no exclusive rule closed.
-    const taken = c.rule.combine === 0 ? group.touched : group.closed;
-    let free = 0;
-    for (const i of matching) free += 1 - taken[i]!;
     if (free === 0) return SKIP;
-    if (free < matching.length) {
+    if (free < count) {
       const some = new Array<number>(free); // its final length: one allocation
       let n = 0;
-      for (const i of matching) if (taken[i] === 0) some[n++] = i;
+      if (scans) {
+        for (const line of s.lines) {
+          if (taken[line.index] === 0 && passes(f, line.code, line.category))
+            some[n++] = line.index;
+        }
+      } else {
+        const from = c.indexed ? scratch.start[c.order]! : 0;
+        const lines = matching ?? scratch.flat;
+        for (let k = 0; k < count; k++) {
+          const i = lines[from + k]!;
+          if (taken[i] === 0) some[n++] = i;
+        }
+      }
       eligible = some;
     } // else every matching line is free: the list itself (never changed by its users)
   }
-  const base = dependencyBase(c, s, matching, group);
+  if (eligible === null) eligible = matching ??= matchingLines(c, s);
+  const base =
+    c.rule.depends_type === 'none'
+      ? ZERO
+      : dependencyBase(c, s, (matching ??= matchingLines(c, s)), group);
   const tier = tierFor(c.tiers, base);
   // A coupon rule may come without a value: it then has no threshold to reach.
   if (tier === null && (c.group !== 'coupon' || c.tiers.length > 0)) {
@@ -200,7 +259,7 @@ export function evaluate(c: CompiledRule, s: CalcState, group: GroupState | null
     };
   }
   if (c.rule.items_limit_min > 0) {
-    const units = matchingUnits(c, s, matching);
+    const units = matchingUnits(c, s, matching ?? matchingLines(c, s));
     const min = dec(c.rule.items_limit_min);
     if (lt(units, min)) {
       return {
@@ -220,5 +279,8 @@ export function evaluate(c: CompiledRule, s: CalcState, group: GroupState | null
   if (c.rule.apply_when_customers_account_payment === 0 && s.paysFromAccount) {
     return { kind: 'report', report: { compiled: c, applied: false, reason: 'account-payment' } };
   }
-  return { kind: 'act', tier: tier ?? { from: ZERO, value: ZERO }, matching, eligible };
+  const act = s.act;
+  act.tier = tier ?? NO_TIER;
+  act.eligible = eligible;
+  return act;
 }

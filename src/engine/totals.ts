@@ -7,8 +7,13 @@ import type {
   EngineMarginItem,
   EngineTaxItem,
 } from '../contract/engine.js';
-import { type Dec, eq, isZero, quotientToNumber, sub } from '../money/index.js';
-import { ONE, wire, wireExact } from './numbers.js';
+import {
+  type Dec,
+  roundedUnitsToNumber,
+  unitsQuotientToNumber,
+  unitsToNumber,
+} from '../money/index.js';
+import { ONE, pow10, wire, wireExact } from './numbers.js';
 import type { CalcState, LineState, RuleReport } from './state.js';
 
 /** The final quantity, amount and discount of a line (after a fuel recalculation). */
@@ -18,33 +23,47 @@ export function finalValues(line: LineState): { quantity: Dec; amount: Dec; disc
   );
 }
 
+/**
+ * The answer line: the request line's fields, then the calculated ones. Its amount, discount
+ * and amount after discounts are the line's gross, gross - current and current units at
+ * money digits (a fuel recalculation rewrites them: LineState.rewrite); the per-unit values
+ * divide those units straight to a JSON number.
+ */
 export function outputLine(
   s: CalcState,
   line: LineState,
   taxes: readonly EngineTaxItem[],
   margins: readonly EngineMarginItem[],
-  final: { quantity: Dec; amount: Dec; discount: Dec } = finalValues(line),
 ): EngineCheckItem {
   const { amount: md, bonuses: bd } = s.digits;
-  const { quantity, amount, discount } = final;
-  const divisor = isZero(quantity) ? (line.zeroAsOne ? ONE : null) : quantity;
-  const single = divisor !== null && eq(divisor, ONE); // x / 1 rounded is x rounded
-  const discountAmount = wire(discount, md);
-  const out: EngineCheckItem = {
-    ...line.item,
-    quantity: wireExact(quantity),
-    amount: wire(amount, md),
-    discount_amount: discountAmount,
-    bonuses_added: wire(line.bonusesAdded, bd),
-    calculated_price: perUnit(sub(amount, discount), line.priceDigits, divisor, single),
-    calculated_discount_amount: discountAmount,
-    calculated_unit_discount_amount: perUnit(discount, md, divisor, single),
-    calculated_bonuses_redeemed_amount: wire(line.redeemed, md),
-    calculated_unit_bonuses_redeemed_amount: perUnit(line.redeemed, md, divisor, single),
-    amount_decimal_digits: md,
-    price_decimal_digits: line.priceDigits,
-    bonuses_decimal_digits: bd,
-  };
+  const quantity = line.recalculated?.quantity ?? line.quantity;
+  const gross = line.gross;
+  const current = line.currentUnits;
+  const discount = gross - current;
+  const divisor = quantity.units === 0n ? (line.zeroAsOne ? ONE : null) : quantity;
+  // x / 1 rounded is x rounded (the divisor is one when its units are 10^scale)
+  const single = divisor !== null && divisor.units === pow10(divisor.scale);
+  const discountAmount = discount === 0n ? 0 : unitsToNumber(discount, md);
+  const redeemed = line.redeemed;
+  const out = lineShell(s, line.item);
+  out.quantity = wireExact(quantity);
+  out.amount = gross === 0n ? 0 : unitsToNumber(gross, md);
+  out.discount_amount = discountAmount;
+  out.bonuses_added = wire(line.bonusesAdded, bd);
+  out.calculated_price = perUnit(current, md, line.priceDigits, divisor, single);
+  out.calculated_discount_amount = discountAmount;
+  out.calculated_unit_discount_amount = perUnit(discount, md, md, divisor, single);
+  out.calculated_bonuses_redeemed_amount = wire(redeemed, md);
+  out.calculated_unit_bonuses_redeemed_amount = perUnit(
+    redeemed.units,
+    redeemed.scale,
+    md,
+    divisor,
+    single,
+  );
+  out.amount_decimal_digits = md;
+  out.price_decimal_digits = line.priceDigits;
+  out.bonuses_decimal_digits = bd;
   if (taxes.length > 0) {
     out.calculated_taxes = {
       base: taxes.filter((t) => t.type === 'vat'),
@@ -67,11 +86,76 @@ export function outputLine(
   return out;
 }
 
-/** A per-unit value: `value` / `divisor` rounded to `digits`; null without a divisor. */
-function perUnit(value: Dec, digits: number, divisor: Dec | null, single: boolean): number | null {
+/** The answer lines of a check built so far share a key order: a shell to copy (lineShell). */
+export interface LineTemplate {
+  /** The request line's own keys, in order. */
+  readonly keys: readonly string[];
+  /** An answer line with those keys and the calculated ones, never handed out or changed. */
+  readonly shell: EngineCheckItem;
+}
+
+/**
+ * An answer line with the request line's values, its calculated fields still to set: what
+ * `{ ...item, quantity, amount, ... }` builds, key for key and in the same order. Built by
+ * that literal it grows its property store several times; a request line with the same keys
+ * in the same order as the check's first one (the usual case) copies the check's shell
+ * instead, one allocation of the final size, and then its own values.
+ */
+function lineShell(s: CalcState, item: EngineCheckItem): EngineCheckItem {
+  const t = s.lineTemplate;
+  if (t !== null && sameKeys(item, t.keys)) {
+    const out: EngineCheckItem = { ...t.shell };
+    const to = out as Record<string, unknown>;
+    const from = item as Record<string, unknown>;
+    for (const key in from) to[key] = from[key];
+    return out;
+  }
+  const out: EngineCheckItem = {
+    ...item,
+    quantity: 0,
+    amount: 0,
+    discount_amount: 0,
+    bonuses_added: 0,
+    calculated_price: null,
+    calculated_discount_amount: 0,
+    calculated_unit_discount_amount: null,
+    calculated_bonuses_redeemed_amount: 0,
+    calculated_unit_bonuses_redeemed_amount: null,
+    amount_decimal_digits: 0,
+    price_decimal_digits: 0,
+    bonuses_decimal_digits: 0,
+  };
+  if (t === null) s.lineTemplate = { keys: Object.keys(item), shell: { ...out } };
+  return out;
+}
+
+/**
+ * Whether a request line's enumerable keys are these, in this order (for-in, which also
+ * sees inherited ones: such a line never matches an own-keys list, and takes the literal).
+ */
+function sameKeys(item: EngineCheckItem, keys: readonly string[]): boolean {
+  let j = 0;
+  for (const key in item) {
+    if (key !== keys[j]) return false;
+    j += 1;
+  }
+  return j === keys.length;
+}
+
+/** A per-unit value: units / 10^scale / divisor rounded to `digits`; null without a divisor. */
+function perUnit(
+  units: bigint,
+  scale: number,
+  digits: number,
+  divisor: Dec | null,
+  single: boolean,
+): number | null {
   if (divisor === null) return null;
+  if (units === 0n) return 0;
   // wire(div(value, divisor, digits), digits): the quotient is already at `digits`.
-  return single || isZero(value) ? wire(value, digits) : quotientToNumber(value, divisor, digits);
+  return single
+    ? roundedUnitsToNumber(units, scale, digits)
+    : unitsQuotientToNumber(units, scale, divisor, digits);
 }
 
 /** A rule report as a CheckImplementedRule: the rule and its implementation_data. */
@@ -86,16 +170,25 @@ export function outputRule(s: CalcState, r: RuleReport): EngineImplementedRule {
   let data: NonNullable<EngineImplementedRule['implementation_data']>;
   if (r.reason === undefined && r.missing === undefined && r.amount !== undefined && r.lines) {
     // An applied rule, the usual report: one literal, in the order of the general case.
-    data = { applied: r.applied, amount: wire(r.amount, digits), lines: r.lines.slice() };
+    data = { applied: r.applied, amount: wire(r.amount, digits), lines: ownLines(s, r.lines) };
   } else {
     data = { applied: r.applied };
     if (r.reason !== undefined) data.reason = r.reason;
     if (r.amount !== undefined) data.amount = wire(r.amount, digits);
-    if (r.lines !== undefined) data.lines = [...r.lines];
+    if (r.lines !== undefined) data.lines = ownLines(s, r.lines);
     if (r.missing !== undefined) data.missing = r.missing === null ? null : wireExact(r.missing);
   }
   // The rule's identity and descriptors, built once when compiled (rule-index.ts).
   const out: EngineImplementedRule = { ...r.compiled.descriptor };
   out.implementation_data = data;
   return out;
+}
+
+/**
+ * A report's lines as the answer's own list. A rule's lists are made for its check and die
+ * with it (its matches in the index, the lines left eligible or acted on), so the answer
+ * takes them as they are; only the check's list of every line is shared between rules.
+ */
+function ownLines(s: CalcState, lines: readonly number[]): number[] {
+  return lines === s.allLines || Object.isFrozen(lines) ? lines.slice() : (lines as number[]);
 }

@@ -74,11 +74,73 @@ export function allocate(total: bigint, weights: readonly bigint[]): bigint[] {
   return parts;
 }
 
-/** The k-th largest (1-based) of `values`, which it reorders (quickselect, Hoare partition). */
-function kthLargest(values: bigint[] | BigInt64Array, k: number): bigint {
-  const target = k - 1; // its index once sorted in descending order
-  let lo = 0;
-  let hi = values.length - 1;
+/**
+ * allocate(total, the first n weights) on machine integers, for callers that keep amounts in
+ * BigInt64Arrays: the parts go to work[0 .. n), and work needs 3n + 2 slots (the rest is
+ * scratch). Only the ground where every product stays within 64 bits: a total and a sum of
+ * weights below 2^31, no negative weight. Outside it no part is written and the answer is
+ * false: allocate() then.
+ */
+export function allocateSmall(
+  total: bigint,
+  weights: BigInt64Array,
+  n: number,
+  work: BigInt64Array,
+): boolean {
+  if (total < 0n || total >= SMALL) return false;
+  const sum = n; // work[n]: the sum of the weights, work[n + 1]: the parts given
+  const given = n + 1;
+  work[sum] = 0n;
+  for (let i = 0; i < n; i++) {
+    const w = weights[i]!;
+    if (w < 0n || w >= SMALL) return false;
+    work[sum] = BigInt.asIntN(64, work[sum]! + w);
+  }
+  if (work[sum]! >= SMALL) return false;
+  if (work[sum] === 0n || total === 0n) {
+    work.fill(0n, 0, n);
+    return true;
+  }
+  // Remainders at work[n + 2 ..], their copy for the selection after them.
+  const rem = n + 2;
+  work[given] = 0n;
+  for (let i = 0; i < n; i++) {
+    const exact = BigInt.asIntN(64, total * weights[i]!);
+    const part = BigInt.asIntN(64, exact / work[sum]!);
+    work[i] = part;
+    work[rem + i] = BigInt.asIntN(64, exact - BigInt.asIntN(64, part * work[sum]!));
+    work[given] = BigInt.asIntN(64, work[given]! + part);
+  }
+  const left = Number(BigInt.asIntN(64, total - work[given]!)); // always < n
+  if (left === 0) return true;
+  work.copyWithin(rem + n, rem, rem + n);
+  const cut = kthLargest(work, left, rem + n, rem + 2 * n - 1);
+  let above = 0;
+  for (let i = 0; i < n; i++) if (work[rem + i]! > cut) above += 1;
+  let ties = left - above; // remainders equal to `cut` that get one, earliest first
+  for (let i = 0; i < n; i++) {
+    const r = work[rem + i]!;
+    if (r > cut || (r === cut && ties > 0)) {
+      work[i] = BigInt.asIntN(64, work[i]! + 1n);
+      if (r === cut) ties -= 1;
+    }
+  }
+  return true;
+}
+
+/**
+ * The k-th largest (1-based) of values[lo .. hi] (all of them by default), which it
+ * reorders (quickselect, Hoare partition).
+ */
+function kthLargest(
+  values: bigint[] | BigInt64Array,
+  k: number,
+  from = 0,
+  to = values.length - 1,
+): bigint {
+  const target = from + k - 1; // its index once sorted in descending order
+  let lo = from;
+  let hi = to;
   while (lo < hi) {
     const pivot = values[(lo + hi) >>> 1]!;
     let i = lo;

@@ -27,8 +27,26 @@ const DOUBLE_POW10: readonly number[] = Array.from({ length: 23 }, (_, n) => Num
 
 export const ZERO: Dec = Object.freeze({ units: 0n, scale: 0 });
 
+/**
+ * Every decimal but ZERO is one of these. An instance of a class has no allocation site, an
+ * object literal has one: V8 decides per site whether its objects are born old
+ * (pretenuring), and the rule set's decimals, built at startup and kept, would send every
+ * later decimal of that one site to the old generation, which then fills with a check's
+ * garbage and needs full collections.
+ */
+class Decimal implements Dec {
+  // Fields spelled out, not parameter properties: child processes load src/ through Node's
+  // type stripping, which refuses them.
+  readonly units: bigint;
+  readonly scale: number;
+  constructor(units: bigint, scale: number) {
+    this.units = units;
+    this.scale = scale;
+  }
+}
+
 function make(units: bigint, scale: number): Dec {
-  return { units, scale };
+  return new Decimal(units, scale);
 }
 
 const DECIMAL = /^([+-]?)(\d+)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
@@ -164,11 +182,71 @@ export function div(a: Dec, b: Dec, digits: number, mode: RoundingMode = 'half-a
 
 /** toNumber(div(a, b, digits, 'half-away')), without building the quotient; b must not be zero. */
 export function quotientToNumber(a: Dec, b: Dec, digits: number): number {
+  return unitsQuotientToNumber(a.units, a.scale, b, digits);
+}
+
+/**
+ * quotientToNumber of units / 10^scale, without building the dividend either. Within 64 bits
+ * (|units| < 2^31, a shift of at most 9 digits, 0 < b.units < 2^62) the division runs on
+ * machine integers: BigInt.asIntN(64, ...) is the identity there and keeps V8 from
+ * allocating a heap BigInt per step; otherwise the bigint route.
+ */
+export function unitsQuotientToNumber(
+  units: bigint,
+  scale: number,
+  b: Dec,
+  digits: number,
+): number {
   if (b.units === 0n) throw new RangeError('division by zero');
-  const shift = digits + b.scale - a.scale;
-  const num = shift >= 0 ? a.units * pow10(shift) : a.units;
+  const shift = digits + b.scale - scale;
+  if (
+    shift >= 0 &&
+    shift <= 9 &&
+    units > -FACTOR31 &&
+    units < FACTOR31 &&
+    b.units > 0n &&
+    b.units < FACTOR62
+  ) {
+    const den = b.units;
+    const num = BigInt.asIntN(64, units * POW10[shift]!);
+    const q = BigInt.asIntN(64, num / den); // truncated towards zero
+    // Twice the remainder (|r| < den < 2^62): one more unit away from zero at half or above.
+    const twice = BigInt.asIntN(64, 2n * BigInt.asIntN(64, num - BigInt.asIntN(64, q * den)));
+    if (twice >= den) SCRATCH[0] = BigInt.asIntN(64, q + 1n);
+    else if (BigInt.asIntN(64, -twice) >= den) SCRATCH[0] = BigInt.asIntN(64, q - 1n);
+    else SCRATCH[0] = q;
+    return scratchToNumber(digits);
+  }
+  const num = shift >= 0 ? units * pow10(shift) : units;
   const den = shift >= 0 ? b.units : b.units * pow10(-shift);
   return unitsToNumber(divRound(num, den, 'half-away'), digits);
+}
+
+const FACTOR30 = 2n ** 30n;
+const FACTOR31 = 2n ** 31n;
+const FACTOR62 = 2n ** 62n;
+
+/** round(mul(a, b), digits, 'half-away'), without building the exact product. */
+export function mulRounded(a: Dec, b: Dec, digits: number): Dec {
+  const scale = a.scale + b.scale;
+  if (
+    scale > digits &&
+    scale - digits <= 17 &&
+    a.units >= 0n &&
+    a.units < FACTOR30 &&
+    b.units >= 0n &&
+    b.units < FACTOR30
+  ) {
+    // Everything below 2^63 (a product below 2^60, 2 x 10^17 at most): machine integers; a
+    // non-negative quotient rounds half away as floor((2n + d) / 2d).
+    const d = POW10[scale - digits]!;
+    const n = BigInt.asIntN(64, a.units * b.units);
+    return make(
+      BigInt.asIntN(64, BigInt.asIntN(64, 2n * n + d) / BigInt.asIntN(64, 2n * d)),
+      digits,
+    );
+  }
+  return round(mul(a, b), digits);
 }
 
 /** The integer count of minor units at `digits`, rounding by `mode` when needed. */
@@ -219,17 +297,58 @@ export function toNumber(a: Dec): number {
 /** toNumber of units / 10^scale, without building the decimal. */
 export function unitsToNumber(units: bigint, scale: number): number {
   if (scale <= 22 && units <= SAFE && units >= -SAFE) {
-    // asIntN(64) is the identity here (|units| < 2^53); it lets V8 convert without a call.
-    const n = Number(BigInt.asIntN(64, units)) / DOUBLE_POW10[scale]!;
-    return n === 0 ? 0 : n; // never -0
+    SCRATCH[0] = units;
+    return scratchToNumber(scale);
   }
   return toNumberByText(make(units, scale));
 }
 
+// A 64-bit integer becomes a double through a BigInt64Array slot read back as two 32-bit
+// halves: V8 stores a machine integer into the slot as it is, where Number(bigint) first
+// boxes it into a heap BigInt (some 40 bytes a call).
+const SCRATCH = new BigInt64Array(1);
+const HALVES = new Int32Array(SCRATCH.buffer);
+SCRATCH[0] = 1n;
+const LOW = HALVES[0] === 1 ? 0 : 1; // the platform's byte order
+const HIGH = 1 - LOW;
+
+/**
+ * toNumber of SCRATCH[0] / 10^scale. hi x 2^32 + lo is the slot's value, exact below 2^53 in
+ * magnitude, and at or beyond it never rounds back below: the text route takes those.
+ */
+function scratchToNumber(scale: number): number {
+  const whole = HALVES[HIGH]! * 4294967296 + (HALVES[LOW]! >>> 0);
+  if (scale <= 22 && whole <= MAX_SAFE && whole >= -MAX_SAFE) {
+    const n = whole / DOUBLE_POW10[scale]!;
+    return n === 0 ? 0 : n; // never -0
+  }
+  return toNumberByText(make(SCRATCH[0]!, scale));
+}
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
 /** toNumber(round(a, digits, 'half-away')), without building the rounded decimal. */
 export function roundedToNumber(a: Dec, digits: number): number {
-  if (a.scale <= digits) return unitsToNumber(a.units, a.scale); // already exact there
-  return unitsToNumber(divRound(a.units, pow10(a.scale - digits), 'half-away'), digits);
+  return roundedUnitsToNumber(a.units, a.scale, digits);
+}
+
+/**
+ * roundedToNumber of units / 10^scale. Dividing by 10^k (k <= 18) with |units| < 2^62 runs
+ * on machine integers (see unitsQuotientToNumber); anything else the bigint route.
+ */
+export function roundedUnitsToNumber(units: bigint, scale: number, digits: number): number {
+  if (scale <= digits) return unitsToNumber(units, scale); // already exact there
+  const k = scale - digits;
+  if (k <= 18 && units > -FACTOR62 && units < FACTOR62) {
+    const den = POW10[k]!;
+    const q = BigInt.asIntN(64, units / den);
+    const twice = BigInt.asIntN(64, 2n * BigInt.asIntN(64, units - BigInt.asIntN(64, q * den)));
+    if (twice >= den) SCRATCH[0] = BigInt.asIntN(64, q + 1n);
+    else if (BigInt.asIntN(64, -twice) >= den) SCRATCH[0] = BigInt.asIntN(64, q - 1n);
+    else SCRATCH[0] = q;
+    return scratchToNumber(digits);
+  }
+  return unitsToNumber(divRound(units, pow10(k), 'half-away'), digits);
 }
 
 /** The JSON number through the exact decimal text (the reference route). */
