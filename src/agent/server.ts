@@ -81,15 +81,21 @@ export interface Agent {
 
 /** Raised when the agent cannot start; `error` is the error shape (e.g. `instance-locked`). */
 export class AgentStartError extends Error {
-  constructor(readonly error: ErrorBody) {
+  readonly error: ErrorBody;
+
+  constructor(error: ErrorBody) {
     super(error.message);
+    this.error = error;
     this.name = 'AgentStartError';
   }
 }
 
 class HttpRefusal extends Error {
-  constructor(readonly body: ErrorResponse) {
+  readonly body: ErrorResponse;
+
+  constructor(body: ErrorResponse) {
     super(body.error.message);
+    this.body = body;
   }
 }
 

@@ -225,8 +225,11 @@ function childrenOf(db: Database.Database): Child[] {
 
 /** Reads from the damaged file; every read may fail on its own. */
 class DamagedReader {
+  readonly db: Database.Database;
   private readonly cache = new Map<string, Database.Statement>();
-  constructor(readonly db: Database.Database) {}
+  constructor(db: Database.Database) {
+    this.db = db;
+  }
 
   private stmt(sql: string): Database.Statement {
     let s = this.cache.get(sql);
@@ -321,8 +324,11 @@ function readBundle(reader: DamagedReader, outbox: Row, children: readonly Child
 
 /** Writes into the restored file: one transaction per operation, or nothing of it. */
 class RestoredWriter {
+  readonly db: Database.Database;
   private readonly columns = new Map<string, Map<string, { pk: boolean; type: string }>>();
-  constructor(readonly db: Database.Database) {}
+  constructor(db: Database.Database) {
+    this.db = db;
+  }
 
   private cols(table: string) {
     let c = this.columns.get(table);

@@ -47,6 +47,7 @@ interface PersistedContact {
 }
 
 export class Connectivity {
+  private readonly o: ConnectivityOptions;
   private state: LinkState = 'unknown';
   /** Monotonic time of the last contact in this process. */
   private contactMono: number | null = null;
@@ -59,7 +60,8 @@ export class Connectivity {
   private readonly startWall: number;
   private readonly startMono: number;
 
-  constructor(private readonly o: ConnectivityOptions) {
+  constructor(o: ConnectivityOptions) {
+    this.o = o;
     this.startWall = o.clock.now();
     this.startMono = o.clock.monotonic();
     const persisted = o.persist.getValue<PersistedContact>(KEY);

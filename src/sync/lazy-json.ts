@@ -15,12 +15,16 @@ export class LazyJsonError extends Error {
 
 /** The elements of a JSON array as byte offsets, parsed when iterated. */
 export class LazyArray implements Iterable<unknown> {
-  constructor(
-    private readonly bytes: Buffer,
-    /** start0, end0, start1, end1, ... (a typed array: no objects for the scavenger to copy). */
-    private readonly bounds: Uint32Array,
-    readonly length: number,
-  ) {}
+  private readonly bytes: Buffer;
+  /** start0, end0, start1, end1, ... (a typed array: no objects for the scavenger to copy). */
+  private readonly bounds: Uint32Array;
+  readonly length: number;
+
+  constructor(bytes: Buffer, bounds: Uint32Array, length: number) {
+    this.bytes = bytes;
+    this.bounds = bounds;
+    this.length = length;
+  }
 
   *[Symbol.iterator](): Iterator<unknown> {
     for (let i = 0; i < this.length; i++) {

@@ -79,7 +79,11 @@ interface Ahead {
 }
 
 export class Puller {
-  constructor(private readonly d: PullerDeps) {}
+  private readonly d: PullerDeps;
+
+  constructor(d: PullerDeps) {
+    this.d = d;
+  }
 
   /** Pulls until the feed has nothing more (or `maxPages`). */
   async pull(o: PullOptions = {}): Promise<PullResult> {

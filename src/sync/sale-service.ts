@@ -129,7 +129,11 @@ function prepare(rules: readonly EngineRule[]): PreparedRules {
 }
 
 export class SaleService {
-  constructor(private readonly d: SaleServiceDeps) {}
+  private readonly d: SaleServiceDeps;
+
+  constructor(d: SaleServiceDeps) {
+    this.d = d;
+  }
 
   /** Defaults the check's POS and loyalty from the cache when the till leaves them out. */
   private defaults(check: EngineCheck): { posId: string | null; loyaltyId: string | null } {

@@ -45,6 +45,7 @@ export interface SyncStatus extends LinkStatus {
 }
 
 export class SyncService {
+  private readonly o: SyncServiceOptions;
   readonly client: CentralClient;
   readonly link: Connectivity;
   readonly pusher: OutboxPusher;
@@ -57,7 +58,8 @@ export class SyncService {
   private running = false;
   private closed: Promise<void> | null = null;
 
-  constructor(private readonly o: SyncServiceOptions) {
+  constructor(o: SyncServiceOptions) {
+    this.o = o;
     const { store, config, clock } = o;
     this.clockTimers = o.timers ?? systemTimers;
     this.link = new Connectivity({

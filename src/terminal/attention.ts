@@ -39,12 +39,16 @@ function itemOf(r: AttentionRecord): AttentionItem {
 }
 
 export class AttentionService {
-  constructor(
-    private readonly p: TerminalPorts,
-    private readonly wf: Workflow,
-    /** Whether a card operation is on the unit now (its entry is in process, not stuck). */
-    private readonly cardBusy: () => boolean = () => false,
-  ) {}
+  private readonly p: TerminalPorts;
+  private readonly wf: Workflow;
+  /** Whether a card operation is on the unit now (its entry is in process, not stuck). */
+  private readonly cardBusy: () => boolean;
+
+  constructor(p: TerminalPorts, wf: Workflow, cardBusy: () => boolean = () => false) {
+    this.p = p;
+    this.wf = wf;
+    this.cardBusy = cardBusy;
+  }
 
   /** Mirrors the sources into the store's items (idempotent by kind and ref). */
   refresh(): void {

@@ -112,6 +112,7 @@ export function paymentRecordOf(e: JournalEntry): PaymentRecord {
 export const UNIT_NAME = 'payment';
 
 export class CardPayments {
+  private readonly p: TerminalPorts;
   readonly flow: PaymentFlow | null;
   private readonly journal: PaymentJournal;
   private running = 0;
@@ -121,7 +122,8 @@ export class CardPayments {
     return this.running > 0;
   }
 
-  constructor(private readonly p: TerminalPorts) {
+  constructor(p: TerminalPorts) {
+    this.p = p;
     this.journal = storePaymentJournal(p.store, () => p.clock.now());
     const unit = p.devices?.payment ?? null;
     this.flow = unit

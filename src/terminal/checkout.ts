@@ -145,14 +145,20 @@ interface Authorisation {
 }
 
 export class CheckoutService {
+  private readonly p: TerminalPorts;
+  private readonly cards: CardPayments;
+  /** The customer's balances after a sale, for the receipt (identify.ts). */
+  private readonly balancesOf: (customerId: string) => Array<{ title: string; value: string }>;
+
   constructor(
-    private readonly p: TerminalPorts,
-    private readonly cards: CardPayments,
-    /** The customer's balances after a sale, for the receipt (identify.ts). */
-    private readonly balancesOf: (
-      customerId: string,
-    ) => Array<{ title: string; value: string }> = () => [],
-  ) {}
+    p: TerminalPorts,
+    cards: CardPayments,
+    balancesOf: (customerId: string) => Array<{ title: string; value: string }> = () => [],
+  ) {
+    this.p = p;
+    this.cards = cards;
+    this.balancesOf = balancesOf;
+  }
 
   private posRecord(check: CheckIn): (Record<string, unknown> & { id: string }) | null {
     const cache = this.p.store.cache;

@@ -25,7 +25,11 @@ interface AccountRec {
 }
 
 export class IdentifyService {
-  constructor(private readonly p: TerminalPorts) {}
+  private readonly p: TerminalPorts;
+
+  constructor(p: TerminalPorts) {
+    this.p = p;
+  }
 
   /** Writes a lookup's records into the cache in one transaction, releasing reflected holds. */
   private applyLookup(changes: readonly unknown[], requestedAt: number): void {

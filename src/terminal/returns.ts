@@ -20,10 +20,13 @@ import type { TerminalPorts } from './ports.js';
 type Charge = NonNullable<EngineCheckResult['special_accounts_charges']>[number];
 
 export class ReturnsService {
-  constructor(
-    private readonly p: TerminalPorts,
-    private readonly cards: CardPayments,
-  ) {}
+  private readonly p: TerminalPorts;
+  private readonly cards: CardPayments;
+
+  constructor(p: TerminalPorts, cards: CardPayments) {
+    this.p = p;
+    this.cards = cards;
+  }
 
   private subtype(): 'online' | 'offline' {
     return this.p.sync.link.current === 'offline' ? 'offline' : 'online';

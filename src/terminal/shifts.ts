@@ -36,10 +36,13 @@ function paymentsOf(
 }
 
 export class ShiftService {
-  constructor(
-    private readonly p: TerminalPorts,
-    private readonly wf: Workflow,
-  ) {}
+  private readonly p: TerminalPorts;
+  private readonly wf: Workflow;
+
+  constructor(p: TerminalPorts, wf: Workflow) {
+    this.p = p;
+    this.wf = wf;
+  }
 
   open(openingCash: number | undefined): CommandOutput<'shift-open'> | ErrorResponse {
     const staff = this.wf.staff!;

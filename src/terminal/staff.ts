@@ -19,10 +19,13 @@ interface StaffRecord {
 }
 
 export class StaffService {
-  constructor(
-    private readonly p: TerminalPorts,
-    private readonly wf: Workflow,
-  ) {}
+  private readonly p: TerminalPorts;
+  private readonly wf: Workflow;
+
+  constructor(p: TerminalPorts, wf: Workflow) {
+    this.p = p;
+    this.wf = wf;
+  }
 
   private policy() {
     const s = this.p.config.terminal.sign_in;

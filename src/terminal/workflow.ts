@@ -38,9 +38,12 @@ export function shiftOut(s: ShiftRecord): Shift {
 }
 
 export class Workflow {
+  private readonly p: TerminalPorts;
   private staffNow: SignedInStaff | null = null;
 
-  constructor(private readonly p: TerminalPorts) {}
+  constructor(p: TerminalPorts) {
+    this.p = p;
+  }
 
   get staff(): SignedInStaff | null {
     return this.staffNow;

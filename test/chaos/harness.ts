@@ -92,6 +92,7 @@ export interface LinkCounts {
  * `restore()`; `target` follows the central across its restarts.
  */
 export class Link {
+  target: { port: number };
   private server: Server;
   private sockets = new Set<Socket>();
   private up = true;
@@ -103,7 +104,8 @@ export class Link {
   };
   url = '';
 
-  constructor(public target: { port: number }) {
+  constructor(target: { port: number }) {
+    this.target = target;
     this.server = createServer((client) => this.relay(client));
   }
 

@@ -340,14 +340,17 @@ export async function messageCode(page: Page): Promise<string> {
  * can read its /sandbox controls, stop it and start it again on the same port and file.
  */
 export class OwnCentral {
+  readonly dir: string;
+  readonly db: string;
+  port: number;
   private running: RunningCentral | null = null;
   /** The base URL it printed; the same after a restart (same port). */
   url = '';
-  private constructor(
-    readonly dir: string,
-    readonly db: string,
-    public port: number,
-  ) {}
+  private constructor(dir: string, db: string, port: number) {
+    this.dir = dir;
+    this.db = db;
+    this.port = port;
+  }
 
   static async start(): Promise<OwnCentral> {
     const dir = mkdtempSync(join(tmpdir(), 'lt-ui-central-'));
