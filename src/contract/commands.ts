@@ -457,21 +457,23 @@ export type CommandResult<N extends CommandName> = CommandOutput<N> | ErrorRespo
  * A swipe or a scan, as recognised by the terminal (devices.md, "Recognition"). An identifier
  * goes to the screen, which identifies the customer with it; a bank card is only ever masked.
  */
+const ReadSource = z.enum(['msr', 'scanner']);
+
 export const DeviceRead = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('identifier'),
     id: z.string().min(1),
     id_type: IdType,
-    source: z.enum(['msr', 'scanner']),
+    source: ReadSource,
   }),
   z.strictObject({
     kind: z.literal('bank-card'),
     masked: z.string().min(1),
-    source: z.enum(['msr', 'scanner']),
+    source: ReadSource,
   }),
   z.strictObject({
     kind: z.literal('unrecognised'),
-    source: z.enum(['msr', 'scanner']),
+    source: ReadSource,
     reason: z.string(),
   }),
 ]);
