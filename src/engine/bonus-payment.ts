@@ -24,7 +24,7 @@ import {
 import { mayAct } from './candidates.js';
 import { engineError, type ErrorResult } from './errors.js';
 import { allocationScratch } from './discounts.js';
-import { clamp, num, percentOf, HUNDRED, pow10 } from './numbers.js';
+import { clamp, num, percentOf, percentDenominator, HUNDRED } from './numbers.js';
 import type { CompiledRule } from './rule-index.js';
 import type { CalcState, SpentPart } from './state.js';
 import { evaluate } from './thresholds.js';
@@ -149,7 +149,10 @@ export function redeemBonuses(s: CalcState): ErrorResult | null {
       const current = slots[i]!;
       if (current >= 0n && current < SMALL) {
         // percentOf(current, p, md, 'down'): floor(u x p.units / (100 x 10^p.scale))
-        const c = BigInt.asIntN(64, BigInt.asIntN(64, current * p.units) / percentDenominator(p));
+        const c = BigInt.asIntN(
+          64,
+          BigInt.asIntN(64, current * p.units) / percentDenominator(p.scale),
+        );
         ceilings[i] = c;
         acc[0] = BigInt.asIntN(64, acc[0]! + c);
         continue;
@@ -216,5 +219,3 @@ const fmt = (d: Dec): string => String(toNumber(d));
 
 const SMALL = 2n ** 31n;
 const FEW_LINES = 1024;
-/** 100 x 10^scale: a percentage's denominator. */
-const percentDenominator = (p: Dec): bigint => 100n * pow10(p.scale);

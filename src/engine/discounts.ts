@@ -10,6 +10,7 @@ import {
   fromMinor,
   isNegative,
   mul,
+  mulRoundedUnits,
   round,
   sub,
   toMinor,
@@ -92,33 +93,10 @@ export function wholeLineDiscount(
   return d < 0n ? 0n : d > current ? current : d;
 }
 
-/** The minor units at `digits` of a discount already rounded there (or ZERO). */
-function unitsAt(d: Dec, digits: number): bigint {
-  return round(d, digits).units;
-}
-
 /** round(a x b, digits) half away from zero, as minor units; null when a x b < 0. */
 function roundedProduct(a: Dec, b: Dec, digits: number): bigint | null {
-  const scale = a.scale + b.scale;
-  if (
-    scale > digits &&
-    scale - digits <= 17 &&
-    a.units >= 0n &&
-    a.units < SMALL_FACTOR &&
-    b.units >= 0n &&
-    b.units < SMALL_FACTOR
-  ) {
-    // Everything below 2^63 (factors below 2^30, 2d <= 2 x 10^17): 64-bit arithmetic, as in
-    // percentOfLines.
-    const d = pow10(scale - digits);
-    const n = BigInt.asIntN(64, a.units * b.units);
-    return BigInt.asIntN(64, BigInt.asIntN(64, 2n * n + d) / BigInt.asIntN(64, 2n * d));
-  }
-  const n = a.units * b.units;
-  if (n < 0n) return null;
-  if (scale <= digits) return n * pow10(digits - scale);
-  const d = pow10(scale - digits);
-  return (2n * n + d) / (2n * d);
+  if ((a.units < 0n || b.units < 0n) && a.units * b.units < 0n) return null;
+  return mulRoundedUnits(a, b, digits);
 }
 
 const SMALL_FACTOR = 2n ** 30n;
@@ -239,7 +217,7 @@ function percentOfLines(
       }
     }
     const current = line.currentUnits;
-    const d = unitsAt(percentOf(line.current, tier.value, digits), digits);
+    const d = toMinor(percentOf(line.current, tier.value, digits), digits);
     line.currentUnits = current - d;
     large += d;
   }
@@ -287,7 +265,7 @@ function eachWholeLine(
     ) {
       const current = slots[i]!;
       if (current >= 0n && current < SMALL_AMOUNT) {
-        // wholeLineDiscount on machine integers (every value below 2^63, see roundedProduct):
+        // wholeLineDiscount on machine integers (every value below 2^63, see mulRoundedUnits):
         // the product v x units rounded to `digits`, the discount it gives clamped to the line.
         const p = pow10(scale - digits);
         const product = BigInt.asIntN(
@@ -313,7 +291,7 @@ function eachWholeLine(
     let d = wholeLineDiscount(type, tier, line.currentUnits, units, digits);
     if (d === null) {
       const whole = { line, covered: units, units, whole: true };
-      d = unitsAt(discountsFor(c, tier, [whole], digits)[0]!, digits);
+      d = toMinor(discountsFor(c, tier, [whole], digits)[0]!, digits);
     }
     line.currentUnits = line.currentUnits - d;
     if (fast && d >= 0n && d < SMALL_AMOUNT) acc[0] = BigInt.asIntN(64, acc[0]! + d);
@@ -406,7 +384,7 @@ function coveredUnits(
   const lines: number[] = [];
   for (let k = 0; k < covered.length; k++) {
     const cv = covered[k]!;
-    const d = unitsAt(discounts[k]!, digits); // at `digits` (ZERO when clamped)
+    const d = toMinor(discounts[k]!, digits); // at `digits` (ZERO when clamped)
     lower(cv.line, d, c);
     total += d;
     lines.push(cv.line.index);

@@ -4,13 +4,13 @@
 import {
   type Dec,
   ZERO,
-  add,
   cmp,
   dec,
   div,
   fromMinor,
   isZero,
   mul,
+  pow10,
   round,
   roundedToNumber,
   sub,
@@ -63,12 +63,9 @@ export function percentOf(
   return div(mul(amount, percent), HUNDRED, digits, mode);
 }
 
-const POW10 = Array.from({ length: 23 }, (_, k) => 10n ** BigInt(k));
-/** 10^n as a bigint. */
-export const pow10 = (n: number): bigint => POW10[n] ?? 10n ** BigInt(n);
-
 const PERCENT_DENOMINATORS = Array.from({ length: 16 }, (_, k) => 100n * 10n ** BigInt(k));
-const percentDenominator = (scale: number): bigint =>
+/** 100 x 10^scale: the denominator of a percentage given at `scale`. */
+export const percentDenominator = (scale: number): bigint =>
   PERCENT_DENOMINATORS[scale] ?? 100n * 10n ** BigInt(scale);
 
 export const clamp = (value: Dec, low: Dec, high: Dec): Dec =>
@@ -98,13 +95,7 @@ export function coveredQuantity(units: Dec, count: bigint): Dec {
   return fromMinor(count, 0);
 }
 
-export const sumDec = (values: Iterable<Dec>): Dec => {
-  let total = ZERO;
-  for (const v of values) total = add(total, v);
-  return total;
-};
-
-export { ZERO, isZero };
+export { ZERO, isZero, pow10 };
 
 /** How many decimal digits a JSON number carries (1.25 -> 2, 1e-7 -> 7, 1.50 -> 1). */
 export function decimalPlacesOf(value: number): number {

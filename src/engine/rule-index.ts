@@ -8,8 +8,9 @@ import { EngineRules, type EngineImplementedRule, type EngineRule } from '../con
 import { formatPath } from '../contract/problems.js';
 import { type Dec, cmp, dec } from '../money/index.js';
 import { engineError, type ErrorResult } from './errors.js';
-import { HUNDRED } from './numbers.js';
+import { HUNDRED, percentDenominator } from './numbers.js';
 import { compileSchedule, type Schedule, type ZoneCache } from './schedule.js';
+import { INT64_MAX } from './state.js';
 
 /** The action groups in the order they act (engine.md 7). */
 export const GROUPS = ['discount', 'bonus-payment-limit', 'bonuses', 'coupon'] as const;
@@ -45,11 +46,9 @@ export interface PercentFactor {
   readonly maxAmount: bigint;
 }
 
-const INT64_MAX = 2n ** 63n - 1n;
-
 export function percentFactor(value: Dec): PercentFactor | null {
   if (value.units < 0n || cmp(value, HUNDRED) > 0) return null;
-  const den = 100n * 10n ** BigInt(value.scale);
+  const den = percentDenominator(value.scale);
   const twice = 2n * value.units;
   const maxAmount = twice === 0n ? INT64_MAX : (INT64_MAX - den) / twice;
   return { twice, den, twiceDen: 2n * den, maxAmount };

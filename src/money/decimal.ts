@@ -17,7 +17,8 @@ export type RoundingMode = 'half-away' | 'down' | 'floor' | 'ceil';
 
 // 10^n for the scales money meets, built once; larger ones are computed when asked.
 const POW10: readonly bigint[] = Array.from({ length: 41 }, (_, n) => 10n ** BigInt(n));
-function pow10(n: number): bigint {
+/** 10^n as a bigint. */
+export function pow10(n: number): bigint {
   return POW10[n] ?? 10n ** BigInt(n);
 }
 
@@ -228,6 +229,11 @@ const FACTOR62 = 2n ** 62n;
 
 /** round(mul(a, b), digits, 'half-away'), without building the exact product. */
 export function mulRounded(a: Dec, b: Dec, digits: number): Dec {
+  return make(mulRoundedUnits(a, b, digits), digits);
+}
+
+/** The minor units of mulRounded(a, b, digits), without building a decimal on its fast path. */
+export function mulRoundedUnits(a: Dec, b: Dec, digits: number): bigint {
   const scale = a.scale + b.scale;
   if (
     scale > digits &&
@@ -241,12 +247,9 @@ export function mulRounded(a: Dec, b: Dec, digits: number): Dec {
     // non-negative quotient rounds half away as floor((2n + d) / 2d).
     const d = POW10[scale - digits]!;
     const n = BigInt.asIntN(64, a.units * b.units);
-    return make(
-      BigInt.asIntN(64, BigInt.asIntN(64, 2n * n + d) / BigInt.asIntN(64, 2n * d)),
-      digits,
-    );
+    return BigInt.asIntN(64, BigInt.asIntN(64, 2n * n + d) / BigInt.asIntN(64, 2n * d));
   }
-  return round(mul(a, b), digits);
+  return round(mul(a, b), digits).units;
 }
 
 /** The integer count of minor units at `digits`, rounding by `mode` when needed. */
