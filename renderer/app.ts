@@ -17,6 +17,8 @@ import {
   shiftCloseInput,
   shiftOpenInput,
   signInInput,
+  type Built,
+  type Errors,
 } from './requests.js';
 import {
   accountsFor,
@@ -183,12 +185,11 @@ export function startApp(deps: AppDeps): App {
     await run('shift-report', {}, (o) => ({ type: 'report-loaded', report: o.report }));
   }
 
-  function invalid(built: { errors: Record<string, never> } | object): boolean {
-    if ('errors' in built) {
-      dispatch({ type: 'invalid', errors: (built as { errors: never }).errors });
-      return true;
-    }
-    return false;
+  /** Marks the fields a builder refused; true when there is nothing to send. */
+  function invalid<T>(built: Built<T>): built is { errors: Errors } {
+    if (!('errors' in built)) return false;
+    dispatch({ type: 'invalid', errors: built.errors });
+    return true;
   }
 
   async function action(name: string, arg?: string): Promise<void> {
@@ -211,7 +212,7 @@ export function startApp(deps: AppDeps): App {
         return arg ? dispatch({ type: 'focus', testid: arg }) : undefined;
       case 'sign-in': {
         const built = signInInput(state);
-        if (invalid(built) || !('input' in built)) return;
+        if (invalid(built)) return;
         const ok = await run('staff-sign-in', built.input, (output) => ({
           type: 'signed-in',
           output,
@@ -227,7 +228,7 @@ export function startApp(deps: AppDeps): App {
         return;
       case 'shift-open': {
         const built = shiftOpenInput(state);
-        if (invalid(built) || !('input' in built)) return;
+        if (invalid(built)) return;
         if (
           await run('shift-open', built.input, (o) => ({ type: 'shift-opened', shift: o.shift }))
         ) {
@@ -237,7 +238,7 @@ export function startApp(deps: AppDeps): App {
       }
       case 'identify': {
         const built = identifyInput(state);
-        if (invalid(built) || !('input' in built)) return;
+        if (invalid(built)) return;
         const input = built.input;
         const identity = {
           id: input.id,
@@ -260,10 +261,8 @@ export function startApp(deps: AppDeps): App {
       case 'tender-add':
       case 'void-sale':
       case 'refund-all':
-        return dispatch({ type: name });
       case 'new-sale':
-        dispatch({ type: 'new-sale' });
-        return;
+        return dispatch({ type: name });
       case 'preset-add':
         return dispatch({ type: 'preset-add', index: Number(arg) });
       case 'line-remove':
@@ -309,7 +308,7 @@ export function startApp(deps: AppDeps): App {
         if (state.sale.transactionId === null)
           dispatch({ type: 'sale-id', transactionId: newId() });
         const built = saleInput(state);
-        if (invalid(built) || !('input' in built)) return;
+        if (invalid(built)) return;
         await run(
           'sale-process',
           built.input,
@@ -335,7 +334,7 @@ export function startApp(deps: AppDeps): App {
       }
       case 'refund-load': {
         const built = saleStatusInput(state);
-        if (invalid(built) || !('input' in built)) return;
+        if (invalid(built)) return;
         await run('sale-status', built.input, (output) => ({ type: 'refund-loaded', output }));
         return;
       }
@@ -344,7 +343,7 @@ export function startApp(deps: AppDeps): App {
         const id = state.refund.refundId;
         if (!id) return;
         const built = refundInput(state, id);
-        if (invalid(built) || !('input' in built)) return;
+        if (invalid(built)) return;
         await run(
           'sale-refund',
           built.input,
@@ -363,7 +362,7 @@ export function startApp(deps: AppDeps): App {
         }
         dispatch({ type: 'field', name: 'cancel-armed', value: '' });
         const built = cancelInput(state);
-        if (invalid(built) || !('input' in built)) return;
+        if (invalid(built)) return;
         await run('sale-cancel', built.input, (output) => ({ type: 'cancel-done', output }));
         await refreshStatus();
         return;
@@ -389,7 +388,7 @@ export function startApp(deps: AppDeps): App {
         return loadReport();
       case 'shift-close': {
         const built = shiftCloseInput(state);
-        if (invalid(built) || !('input' in built)) return;
+        if (invalid(built)) return;
         await run('shift-close', built.input, (o) => ({ type: 'shift-closed', report: o.report }));
         await refreshStatus();
         return;

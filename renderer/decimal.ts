@@ -8,6 +8,8 @@ export interface Dec {
   readonly scale: number;
 }
 
+export const ZERO: Dec = { units: 0n, scale: 0 };
+
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?$/;
 
 /** Parse a typed amount: digits with one `.` or `,`; null when it is not a plain decimal. */
@@ -103,9 +105,4 @@ export function toText(d: Dec): string {
 /** The JSON number a decimal is sent as; conversion only, no arithmetic. */
 export function toNumber(d: Dec): number {
   return Number(toText(d));
-}
-
-/** The number of decimals a typed value carries (`12.50` -> 2). */
-export function decimalsOf(d: Dec): number {
-  return d.scale;
 }

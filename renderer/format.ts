@@ -30,16 +30,14 @@ export function formatAmount(
   style: NumberStyle = plainStyle,
 ): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return NONE;
-  let text = toText(round(fromNumber(value), digits));
-  if (/^-0(\.0*)?$/.test(text)) text = text.slice(1); // no "-0.00"
-  return styled(text, style);
+  return formatDec(fromNumber(value), digits, style);
 }
 
 /** An exact decimal (what is left to pay, change) at `digits` decimals. */
 export function formatDec(value: Dec | null, digits = 2, style: NumberStyle = plainStyle): string {
   if (value === null) return NONE;
   let text = toText(round(value, digits));
-  if (/^-0(\.0*)?$/.test(text)) text = text.slice(1);
+  if (/^-0(\.0*)?$/.test(text)) text = text.slice(1); // no "-0.00"
   return styled(text, style);
 }
 

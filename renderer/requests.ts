@@ -2,7 +2,7 @@
 // the input, or the field errors that keep it from being sent (keyed by field name, so the
 // screen marks the right input). What a schema checks again at the boundary is checked here
 // only so the cashier hears about it before a round trip.
-import { compare, fromNumber, parseDec, toNumber, type Dec } from './decimal.js';
+import { ZERO, compare, fromNumber, parseDec, toNumber, type Dec } from './decimal.js';
 import type { MessageKey } from './i18n.js';
 import {
   amountDue,
@@ -24,8 +24,6 @@ import type {
 
 export type Errors = Record<string, MessageKey>;
 export type Built<T> = { input: T } | { errors: Errors };
-
-const ZERO: Dec = { units: 0n, scale: 0 };
 
 function nonNegative(text: string): Dec | MessageKey {
   const d = parseDec(text);

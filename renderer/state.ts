@@ -2,7 +2,17 @@
 // Everything the screen shows is derived from it, and every change goes through it, so the
 // whole workflow (sign in, sell, pay, refund) is testable in Node without a DOM. Effects (API
 // calls, clocks, random ids) live in app.ts and come back here as events.
-import { add, compare, divide, fromNumber, parseDec, sub, toNumber, type Dec } from './decimal.js';
+import {
+  ZERO,
+  add,
+  compare,
+  divide,
+  fromNumber,
+  parseDec,
+  sub,
+  toNumber,
+  type Dec,
+} from './decimal.js';
 import { isLang, type Lang, type MessageKey } from './i18n.js';
 import type {
   AttentionItem,
@@ -343,7 +353,7 @@ export function change(state: State): Dec | null {
   const cash = state.sale.tenders.filter((t) => t.type === 'cash');
   let cashDue: Dec | null = null;
   if (cash.length > 0) {
-    cashDue = { units: 0n, scale: 0 };
+    cashDue = ZERO;
     for (const t of cash) {
       const d = parseDec(t.amount);
       if (d) cashDue = add(cashDue, d);
@@ -353,7 +363,7 @@ export function change(state: State): Dec | null {
   }
   if (cashDue === null) return null;
   const c = sub(given, cashDue);
-  return compare(c, { units: 0n, scale: 0 }) < 0 ? null : c;
+  return compare(c, ZERO) < 0 ? null : c;
 }
 
 export function isAccountPayment(type: TransactionPaymentType): boolean {
@@ -429,7 +439,7 @@ function positive(text: string, allowZero = false): Dec | MessageKey {
   if (text.trim() === '') return 'validation.required';
   const d = parseDec(text);
   if (d === null) return 'validation.number';
-  const sign = compare(d, { units: 0n, scale: 0 });
+  const sign = compare(d, ZERO);
   if (sign < 0 || (sign === 0 && !allowZero)) return 'validation.positive';
   return d;
 }
@@ -583,6 +593,15 @@ function committedReceipt(sale: CommittedSale): Receipt {
   };
 }
 
+/** A committed sale: a fresh sale behind it, its receipt on the screen. */
+function showReceipt(state: State, receipt: Receipt): State {
+  const next = resetSale({ ...state, message: null });
+  return go(
+    { ...next, sale: { ...next.sale, receipt, lastTransactionId: receipt.transactionId } },
+    'receipt',
+  );
+}
+
 // ---- the reducer ----
 
 export function reduce(state: State, event: Event): State {
@@ -704,7 +723,6 @@ export function reduce(state: State, event: Event): State {
         customer: null,
         customerSource: null,
         bonuses: '',
-        manualRuleIds: state.sale.draft.manualRuleIds,
         payment: { type: 'cash', accountId: null },
       };
       return withDraft(state, draft);
@@ -738,7 +756,7 @@ export function reduce(state: State, event: Event): State {
       const line = state.sale.draft.lines[event.index];
       if (!line || line.amount !== undefined) return state; // a prepaid line's litres are computed
       const q = add(fromNumber(line.quantity), { units: BigInt(event.delta), scale: 0 });
-      if (compare(q, { units: 0n, scale: 0 }) <= 0) return state;
+      if (compare(q, ZERO) <= 0) return state;
       const lines = state.sale.draft.lines.map((l, i) =>
         i === event.index ? { ...l, quantity: toNumber(q) } : l,
       );
@@ -846,20 +864,8 @@ export function reduce(state: State, event: Event): State {
       const tenders = state.sale.tenders.filter((_, i) => i !== event.index);
       return { ...state, sale: { ...state.sale, tenders } };
     }
-    case 'sale-done': {
-      const next: State = resetSale({ ...state, message: null });
-      return go(
-        {
-          ...next,
-          sale: {
-            ...next.sale,
-            receipt: receiptOf(event.result),
-            lastTransactionId: event.result.transaction_id,
-          },
-        },
-        'receipt',
-      );
-    }
+    case 'sale-done':
+      return showReceipt(state, receiptOf(event.result));
     case 'sale-failed': {
       if (event.error.code === 'unreachable') {
         // The sale may have been committed: ask before trying again, with the same id.
@@ -883,20 +889,7 @@ export function reduce(state: State, event: Event): State {
         : state;
     case 'sale-status': {
       const o = event.output;
-      if (o.state === 'committed') {
-        const next = resetSale({ ...state, message: null });
-        return go(
-          {
-            ...next,
-            sale: {
-              ...next.sale,
-              receipt: committedReceipt(o),
-              lastTransactionId: o.transaction_id,
-            },
-          },
-          'receipt',
-        );
-      }
+      if (o.state === 'committed') return showReceipt(state, committedReceipt(o));
       return {
         ...state,
         sale: { ...state.sale, outcomeUnknown: false },

@@ -1,32 +1,5 @@
 // The contract's types as the renderer names them. Types only: the renderer never loads
 // src/ at run time (eslint.config.js holds that line), so every shape comes from here.
-import type {
-  CommandInput,
-  CommandName,
-  CommandOutput,
-  CommandResult,
-  DeviceState,
-  ErrorBody,
-  ErrorResponse,
-  EventName,
-  EventPayload,
-  StaffRole,
-  TerminalBridge,
-  Warning,
-} from '../src/contract/commands.js';
-import type {
-  CheckCoupon,
-  CheckImplementedRule,
-  CheckItem,
-  CheckResponse,
-} from '../src/contract/shared.js';
-import type {
-  DataRequiredType as DataRequired,
-  IdType,
-  OdometerUnitType,
-  TransactionPaymentType,
-} from '../src/contract/enums.js';
-
 export type {
   CommandInput,
   CommandName,
@@ -40,15 +13,27 @@ export type {
   StaffRole,
   TerminalBridge,
   Warning,
+} from '../src/contract/commands.js';
+export type {
   CheckCoupon,
   CheckImplementedRule,
   CheckItem,
   CheckResponse,
-  DataRequired,
+} from '../src/contract/shared.js';
+export type {
+  DataRequiredType as DataRequired,
   IdType,
   OdometerUnitType,
   TransactionPaymentType,
-};
+} from '../src/contract/enums.js';
+// `export type ... from` names nothing here: what this file derives from is imported too.
+import type {
+  CommandInput,
+  CommandOutput,
+  DeviceState,
+  EventPayload,
+} from '../src/contract/commands.js';
+import type { CheckImplementedRule, CheckResponse } from '../src/contract/shared.js';
 
 export type Status = CommandOutput<'status'>;
 export type Staff = NonNullable<Status['staff']>;
@@ -57,7 +42,6 @@ export type SyncState = NonNullable<Status['sync']>;
 export type Connection = SyncState['connection'];
 export type CustomerSummary = CommandOutput<'customer-identify'>['customer'];
 export type CustomerSource = CommandOutput<'customer-identify'>['source'];
-export type SpecialAccountSummary = CustomerSummary['special_accounts'][number];
 export type SaleResult = CommandOutput<'sale-process'>;
 export type SaleStatus = CommandOutput<'sale-status'>;
 export type CommittedSale = Extract<SaleStatus, { state: 'committed' }>;

@@ -1,7 +1,7 @@
 // Building blocks every screen uses: labelled inputs, buttons and value rows, each with a
 // stable data-testid (README.md lists them) and the attributes app.ts listens for:
 // `data-action` (+ `data-arg`) on buttons, `data-field` on inputs, `data-submit` on forms.
-import type { MessageKey, Translate } from '../i18n.js';
+import type { Translate } from '../i18n.js';
 import type { NumberStyle } from '../format.js';
 import type { State } from '../state.js';
 import { h, type Child, type VElement } from '../vnode.js';
@@ -166,15 +166,4 @@ export function section(title: string, testid: string, ...children: Child[]): VE
 
 export function form(submit: string, testid: string, ...children: Child[]): VElement {
   return h('form', { 'data-submit': submit, 'data-testid': testid, novalidate: true }, ...children);
-}
-
-/** An error message key or the server's own message when no translation exists. */
-export function errorText(
-  t: Translate,
-  code: string,
-  message: string,
-  keyOf: (code: string) => MessageKey | undefined,
-): string {
-  const key = keyOf(code);
-  return key ? t(key) : message;
 }

@@ -5,6 +5,7 @@ import type {
   CheckResponse,
   CommittedSale,
   CustomerSummary,
+  DeviceState,
   SaleResult,
   ShiftReport,
   Status,
@@ -138,6 +139,17 @@ export function committed(over: Partial<CommittedSale> = {}): CommittedSale {
     ...over,
   };
 }
+
+/** A simulated receipt printer, connected. */
+export const printer: DeviceState = {
+  kind: 'printer',
+  simulated: true,
+  protocol: 'escpos',
+  transport: 'serial',
+  state: 'connected',
+  since: null,
+  error: null,
+};
 
 export function attentionItem(over: Partial<AttentionItem> = {}): AttentionItem {
   return {

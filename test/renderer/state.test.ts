@@ -10,7 +10,16 @@ import {
   type State,
 } from '../../renderer/state.js';
 import { toText } from '../../renderer/decimal.js';
-import { calcCheck, committed, customer, saleResult, shift, status, TX_ID } from './fixtures.js';
+import {
+  calcCheck,
+  committed,
+  customer,
+  printer,
+  saleResult,
+  shift,
+  status,
+  TX_ID,
+} from './fixtures.js';
 
 function run(state: State, ...events: Event[]): State {
   return events.reduce(reduce, state);
@@ -497,19 +506,10 @@ describe('refunds and the rest', () => {
   });
 
   it('replaces a device by kind', () => {
-    const dev = {
-      kind: 'printer' as const,
-      simulated: true,
-      protocol: 'escpos',
-      transport: 'serial' as const,
-      state: 'connected' as const,
-      since: null,
-      error: null,
-    };
     const s = run(
       selling(),
-      { type: 'devices', devices: [dev] },
-      { type: 'device', device: { ...dev, state: 'failed' } },
+      { type: 'devices', devices: [printer] },
+      { type: 'device', device: { ...printer, state: 'failed' } },
     );
     expect(s.devices).toHaveLength(1);
     expect(s.devices[0]!.state).toBe('failed');

@@ -13,6 +13,7 @@ import {
   calcCheck,
   committed,
   customer,
+  printer,
   report,
   saleResult,
   status,
@@ -23,15 +24,6 @@ const run = (s: State, ...events: Event[]) => events.reduce(reduce, s);
 const render = (s: State): VElement => view(s, translator('en'), numberStyle('en'));
 
 const manager = status({ staff: { ...status().staff!, roles: ['manager'] }, attention: 2 });
-const device = {
-  kind: 'printer' as const,
-  simulated: true,
-  protocol: 'escpos',
-  transport: 'serial' as const,
-  state: 'connected' as const,
-  since: null,
-  error: null,
-};
 
 /** Every screen, filled in as far as it goes. */
 function screens(): Record<string, State> {
@@ -44,7 +36,7 @@ function screens(): Record<string, State> {
         sync: { ...manager.sync!, clock_skew_warning: true, outbox_rejected: 1 },
       },
     },
-    { type: 'devices', devices: [device] },
+    { type: 'devices', devices: [printer] },
     { type: 'presets', presets: [{ code: 'CF', title: 'Coffee', price: 2 }] },
     {
       type: 'sync-progress',
