@@ -1,7 +1,6 @@
 // The engine context of one check, assembled from the sandbox's records: the same shape the
 // terminal assembles from its cache (engine-fixture.md), with nothing pending (the sandbox is
 // the service, so its figures are the truth).
-import type { z } from 'zod';
 import {
   EngineCorporateAccess,
   EngineCoupon,
@@ -13,18 +12,18 @@ import {
 import { strictShared } from '../contract/shared.js';
 import { add, dec, toNumber, ZERO, type Dec } from '../money/index.js';
 import { localDateOf, samePeriod } from '../store/context.js';
-import { STAT_PERIODS } from '../store/entities.js';
+import { pick, STAT_PERIODS } from '../store/entities.js';
 import type { CentralStore } from './store/central-store.js';
 import { HttpError } from './errors.js';
 
 export type Rec = Record<string, unknown>;
 
-/** Keeps only the keys a strict schema knows; the sandbox's records carry more (owner, hashes). */
-export function pick(schema: z.ZodObject, data: Rec): Rec {
-  const out: Rec = {};
-  for (const key of Object.keys(schema.shape)) if (data[key] !== undefined) out[key] = data[key];
-  return out;
-}
+// The keys each strict schema knows, for pick(): the sandbox's records carry more (owner, hashes).
+const accountKeys = Object.keys(EngineSpecialAccount.shape);
+const accessKeys = Object.keys(EngineCorporateAccess.shape);
+const customerKeys = Object.keys(EngineCustomer.shape);
+const couponKeys = Object.keys(EngineCoupon.shape);
+const posKeys = Object.keys(strictShared.CheckPos.shape);
 
 export interface TerminalInfo {
   id: string;
@@ -81,7 +80,7 @@ export function currentStats(
   return out;
 }
 
-export function businessOf(store: CentralStore, terminal: TerminalInfo): Rec {
+function businessOf(store: CentralStore, terminal: TerminalInfo): Rec {
   const settings = store.getRecord('business_settings', terminal.business_id) as Rec | undefined;
   if (!settings) throw new HttpError(500, 'internal', 'the sandbox has no business settings');
   return settings;
@@ -98,7 +97,7 @@ export function timeZoneOf(store: CentralStore, terminal: TerminalInfo): string 
 }
 
 /** Finds the customer a check names: `customer_id`, `corporate_customer_id` or `id` + `id_type`. */
-export function resolveCustomer(store: CentralStore, check: Rec): Rec | null {
+function resolveCustomer(store: CentralStore, check: Rec): Rec | null {
   const byId = (id: unknown) =>
     typeof id === 'string' ? (store.getRecord('customer', id) as Rec | undefined) : undefined;
   const direct = byId(check.customer_id) ?? byId(check.corporate_customer_id);
@@ -185,25 +184,25 @@ export function customerRecords(
 }
 
 /** The engine's view of one special account record, with usage counted now. */
-export function engineAccount(
+function engineAccount(
   store: CentralStore,
   account: Rec,
   today: string,
   pinVerified: boolean | undefined,
 ): Rec {
-  const out = pick(EngineSpecialAccount as unknown as z.ZodObject, account);
+  const out = pick(account, accountKeys);
   out.used = usageOf(store, account.id as string, today);
   if (pinVerified !== undefined) out.pin_verified = pinVerified;
   return out;
 }
 
-export function engineAccess(
+function engineAccess(
   store: CentralStore,
   access: Rec,
   today: string,
   pinVerified: boolean | undefined,
 ): Rec {
-  const out = pick(EngineCorporateAccess as unknown as z.ZodObject, access);
+  const out = pick(access, accessKeys);
   const accountId = (
     (access.corporate_customer_special_account as Rec | undefined)?.special_account as
       Rec | undefined
@@ -253,7 +252,7 @@ export function buildFixture(
       starting: l.starting ?? null,
       expire: l.expire ?? null,
     }));
-    const base = pick(EngineCustomer as unknown as z.ZodObject, customer);
+    const base = pick(customer, customerKeys);
     engineCustomer = {
       ...base,
       bonuses: { regular: num((customer.bonuses as Rec | undefined)?.regular), promotional: lots },
@@ -280,15 +279,13 @@ export function buildFixture(
   const coupons: Rec[] = [];
   for (const code of codes) {
     for (const c of store.findBy('coupon', 'code', code) as Rec[])
-      coupons.push(pick(EngineCoupon as unknown as z.ZodObject, c));
+      coupons.push(pick(c, couponKeys));
   }
 
   const rules = (store.list('rule') as Rec[]).filter(
     (r) => r.loyalty_id == null || r.loyalty_id === terminal.loyalty_id,
   );
-  const posRecord = pos
-    ? pick(strictShared.CheckPos as unknown as z.ZodObject, pos)
-    : { id: terminal.pos_id };
+  const posRecord = pos ? pick(pos, posKeys) : { id: terminal.pos_id };
   const fixture = {
     now: new Date(o.nowMs).toISOString(),
     mode: o.mode,

@@ -24,7 +24,7 @@ export interface ServerOptions {
 type Json = Record<string, unknown>;
 
 /** Canonical JSON (sorted keys) so the same body hashes the same whatever its key order. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Json)
@@ -42,7 +42,7 @@ export function canonicalJson(value: unknown): string {
  * `special_account_required_values_verify: false` (interfaces.md, Secrets), and the
  * `clock_suspect` flag. It is a repeat, answered with the first answer, not a conflict.
  */
-export function idempotencyFingerprint(body: unknown): string {
+function idempotencyFingerprint(body: unknown): string {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return canonicalJson(body);
   const {
     transaction_subtype: _subtype,
@@ -86,14 +86,15 @@ function bearer(req: IncomingMessage): string | null {
 function validate<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
-  const [first] = problemsOf(r.error);
+  const problems = problemsOf(r.error);
+  const [first] = problems;
   throw new HttpError(
     400,
     'invalid-input',
     `${where}: ${first?.message ?? 'invalid'}`,
     first?.path ?? null,
     {
-      problems: problemsOf(r.error),
+      problems,
     },
   );
 }
@@ -146,10 +147,10 @@ export function createCentralServer(o: ServerOptions) {
     op: Operation,
     key: string,
     session: Session,
-    bodyText: unknown,
+    request: unknown,
     run: () => unknown,
   ): { status: number; body: unknown } {
-    const hash = createHash('sha256').update(idempotencyFingerprint(bodyText)).digest('hex');
+    const hash = createHash('sha256').update(idempotencyFingerprint(request)).digest('hex');
     return store.tx(() => {
       const seen = store.idempotency(key);
       if (seen) {

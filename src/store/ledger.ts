@@ -406,10 +406,11 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
       ];
       for (const [kind, amount] of moves) {
         if (!isPositive(amount)) continue;
-        insertBonus.run(op.id, idx++, customerId, kind, amountText(amount));
+        const text = amountText(amount);
+        insertBonus.run(op.id, idx++, customerId, kind, text);
         // Spending is held against the balance at once; credits count only once confirmed.
         if (kind === 'redeem' || kind === 'write-off')
-          pending('bonuses', { customer: customerId, amount: amountText(amount) });
+          pending('bonuses', { customer: customerId, amount: text });
       }
     }
     (op.payments ?? []).forEach((p, i) =>
@@ -454,12 +455,16 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
       });
     }
     if (op.couponSeqUsed !== undefined) {
-      const current = Number(getCouponSeq.get()?.value ?? '1');
-      if (op.couponSeqUsed >= current) setCouponSeq.run(String(op.couponSeqUsed + 1), nowMs);
+      if (op.couponSeqUsed >= nextCouponSeq())
+        setCouponSeq.run(String(op.couponSeqUsed + 1), nowMs);
     }
     outbox.enqueue(op.id, seq, op.outbox, nowMs);
     return { status: 'committed', seq };
   });
+
+  function nextCouponSeq(): number {
+    return Number(getCouponSeq.get()?.value ?? '1');
+  }
 
   function sumOf(rows: ReadonlyArray<{ amount: string | null }>): Dec {
     let total = ZERO;
@@ -605,9 +610,7 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
       return countOps.get()?.n ?? 0;
     },
     /** The next provisional coupon number (engine.md 16: terminal.next_coupon_seq). */
-    nextCouponSeq(): number {
-      return Number(getCouponSeq.get()?.value ?? '1');
-    },
+    nextCouponSeq,
     /** Internal (outbox done): the server applied the operation; holds wait for a pull. */
     confirm(id: string, nowMs: number): void {
       setStatus.run('confirmed', id);

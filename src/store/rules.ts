@@ -2,21 +2,11 @@
 // and reloaded when a pull changes them, so a sale never re-parses or re-validates 10,000
 // rules (the issue: "validated once when loaded into memory").
 import type Database from 'better-sqlite3';
-import type { z } from 'zod';
 
 /** Validates one stored rule into the shape the engine takes; an invalid rule is left out. */
 export type RuleValidator<R> = (
   data: unknown,
 ) => { ok: true; rule: R } | { ok: false; error: string };
-
-export function zodRuleValidator<S extends z.ZodType>(schema: S): RuleValidator<z.output<S>> {
-  return (data) => {
-    const r = schema.safeParse(data);
-    return r.success
-      ? { ok: true, rule: r.data }
-      : { ok: false, error: r.error.issues[0]?.message ?? 'invalid rule' };
-  };
-}
 
 export interface RejectedRule {
   readonly id: string;
