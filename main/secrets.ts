@@ -5,10 +5,8 @@
 import type { SafeStorage } from 'electron';
 import { join } from 'node:path';
 import {
-  checkSecretName,
-  readJsonRecord,
+  createFileSecretStore,
   SAFE_SECRETS_FILE,
-  writeJsonRecordAtomic,
   type SecretStore,
 } from '../src/terminal/secrets.js';
 import type { Logger } from '../src/terminal/log.js';
@@ -39,26 +37,13 @@ export function createSafeStorageSecretStore(
   if (process.platform === 'linux' && safe.getSelectedStorageBackend?.() === 'basic_text') {
     log.warn('safeStorage uses basic_text: no keyring, secrets are only obfuscated');
   }
-  return {
-    async get(name) {
-      checkSecretName(name);
-      const sealed = readJsonRecord(file)[name];
-      return sealed === undefined ? undefined : safe.decryptString(Buffer.from(sealed, 'base64'));
-    },
-    async set(name, value) {
-      checkSecretName(name);
+  return createFileSecretStore(file, {
+    seal(value) {
       if (!safe.isEncryptionAvailable()) {
         throw new Error('OS encryption (safeStorage) is not available: the secret was not stored');
       }
-      const sealed = safe.encryptString(value).toString('base64');
-      writeJsonRecordAtomic(file, { ...readJsonRecord(file), [name]: sealed });
+      return safe.encryptString(value).toString('base64');
     },
-    async delete(name) {
-      checkSecretName(name);
-      const data = readJsonRecord(file);
-      if (!(name in data)) return;
-      delete data[name];
-      writeJsonRecordAtomic(file, data);
-    },
-  };
+    unseal: (stored) => safe.decryptString(Buffer.from(stored, 'base64')),
+  });
 }

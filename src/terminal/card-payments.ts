@@ -114,7 +114,6 @@ export const UNIT_NAME = 'payment';
 export class CardPayments {
   private readonly p: TerminalPorts;
   readonly flow: PaymentFlow | null;
-  private readonly journal: PaymentJournal;
   private running = 0;
 
   /** True while an operation is on the unit: its journal entry is in process, not stuck. */
@@ -124,13 +123,12 @@ export class CardPayments {
 
   constructor(p: TerminalPorts) {
     this.p = p;
-    this.journal = storePaymentJournal(p.store, () => p.clock.now());
     const unit = p.devices?.payment ?? null;
     this.flow = unit
       ? new PaymentFlow({
           unit,
           unitName: UNIT_NAME,
-          journal: this.journal,
+          journal: storePaymentJournal(p.store, () => p.clock.now()),
           policy: p.config.devices.payment?.recovery_policy ?? 'reverse',
           newId: () => p.ids.newId(),
         })
@@ -269,8 +267,9 @@ export class CardPayments {
               : 'status-enquiry';
         return { ...paymentRecordOf(entry), action };
       });
-    const pending = this.journal.listUnresolved(UNIT_NAME) as JournalEntry[];
-    this.p.log.info('payment recovery', { recovered: recovered.length, pending: pending.length });
-    return { recovered, pending: pending.length };
+    // The store's list, read directly: only its length is answered.
+    const pending = this.p.store.cardJournal.listUnresolved(UNIT_NAME).length;
+    this.p.log.info('payment recovery', { recovered: recovered.length, pending });
+    return { recovered, pending };
   }
 }

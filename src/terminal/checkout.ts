@@ -93,8 +93,17 @@ function publicCheck(check: EngineCheckResult): EngineCheckResult {
   return rest as EngineCheckResult;
 }
 
-function isAccountType(type: EngineCheck['payment_type']): boolean {
+/** Whether a payment type is an account's (special or corporate), which pays a whole check. */
+export function isAccountType(
+  type: string | null | undefined,
+): type is 'special-account' | 'corporate-special-account' {
   return type === 'special-account' || type === 'corporate-special-account';
+}
+
+/** Today at the POS (its time zone, else UTC): the local date a ledger operation is booked on. */
+export function posLocalDate(p: TerminalPorts, posId: string | undefined): string {
+  const pos = p.store.cache.get('pos', posId ?? '') as { time_zone?: string } | null;
+  return localDateOf(p.clock.now(), pos?.time_zone ?? 'UTC');
 }
 
 /**
@@ -444,10 +453,7 @@ export class CheckoutService {
     }
     const processed = outcome.check;
     const subtype = outcome.subtype;
-    const zone =
-      (store.cache.get('pos', check.pos?.id ?? '') as { time_zone?: string } | null)?.time_zone ??
-      'UTC';
-    const localDate = localDateOf(clock.now(), zone);
+    const localDate = posLocalDate(this.p, check.pos?.id);
     for (const e of charged) {
       store.cardJournal.attach(e.id, id, clock.now());
       this.cards.record({ ...e, transaction_id: id }, subtype, localDate, outcome.clock_suspect);
@@ -515,10 +521,7 @@ export class CheckoutService {
     check: EngineCheck,
   ): Promise<SaleAnswer | ErrorResponse> {
     const { store, clock, log } = this.p;
-    const account =
-      check.payment_type === 'special-account' ||
-      check.payment_type === 'corporate-special-account';
-    const result = this.calcLocal(check, account ? 'process' : 'calc');
+    const result = this.calcLocal(check, isAccountType(check.payment_type) ? 'process' : 'calc');
     if ('error' in result) return engineRefusal(result.error);
     const amount = result.check.amount_to_pay ?? 0;
     let card: Authorisation['card'] = null;
@@ -595,9 +598,7 @@ export class CheckoutService {
           : {}),
       };
     });
-    const verified =
-      a.check.payment_type === 'special-account' ||
-      a.check.payment_type === 'corporate-special-account';
+    const verified = isAccountType(a.check.payment_type);
     return {
       authorisation: a,
       check: {

@@ -15,7 +15,7 @@ import type { IdentifyService } from './identify.js';
 import type { ReturnsService } from './returns.js';
 import type { ShiftService } from './shifts.js';
 import type { StaffService } from './staff.js';
-import type { Needs, Workflow } from './workflow.js';
+import { iso, type Needs, type Workflow } from './workflow.js';
 
 export interface Services {
   workflow: Workflow;
@@ -29,8 +29,6 @@ export interface Services {
   /** Whether the sync loops run. */
   syncRunning(): boolean;
 }
-
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 export function syncStateOf(p: TerminalPorts, running: boolean): SyncState {
   const s = p.sync.status();

@@ -8,11 +8,16 @@ import type { CommandOutput, ErrorResponse, HandlerInput, Warning } from '../con
 import type { EngineCheckResult, EngineProcessedCheck } from '../contract/engine.js';
 import { add, dec, fromMinor, gt, min, sub, toNumber, ZERO, type Dec } from '../money/index.js';
 import type { OperationInput } from '../store/ledger.js';
-import { localDateOf } from '../store/context.js';
 import { OUTBOX_PAYLOAD_VERSION } from '../sync/outbox-payload.js';
 import { calculate, remainderOf } from '../engine/index.js';
 import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-payments.js';
-import { engineRefusal, prepareRules, saleSyncOf } from './checkout.js';
+import {
+  engineRefusal,
+  isAccountType,
+  posLocalDate,
+  prepareRules,
+  saleSyncOf,
+} from './checkout.js';
 import { refuse } from './command-map.js';
 import { InFlight, requestHash } from './idempotency.js';
 import type { TerminalPorts } from './ports.js';
@@ -32,13 +37,6 @@ export class ReturnsService {
     return this.p.sync.link.current === 'offline' ? 'offline' : 'online';
   }
 
-  private localDate(posId: string | undefined): string {
-    const zone =
-      (this.p.store.cache.get('pos', posId ?? '') as { time_zone?: string } | null)?.time_zone ??
-      'UTC';
-    return localDateOf(this.p.clock.now(), zone);
-  }
-
   /** Charges given back: a debit comes back as a credit, cashback is taken back as a debit. */
   private accountsBack(charges: readonly Charge[]): NonNullable<OperationInput['accounts']> {
     const cache = this.p.store.cache;
@@ -49,22 +47,15 @@ export class ReturnsService {
         const access = cache.get('corporate_access', c.special_account_id) as {
           corporate_customer_special_account?: { special_account?: { id?: string } };
         } | null;
+        // A corporate charge names the access; the money moves on the account behind it.
         const inner = access?.corporate_customer_special_account?.special_account?.id;
-        return inner
-          ? {
-              accountId: inner,
-              accessId: c.special_account_id,
-              direction,
-              amount: c.amount,
-              currency: c.currency ?? null,
-            }
-          : {
-              accountId: c.special_account_id,
-              accessId: null,
-              direction,
-              amount: c.amount,
-              currency: c.currency ?? null,
-            };
+        return {
+          accountId: inner ? inner : c.special_account_id,
+          accessId: inner ? c.special_account_id : null,
+          direction,
+          amount: c.amount,
+          currency: c.currency ?? null,
+        };
       });
   }
 
@@ -163,8 +154,7 @@ export class ReturnsService {
           'this sale was cancelled with another request',
           'transaction_id',
         );
-      const answer = kept.response as CommandOutput<'sale-cancel'> & { cancellation_id?: string };
-      return answer;
+      return kept.response as CommandOutput<'sale-cancel'>;
     }
     const stored = store.ledger.storedCheck(id);
     const status = store.ledger.status(id);
@@ -231,7 +221,7 @@ export class ReturnsService {
       kind: 'cancellation',
       subtype,
       customerId,
-      localDate: this.localDate(original.pos?.id),
+      localDate: posLocalDate(this.p, original.pos?.id),
       cancellation: { transactionId: id, comment: input.comment ?? null },
       ...(customerId
         ? {
@@ -241,7 +231,7 @@ export class ReturnsService {
             },
           }
         : {}),
-      payments: paid.map((p) => ({ type: p.type, amount: p.amount })),
+      payments: paid,
       accounts: this.accountsBack(back.special_accounts_charges ?? []),
       coupons: [
         ...(back.redeemed_coupons ?? [])
@@ -399,11 +389,7 @@ export class ReturnsService {
       ...(gt(cash, ZERO)
         ? [
             {
-              type:
-                original.payment_type === 'special-account' ||
-                original.payment_type === 'corporate-special-account'
-                  ? original.payment_type
-                  : 'cash',
+              type: isAccountType(original.payment_type) ? original.payment_type : 'cash',
               amount: toNumber(cash),
             },
           ]
@@ -423,7 +409,7 @@ export class ReturnsService {
       kind: 'check',
       subtype: this.subtype(),
       customerId,
-      localDate: this.localDate(original.pos?.id),
+      localDate: posLocalDate(this.p, original.pos?.id),
       check: {
         transactionType: 'refund',
         originalTransactionId: originalId,

@@ -65,7 +65,7 @@ export function readJsonRecord(file: string): Record<string, string> {
  * Writes via a temporary file, fsync and a rename, so a crash never leaves half a file and a
  * reader sees the old file or the new one; mode 0600 from the first byte.
  */
-export function writeJsonRecordAtomic(file: string, data: Record<string, string>): void {
+function writeJsonRecordAtomic(file: string, data: Record<string, string>): void {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.tmp`;
   // A leftover of a crash may carry another mode: created afresh, exclusively, never reused.
@@ -81,16 +81,27 @@ export function writeJsonRecordAtomic(file: string, data: Record<string, string>
   renameSync(tmp, file);
 }
 
+/** How a file store keeps values: as they are (the agent), or sealed (main/secrets.ts). */
+export interface SecretSeal {
+  /** The text written for a value; throws when it cannot seal, and nothing is written. */
+  seal(value: string): string;
+  unseal(stored: string): string;
+}
+
+const CLEAR: SecretSeal = { seal: (value) => value, unseal: (stored) => stored };
+
 /** DIR/secrets.json, mode 0600; each call reads the file, so two stores never disagree. */
-export function createFileSecretStore(file: string): SecretStore {
+export function createFileSecretStore(file: string, how: SecretSeal = CLEAR): SecretStore {
   return {
     async get(name) {
       checkSecretName(name);
-      return readJsonRecord(file)[name];
+      const stored = readJsonRecord(file)[name];
+      return stored === undefined ? undefined : how.unseal(stored);
     },
     async set(name, value) {
       checkSecretName(name);
-      writeJsonRecordAtomic(file, { ...readJsonRecord(file), [name]: value });
+      const sealed = how.seal(value);
+      writeJsonRecordAtomic(file, { ...readJsonRecord(file), [name]: sealed });
     },
     async delete(name) {
       checkSecretName(name);

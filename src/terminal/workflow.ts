@@ -10,8 +10,6 @@ import { refuse } from './command-map.js';
 import { hasRole } from './roles.js';
 import type { TerminalPorts } from './ports.js';
 
-export type WorkflowState = 'signed-out' | 'signed-in' | 'shift-open';
-
 export interface Needs {
   /** The least role the command needs; null = any signed-in staff member. */
   role?: StaffRole | null;
@@ -19,7 +17,9 @@ export interface Needs {
   shift?: boolean;
 }
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+/** Epoch milliseconds as the contract's ISO time; null stays null. */
+export const iso = (ms: number | null): string | null =>
+  ms === null ? null : new Date(ms).toISOString();
 
 /** A stored shift as the contract shows it. */
 export function shiftOut(s: ShiftRecord): Shift {
@@ -52,11 +52,6 @@ export class Workflow {
   shift(): Shift | null {
     const s = this.p.store.shifts.current();
     return s ? shiftOut(s) : null;
-  }
-
-  state(): WorkflowState {
-    if (!this.staffNow) return 'signed-out';
-    return this.p.store.shifts.current() ? 'shift-open' : 'signed-in';
   }
 
   signIn(staff: SignedInStaff): void {

@@ -19,17 +19,44 @@ async function cashier(): Promise<Till> {
   return till;
 }
 
+type Fields = Record<string, unknown>;
+
+/** A pump authorisation with these lines; `id` is what its completion names. */
+function preauthorisation(id: string, checkItems: Fields[], fields: Fields = {}) {
+  return {
+    transaction_id: id,
+    check: { ...fields, transaction_type: 'preauthorization', check_items: checkItems },
+  };
+}
+
+/** The completion of authorisation `auth` with the dispensed lines, as a new transaction. */
+function completion(
+  auth: string,
+  checkItems: Fields[],
+  fields: Fields = {},
+  id = uuidv7(Date.now()),
+) {
+  return {
+    transaction_id: id,
+    check: {
+      ...fields,
+      transaction_type: 'completion',
+      preliminary_transaction_id: auth,
+      check_items: checkItems,
+    },
+  };
+}
+
 describe('a fuel sale', () => {
   it('pre-authorises the card for a prepaid amount and books what was dispensed', async () => {
     const t = await cashier();
     const auth = uuidv7(Date.now());
-    const authorised = await t.ok('sale-process', {
-      transaction_id: auth,
-      check: {
-        customer_id: DEMO.customers.anna,
-        payment_type: 'bank-card',
-        transaction_type: 'preauthorization',
-        check_items: [
+    const anna = { customer_id: DEMO.customers.anna, payment_type: 'bank-card' };
+    const authorised = await t.ok(
+      'sale-process',
+      preauthorisation(
+        auth,
+        [
           {
             code: 'FUEL-95',
             quantity: 27.93,
@@ -37,8 +64,9 @@ describe('a fuel sale', () => {
             quantity_recalculate_type: 'recalculate-by-amount',
           },
         ],
-      },
-    });
+        anna,
+      ),
+    );
     expect(authorised.check.amount_to_pay).toBe(50);
     expect(authorised.payments[0]).toMatchObject({
       operation: 'authorize',
@@ -49,16 +77,10 @@ describe('a fuel sale', () => {
     expect(await t.ok('sale-status', { transaction_id: auth })).toMatchObject({ state: 'unknown' });
 
     const id = uuidv7(Date.now());
-    const sale = await t.ok('sale-process', {
-      transaction_id: id,
-      check: {
-        customer_id: DEMO.customers.anna,
-        payment_type: 'bank-card',
-        transaction_type: 'completion',
-        preliminary_transaction_id: auth,
-        check_items: [{ code: 'FUEL-95', quantity: 20, processed_quantity: 20 }],
-      },
-    });
+    const sale = await t.ok(
+      'sale-process',
+      completion(auth, [{ code: 'FUEL-95', quantity: 20, processed_quantity: 20 }], anna, id),
+    );
     // 20 l x 1.79 = 35.80, gold card 0.05 x 20 = 1.00 off.
     expect(sale.check.amount_to_pay).toBe(34.8);
     expect(sale.payments).toEqual([
@@ -67,14 +89,7 @@ describe('a fuel sale', () => {
     expect(await t.ok('sale-status', { transaction_id: id })).toMatchObject({ state: 'committed' });
     await t.refused(
       'sale-process',
-      {
-        transaction_id: uuidv7(Date.now()),
-        check: {
-          transaction_type: 'completion',
-          preliminary_transaction_id: auth,
-          check_items: [{ code: 'FUEL-95', quantity: 1, processed_quantity: 1 }],
-        },
-      },
+      completion(auth, [{ code: 'FUEL-95', quantity: 1, processed_quantity: 1 }]),
       'already-completed',
     );
   }, 30_000);
@@ -82,48 +97,26 @@ describe('a fuel sale', () => {
   it('takes cash for a quantity up front and gives the change back', async () => {
     const t = await cashier();
     const auth = uuidv7(Date.now());
-    const authorised = await t.ok('sale-process', {
-      transaction_id: auth,
-      check: {
-        payment_type: 'cash',
-        transaction_type: 'preauthorization',
-        check_items: [{ code: 'DIESEL', quantity: 10 }],
-      },
-    });
+    const cash = { payment_type: 'cash' };
+    const authorised = await t.ok(
+      'sale-process',
+      preauthorisation(auth, [{ code: 'DIESEL', quantity: 10 }], cash),
+    );
     expect(authorised.check.amount_to_pay).toBe(16.6);
-    const sale = await t.ok('sale-process', {
-      transaction_id: uuidv7(Date.now()),
-      check: {
-        payment_type: 'cash',
-        transaction_type: 'completion',
-        preliminary_transaction_id: auth,
-        check_items: [{ code: 'DIESEL', quantity: 10, processed_quantity: 8 }],
-      },
-    });
+    const sale = await t.ok(
+      'sale-process',
+      completion(auth, [{ code: 'DIESEL', quantity: 10, processed_quantity: 8 }], cash),
+    );
     expect(sale.check.amount_to_pay).toBe(13.28);
     expect(sale.warnings).toContainEqual(
       expect.objectContaining({ code: 'change-due', message: expect.stringContaining('3.32') }),
     );
     // Dispensing more than authorised is refused by the engine.
     const again = uuidv7(Date.now());
-    await t.ok('sale-process', {
-      transaction_id: again,
-      check: {
-        payment_type: 'cash',
-        transaction_type: 'preauthorization',
-        check_items: [{ code: 'DIESEL', quantity: 5 }],
-      },
-    });
+    await t.ok('sale-process', preauthorisation(again, [{ code: 'DIESEL', quantity: 5 }], cash));
     await t.refused(
       'sale-process',
-      {
-        transaction_id: uuidv7(Date.now()),
-        check: {
-          transaction_type: 'completion',
-          preliminary_transaction_id: again,
-          check_items: [{ code: 'DIESEL', quantity: 5, processed_quantity: 6 }],
-        },
-      },
+      completion(again, [{ code: 'DIESEL', quantity: 5, processed_quantity: 6 }]),
       'invalid-input',
     );
   }, 30_000);
