@@ -25,6 +25,11 @@ export function toHex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0').toUpperCase()).join(' ');
 }
 
+/** A number as upper-case hex of at least `digits` digits: `hexNumber(0x6c)` is `6C`. */
+export function hexNumber(n: number, digits = 2): string {
+  return n.toString(16).toUpperCase().padStart(digits, '0');
+}
+
 /** Accepts `10 02 80`, `100280`, `10:02:80` or `0x10 0x02`; null when it is not whole bytes of hex. */
 export function parseHex(text: string): Uint8Array | null {
   const clean = text.replace(/0x/gi, '').replace(/[\s:,-]/g, '');
@@ -57,10 +62,4 @@ export function latin1(bytes: Uint8Array): string {
   let s = '';
   for (const b of bytes) s += String.fromCharCode(b);
   return s;
-}
-
-export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

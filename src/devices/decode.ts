@@ -1,7 +1,7 @@
 // `devices decode PROTOCOL HEX`: a captured frame as JSON, for field technicians. A frame that
 // does not parse gives the reason (bad checksum, bad stuffing, truncated...). Clear PANs never
 // appear: bank-card numbers are masked like everywhere else.
-import { type Decoded, fail, latin1, ok, toHex } from './bytes.js';
+import { type Decoded, fail, hexNumber, latin1, ok } from './bytes.js';
 import {
   decodeMessage as decodeConcert,
   parseAnswer,
@@ -103,7 +103,7 @@ export function decodeCapture(
       }
       return ok({
         protocol,
-        crc: f.value.crc.toString(16).toUpperCase().padStart(4, '0'),
+        crc: hexNumber(f.value.crc, 4),
         apdu: describeApdu(f.value.apdu),
       });
     }
@@ -161,5 +161,3 @@ export function decodeCapture(
     }
   }
 }
-
-export { toHex };

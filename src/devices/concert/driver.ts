@@ -19,6 +19,7 @@ import {
 } from '../payment-unit.js';
 import {
   ACK,
+  type ConcertEvent,
   ConcertStream,
   decodeMessage,
   encodeMessage,
@@ -48,15 +49,13 @@ const TYPES: Partial<Record<BankCardExternalPaymentOperationType, string>> = {
   authorize: '4',
 };
 
-type Event = { kind: 'control'; byte: number } | { kind: 'message'; bytes: Uint8Array };
-
 export class ConcertUnit implements PaymentUnit {
   readonly protocol = 'concert' as const;
   readonly supports = new Set(['connect', 'card-transactions'] as const);
   readonly lastReceipt = null;
   private readonly link: ByteLink;
   private readonly options: Required<ConcertOptions>;
-  private readonly events = new Inbox<Event>();
+  private readonly events = new Inbox<ConcertEvent>();
   private readonly stream = new ConcertStream();
   private readonly mutex = new Mutex();
   private readonly off: () => void;
@@ -222,7 +221,7 @@ export class ConcertUnit implements PaymentUnit {
     for (;;) {
       const left = until - Date.now();
       if (left <= 0) return false;
-      let ev: Event;
+      let ev: ConcertEvent;
       try {
         ev = await this.events.next(left, 'ACK');
       } catch {

@@ -1,6 +1,6 @@
 // Ingenico Concert (E and E+), serial. A message is STX text ETX LRC, LRC = XOR of every byte
 // after STX through ETX. Sessions: ENQ -> ACK, message -> ACK (NAK = send again), EOT.
-import { ascii, type Decoded, fail, latin1, ok } from '../bytes.js';
+import { ascii, type Decoded, fail, hexNumber, latin1, ok } from '../bytes.js';
 
 export const STX = 0x02;
 export const ETX = 0x03;
@@ -30,11 +30,10 @@ export function decodeMessage(bytes: Uint8Array): Decoded<string> {
     return fail('malformed', `${bytes.length - etx - 2} bytes after the LRC`);
   const want = lrc(bytes.subarray(1, etx + 1));
   const got = bytes[etx + 1] as number;
-  if (want !== got) return fail('bad-checksum', `LRC ${hex2(got)} does not match ${hex2(want)}`);
+  if (want !== got)
+    return fail('bad-checksum', `LRC ${hexNumber(got)} does not match ${hexNumber(want)}`);
   return ok(latin1(bytes.subarray(1, etx)));
 }
-
-const hex2 = (n: number) => n.toString(16).toUpperCase().padStart(2, '0');
 
 /** E+ request fields (34 characters). */
 export interface ConcertRequest {

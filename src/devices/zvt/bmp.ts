@@ -1,6 +1,6 @@
 // ZVT data fields ("BMPs"): a tag byte, then a fixed length, an LL/LLL length in Fx digits, or a
 // BER length for the TLV container (06). BCD helpers for amounts, currency, receipt numbers.
-import { ascii, latin1, toHex } from '../bytes.js';
+import { ascii, hexNumber, latin1, toHex } from '../bytes.js';
 
 type Len = number | 'LL' | 'LLL' | 'TLV';
 
@@ -128,12 +128,6 @@ function readBerLength(data: Uint8Array, at: number): { length: number; next: nu
   return { length: n, next: at + 1 + count };
 }
 
-export function berLength(n: number): number[] {
-  if (n < 0x80) return [n];
-  if (n < 0x100) return [0x81, n];
-  return [0x82, n >> 8, n & 0xff];
-}
-
 /** Digits to packed BCD of `bytes` bytes, left-padded with zeros. */
 export function toBcd(digits: string, bytes: number): Uint8Array {
   const s = digits.padStart(bytes * 2, '0');
@@ -172,7 +166,7 @@ export interface FieldValue {
 
 /** Human-readable value of one field, for decode output and status information. */
 export function fieldValue(f: BmpField): FieldValue {
-  const tag = f.tag.toString(16).toUpperCase().padStart(2, '0');
+  const tag = hexNumber(f.tag);
   let value: string | number;
   switch (f.tag) {
     case 0x04:
@@ -231,19 +225,24 @@ export function asciiField(tag: number, text: string): Uint8Array {
   const body = ascii(text);
   const spec = SPEC[tag];
   if (spec?.[1] === 'LL' || spec?.[1] === 'LLL') {
-    const digits = spec[1] === 'LL' ? 2 : 3;
-    const len = String(body.length).padStart(digits, '0');
-    return Uint8Array.from([tag, ...Array.from(len, (c) => 0xf0 | Number(c)), ...body]);
+    return Uint8Array.from([tag, ...lengthDigits(body.length, spec[1] === 'LL' ? 2 : 3), ...body]);
   }
   return Uint8Array.from([tag, ...body]);
 }
 
+/** An LL/LLL length: its decimal digits as F0..F9 bytes. */
+function lengthDigits(n: number, digits: number): number[] {
+  return Array.from(String(n).padStart(digits, '0'), (c) => 0xf0 | Number(c));
+}
+
+/** An LL-var field of BCD nibbles (hex digits), an odd count padded with F. */
+export function nibbleField(tag: number, nibbles: string): Uint8Array {
+  const padded = nibbles.length % 2 ? nibbles + 'F' : nibbles;
+  const bytes = Uint8Array.from(padded.match(/../g) ?? [], (h) => parseInt(h, 16));
+  return Uint8Array.from([tag, ...lengthDigits(bytes.length, 2), ...bytes]);
+}
+
 /** A PAN for BMP 22: digits with masked ones as E, odd length padded with F, LL-var. */
 export function panField(masked: string): Uint8Array {
-  let nibbles = masked.replace(/\*/g, 'E');
-  if (nibbles.length % 2) nibbles += 'F';
-  const bytes: number[] = [];
-  for (let i = 0; i < nibbles.length; i += 2) bytes.push(parseInt(nibbles.slice(i, i + 2), 16));
-  const len = String(bytes.length).padStart(2, '0');
-  return Uint8Array.from([0x22, 0xf0 | Number(len[0]), 0xf0 | Number(len[1]), ...bytes]);
+  return nibbleField(0x22, masked.replace(/\*/g, 'E'));
 }

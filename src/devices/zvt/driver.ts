@@ -2,7 +2,7 @@
 // 04 FF, 04 0F, 06 D1/D3, 06 0F, 06 1E) and crash recovery by repeat receipt and reversal.
 import type { BankCardExternalPaymentOperationType } from '../../contract/enums.js';
 import { currencyNumber } from '../currency.js';
-import { latin1 } from '../bytes.js';
+import { hexNumber, latin1 } from '../bytes.js';
 import type { ByteLink } from '../link.js';
 import { Mutex } from '../mutex.js';
 import type { JournalEntry } from '../payment-journal.js';
@@ -47,8 +47,6 @@ export interface ZvtOptions {
 /** ZVT result codes with a meaning for the journal. */
 const RC_ABORTED = 0x6c;
 const RC_ALREADY_REVERSED = 0xb4;
-
-const hex2 = (n: number) => n.toString(16).toUpperCase().padStart(2, '0');
 
 interface Outcome {
   completed: boolean;
@@ -114,7 +112,8 @@ export class ZvtUnit implements PaymentUnit {
         status: ok ? 'success' : 'fail',
         message: ok
           ? 'registered'
-          : (out.error ?? (out.refused !== null ? `refused (${hex2(out.refused)})` : 'aborted')),
+          : (out.error ??
+            (out.refused !== null ? `refused (${hexNumber(out.refused)})` : 'aborted')),
       };
     });
   }
@@ -208,7 +207,7 @@ export class ZvtUnit implements PaymentUnit {
       return {
         operation: 'welcome-screen',
         status: ok ? 'success' : 'fail',
-        message: ok ? 'shown' : (out.error ?? `refused (${hex2(out.refused ?? 0)})`),
+        message: ok ? 'shown' : (out.error ?? `refused (${hexNumber(out.refused ?? 0)})`),
       };
     });
   }
@@ -314,7 +313,7 @@ export class ZvtUnit implements PaymentUnit {
     return {
       status: 'error',
       receipt_no: receipt,
-      note: `reversal of receipt ${receipt} refused (${hex2(rc ?? out.refused ?? 0xff)}): check the unit`,
+      note: `reversal of receipt ${receipt} refused (${hexNumber(rc ?? out.refused ?? 0xff)}): check the unit`,
     };
   }
 
@@ -374,7 +373,7 @@ export class ZvtUnit implements PaymentUnit {
       return {
         ...base,
         status: 'fail',
-        result_code: hex2(out.refused),
+        result_code: hexNumber(out.refused),
         message: 'command refused by the unit',
       };
     const rc = info?.result_code ?? null;
@@ -382,12 +381,12 @@ export class ZvtUnit implements PaymentUnit {
       return {
         ...base,
         status: rc === RC_ABORTED || rc === null ? 'canceled' : 'fail',
-        result_code: rc === null ? null : hex2(rc),
+        result_code: rc === null ? null : hexNumber(rc),
         message: 'aborted',
       };
     }
     if (rc !== null && rc !== 0)
-      return { ...base, status: 'fail', result_code: hex2(rc), message: 'declined' };
+      return { ...base, status: 'fail', result_code: hexNumber(rc), message: 'declined' };
     if (base.receipt_no !== null) this.receipt = base.receipt_no;
     return {
       ...base,
@@ -457,7 +456,7 @@ export class ZvtUnit implements PaymentUnit {
             receipt_no: out.info.receipt_no,
             trace_no: out.info.trace_no,
             pan_masked: out.info.pan_masked,
-            result_code: rc === null ? null : hex2(rc),
+            result_code: rc === null ? null : hexNumber(rc),
             approved: rc === null || rc === 0,
           });
           await this.channel.send(msg.ACK_APDU);

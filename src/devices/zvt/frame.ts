@@ -1,6 +1,6 @@
 // ZVT serial framing: DLE STX, the APDU with every DLE doubled, DLE ETX, CRC low, CRC high.
 // The receiver answers ACK (06) or NAK (15, bad CRC) after each frame.
-import { type Decoded, fail, ok } from '../bytes.js';
+import { type Decoded, fail, hexNumber, ok } from '../bytes.js';
 import { type Apdu, encodeApdu, parseApdu } from './apdu.js';
 import { zvtFrameCrc } from './crc.js';
 
@@ -62,15 +62,11 @@ export function decodeFrame(bytes: Uint8Array): Decoded<{ apdu: Apdu; crc: numbe
   const crc = (bytes[i] as number) | ((bytes[i + 1] as number) << 8);
   const want = zvtFrameCrc(apduBytes);
   if (crc !== want) {
-    return fail('bad-checksum', `CRC ${hex4(crc)} does not match ${hex4(want)}`);
+    return fail('bad-checksum', `CRC ${hexNumber(crc, 4)} does not match ${hexNumber(want, 4)}`);
   }
   const apdu = parseApdu(apduBytes);
   if (!apdu.ok) return apdu;
   return ok({ apdu: apdu.value, crc });
-}
-
-function hex4(n: number): string {
-  return n.toString(16).toUpperCase().padStart(4, '0');
 }
 
 export type FrameEvent =

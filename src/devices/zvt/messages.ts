@@ -2,7 +2,7 @@
 // 13.x): registration 06 00, authorisation 06 01, pre-authorisation 06 22, book total 06 24,
 // pre-authorisation reversal 06 25, reversal 06 30, refund 06 31, repeat receipt 06 20,
 // abort 06 B0, read card 06 C0, display text 06 E0 (BMPs F0..F9), status enquiry 05 01.
-import { concatBytes } from '../bytes.js';
+import { concatBytes, hexNumber, toHex } from '../bytes.js';
 import type { Apdu } from './apdu.js';
 import { apduName } from './apdu.js';
 import {
@@ -11,17 +11,17 @@ import {
   bcdCurrency,
   type FieldValue,
   fieldValue,
+  fromBcd,
   parseBmps,
   toBcd,
 } from './bmp.js';
 
 export const EUR = 978;
 
-const apdu = (cls: number, ins: number, ...parts: Uint8Array[]): Apdu => ({
-  cls,
-  ins,
-  data: concatBytes(parts),
-});
+/** An APDU whose data is `parts` joined. */
+export function apdu(cls: number, ins: number, ...parts: Uint8Array[]): Apdu {
+  return { cls, ins, data: concatBytes(parts) };
+}
 const tag = (t: number, body: Uint8Array): Uint8Array => concatBytes([Uint8Array.of(t), body]);
 
 export const ACK_APDU: Apdu = { cls: 0x80, ins: 0x00, data: new Uint8Array(0) };
@@ -166,11 +166,7 @@ export function parseStatusInfo(data: Uint8Array): StatusInfo {
         break;
       case 0x23:
         // Track 2 of a card read by 06 C0: BCD nibbles, D as the separator, F as padding.
-        info.track2 = Array.from(f.raw, (b) => b.toString(16).padStart(2, '0'))
-          .join('')
-          .toUpperCase()
-          .replace(/F+$/, '')
-          .replace(/D/g, '=');
+        info.track2 = fromBcd(f.raw).replace(/F+$/, '').replace(/D/g, '=');
         break;
     }
   }
@@ -181,30 +177,30 @@ export function parseStatusInfo(data: Uint8Array): StatusInfo {
 export function describeApdu(a: Apdu): Record<string, unknown> {
   const name = apduName(a.cls, a.ins);
   const out: Record<string, unknown> = {
-    class: hex2(a.cls),
-    instr: hex2(a.ins),
+    class: hexNumber(a.cls),
+    instr: hexNumber(a.ins),
     name,
     length: a.data.length,
   };
-  if (a.cls === 0x84) out['error_code'] = hex2(a.ins);
+  if (a.cls === 0x84) out['error_code'] = hexNumber(a.ins);
   let start = 0;
   // Commands that begin with a bare password (3 BCD) or a config byte before their BMPs.
   if (a.cls === 0x06 && a.ins === 0x00) {
-    out['password'] = hexRange(a.data, 0, 3);
-    out['config_byte'] = a.data[3] !== undefined ? hex2(a.data[3]) : null;
-    out['currency'] = a.data.length >= 6 ? Number(hexRange(a.data, 4, 6).replace(/ /g, '')) : null;
+    out['password'] = toHex(a.data.subarray(0, 3));
+    out['config_byte'] = a.data[3] !== undefined ? hexNumber(a.data[3]) : null;
+    out['currency'] = a.data.length >= 6 ? Number(fromBcd(a.data.subarray(4, 6))) : null;
     start = a.data.length;
   } else if (
     (a.cls === 0x05 && a.ins === 0x01) ||
     (a.cls === 0x06 && [0x20, 0x30, 0x31].includes(a.ins))
   ) {
-    out['password'] = hexRange(a.data, 0, 3);
+    out['password'] = toHex(a.data.subarray(0, 3));
     start = 3;
   } else if (a.cls === 0x04 && a.ins === 0xff) {
-    out['intermediate_status'] = a.data[0] !== undefined ? hex2(a.data[0]) : null;
+    out['intermediate_status'] = a.data[0] !== undefined ? hexNumber(a.data[0]) : null;
     start = 1;
   } else if (a.cls === 0x06 && a.ins === 0x1e) {
-    out['result_code'] = a.data[0] !== undefined ? hex2(a.data[0]) : null;
+    out['result_code'] = a.data[0] !== undefined ? hexNumber(a.data[0]) : null;
     start = 1;
   } else if (a.cls === 0x06 && a.ins === 0xc0) {
     out['timeout_s'] = a.data[0] ?? null;
@@ -214,16 +210,8 @@ export function describeApdu(a: Apdu): Record<string, unknown> {
     const bmps = parseBmps(a.data, start);
     const fields: FieldValue[] = bmps.fields.map(fieldValue);
     out['fields'] = fields;
-    if (bmps.rest.length > 0) out['undecoded'] = hexRange(bmps.rest, 0, bmps.rest.length);
+    if (bmps.rest.length > 0) out['undecoded'] = toHex(bmps.rest);
     if (bmps.error) out['field_error'] = bmps.error;
   }
   return out;
-}
-
-function hex2(n: number): string {
-  return n.toString(16).toUpperCase().padStart(2, '0');
-}
-
-function hexRange(b: Uint8Array, from: number, to: number): string {
-  return Array.from(b.slice(from, to), hex2).join(' ');
 }

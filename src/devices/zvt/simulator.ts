@@ -1,13 +1,13 @@
 // A ZVT payment terminal (PT side) speaking the same bytes as a real one, serial or TCP, with
 // its own record of what it booked: tests reconcile the ECR's journal against it.
-import { concatBytes } from '../bytes.js';
 import { Inbox } from '../inbox.js';
 import type { ByteLink } from '../link.js';
 import { FaultyWriter, type FaultSwitches, noFaults, noiseWithout } from '../sim/faults.js';
 import type { Simulator } from '../sim/host.js';
 import { type Apdu, ApduStream, encodeApdu } from './apdu.js';
-import { bcdAmount, fieldValue, panField, parseBmps, toBcd } from './bmp.js';
+import { bcdAmount, fieldValue, nibbleField, panField, parseBmps, toBcd } from './bmp.js';
 import { ACK, DLE, FrameStream, frameBytes, NAK } from './frame.js';
+import { ACK_APDU, apdu } from './messages.js';
 
 export interface SimTransaction {
   receipt_no: number;
@@ -174,7 +174,7 @@ export class ZvtSimulator implements Simulator {
   }
 
   private ack(): Promise<boolean> {
-    return this.send({ cls: 0x80, ins: 0x00, data: new Uint8Array(0) });
+    return this.send(ACK_APDU);
   }
 
   private async handle(a: Apdu): Promise<void> {
@@ -247,16 +247,8 @@ export class ZvtSimulator implements Simulator {
         await this.ack();
         const track = this.options.cardTrack2;
         if (!track) return void (await this.sendAwait(apdu(0x06, 0x1e, Uint8Array.of(0x6c))));
-        let nibbles = track.replace(/=/g, 'D');
-        if (nibbles.length % 2) nibbles += 'F';
-        const bytes = Uint8Array.from(nibbles.match(/../g) ?? [], (h) => parseInt(h, 16));
-        const len = String(bytes.length).padStart(2, '0');
-        const field = Uint8Array.from([
-          0x23,
-          0xf0 | Number(len[0]),
-          0xf0 | Number(len[1]),
-          ...bytes,
-        ]);
+        // Track 2 in BCD nibbles, D as the separator (BMP 23).
+        const field = nibbleField(0x23, track.replace(/=/g, 'D'));
         if (await this.sendAwait(apdu(0x04, 0x0f, Uint8Array.of(0x19, 0x00), field)))
           await this.sendAwait(apdu(0x06, 0x0f));
         return;
@@ -355,8 +347,4 @@ export class ZvtSimulator implements Simulator {
     }
     await this.sendAwait(apdu(0x06, 0x0f));
   }
-}
-
-function apdu(cls: number, ins: number, ...parts: Uint8Array[]): Apdu {
-  return { cls, ins, data: concatBytes(parts) };
 }
