@@ -154,7 +154,7 @@ export class SaleService {
     };
   }
 
-  private runLocal(
+  private assemble(
     check: EngineCheck,
     pin: string | undefined,
     ids: { posId: string | null; loyaltyId: string | null },
@@ -162,7 +162,7 @@ export class SaleService {
     const { store, config, terminalId } = this.d;
     // The engine sees the PIN only as "given" (it strips it from its answer) and the caller's
     // verification against the cached hash as pin_verified; nothing stored carries the PIN.
-    const assembled = store.assembleContext({
+    return store.assembleContext({
       check: pin === undefined ? check : ({ ...check, special_account_pin: pin } as EngineCheck),
       mode: 'process',
       ...(ids.posId ? { posId: ids.posId } : {}),
@@ -174,6 +174,14 @@ export class SaleService {
         return hash !== null && verifySecret(pin, hash);
       },
     });
+  }
+
+  private runLocal(
+    check: EngineCheck,
+    pin: string | undefined,
+    ids: { posId: string | null; loyaltyId: string | null },
+  ) {
+    const assembled = this.assemble(check, pin, ids);
     const result: EngineResult = calculate(assembled.context, prepare(assembled.rules));
     return { assembled, result };
   }
@@ -222,8 +230,10 @@ export class SaleService {
       );
       if (online.ok) {
         const processed = online.value as EngineCheckResult;
-        const { assembled } = this.runLocal(check, pin, ids);
-        this.record(id, 'online', check, processed, assembled.customer?.id ?? null, clockSuspect, {
+        // Only the customer is wanted here: no engine run and no PIN (each verification is
+        // an scrypt); the server's answer is the check.
+        const { customer } = this.assemble(check, undefined, ids);
+        this.record(id, 'online', check, processed, customer?.id ?? null, clockSuspect, {
           status: 'done',
           response: processed,
         });
@@ -375,35 +385,24 @@ export class SaleService {
     clockSuspect: boolean,
     comment = 'void: refused while standing in',
   ): void {
-    const { store, clock } = this.d;
+    const { clock } = this.d;
     const voidId = this.d.newId ? this.d.newId() : uuidv7(clock.now());
-    // One transaction with the attempt's end, so a crash can never queue a second void.
-    store.write(() => {
-      this.recordVoid(voidId, transactionId, clockSuspect, comment);
-      store.onlineAttempts.end(transactionId);
-    });
-    this.d.onQueued?.();
-  }
-
-  private recordVoid(
-    voidId: string,
-    transactionId: string,
-    clockSuspect: boolean,
-    comment: string,
-  ): void {
-    const { store, clock } = this.d;
-    store.record({
-      id: voidId,
-      kind: 'cancellation',
-      subtype: 'offline',
-      localDate: new Date(clock.now()).toISOString().slice(0, 10),
-      cancellation: { transactionId, comment },
-      outbox: {
-        operation: 'cancel_check',
-        version: OUTBOX_PAYLOAD_VERSION,
-        payload: this.payload({ transaction_id: transactionId, comment }, clockSuspect),
+    this.commit(
+      {
+        id: voidId,
+        kind: 'cancellation',
+        subtype: 'offline',
+        localDate: new Date(clock.now()).toISOString().slice(0, 10),
+        cancellation: { transactionId, comment },
+        outbox: {
+          operation: 'cancel_check',
+          version: OUTBOX_PAYLOAD_VERSION,
+          payload: this.payload({ transaction_id: transactionId, comment }, clockSuspect),
+        },
       },
-    });
+      transactionId,
+    );
+    this.d.onQueued?.();
   }
 
   private record(
@@ -492,11 +491,24 @@ export class SaleService {
         ...(outbox.status === 'done' ? { status: 'done' as const, response: outbox.response } : {}),
       },
     };
-    // The attempt (if this sale went online first) ends with its record, atomically.
+    // Only a sale that spends went online first (process) and has an attempt to end.
+    this.commit(op, spends(body) ? id : null);
+    if (outbox.status === 'queued') this.d.onQueued?.();
+  }
+
+  /**
+   * Records `op`; with `attempt`, ends that online attempt in the same transaction, so a crash
+   * leaves both or neither (never a record with its attempt open, nor a second void).
+   */
+  private commit(op: OperationInput, attempt: string | null): void {
+    const { store } = this.d;
+    if (attempt === null) {
+      store.record(op);
+      return;
+    }
     store.write(() => {
       store.record(op);
-      store.onlineAttempts.end(id);
+      store.onlineAttempts.end(attempt);
     });
-    if (outbox.status === 'queued') this.d.onQueued?.();
   }
 }
