@@ -13,16 +13,19 @@ export const DEMO_API_KEY = 'sandbox-demo-terminal-api-key';
 const ms = z.int().min(0);
 const positiveMs = z.int().min(1);
 
-// How a swipe or a scan becomes a customer identifier: the shape of src/devices/recognition.ts
-// (RecognitionConfigSchema), whose defaults fill what is left out; a test keeps the two alike.
+// How a swipe or a scan becomes a customer identifier; src/devices/recognition.ts builds its
+// RecognitionConfigSchema on this rule and fills what is left out with its defaults.
 // It sits under `terminal`, not `devices`: every key of `devices` is a device.
-const RecognitionRule = z.strictObject({
+export const RecognitionRule = z.strictObject({
   source: z.enum(['msr', 'scanner', 'any']).default('any'),
+  /** Scanner symbologies the rule applies to (`qr`, `ean-13`...); absent = all. */
   symbologies: z.array(z.string().min(1)).optional(),
+  /** For GS1 scans: take this AI's value as the candidate (`8004`, `01`). */
   gs1_ai: z
     .string()
     .regex(/^\d{2,4}$/, 'a GS1 application identifier of 2 to 4 digits')
     .optional(),
+  /** A regular expression over the candidate (compiled with `u`); a group `id` picks the id. */
   pattern: z
     .string()
     .min(1)

@@ -2,37 +2,13 @@
 // patterns, first match wins. A bank card swiped on the loyalty reader is reported masked.
 import { z } from 'zod';
 import type { DeviceRead } from '../contract/commands.js';
-import { IdType } from '../contract/enums.js';
+import { RecognitionRule } from '../contract/config.js';
 import { DEFAULT_BANK_RANGES, isBankCard, maskPan } from './mask.js';
 import type { Swipe } from './msr.js';
 import type { Scan } from './scanner.js';
 
-export const RecognitionRuleSchema = z.strictObject({
-  source: z.enum(['msr', 'scanner', 'any']).default('any'),
-  /** Scanner symbologies the rule applies to (`qr`, `ean-13`...); absent = all. */
-  symbologies: z.array(z.string().min(1)).optional(),
-  /** For GS1 scans: take this AI's value as the candidate (`8004`, `01`). */
-  gs1_ai: z
-    .string()
-    .regex(/^\d{2,4}$/)
-    .optional(),
-  /** A regular expression over the candidate; a named group `id` picks the identifier. */
-  pattern: z
-    .string()
-    .min(1)
-    .refine(
-      (p) => {
-        try {
-          new RegExp(p);
-          return true;
-        } catch {
-          return false;
-        }
-      },
-      { error: 'not a valid regular expression' },
-    ),
-  id_type: IdType,
-});
+/** The contract's rule (src/contract/config.ts), so the configuration and the reader agree. */
+export const RecognitionRuleSchema = RecognitionRule;
 export type RecognitionRule = z.infer<typeof RecognitionRuleSchema>;
 
 export const DEFAULT_RULES: RecognitionRule[] = [
