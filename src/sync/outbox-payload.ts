@@ -16,6 +16,20 @@ export const OutboxPayloadV1 = z.looseObject({
 });
 export type OutboxPayloadV1 = z.infer<typeof OutboxPayloadV1>;
 
+/** A version-1 payload for `body`, made now (every writer of the outbox builds it here). */
+export function outboxPayload(
+  body: Record<string, unknown>,
+  made: { appVersion: string; schemaVersion: number; nowMs: number; clockSuspect: boolean },
+): OutboxPayloadV1 {
+  return {
+    body,
+    app_version: made.appVersion,
+    schema_version: made.schemaVersion,
+    made_at: new Date(made.nowMs).toISOString(),
+    clock_suspect: made.clockSuspect,
+  };
+}
+
 /** Store hook: re-validates a stored payload by its version when it is read back. */
 export function outboxPayloadSchema(_operation: string, version: number): z.ZodType | undefined {
   return version === 1 ? OutboxPayloadV1 : undefined;

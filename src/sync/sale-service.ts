@@ -21,7 +21,7 @@ import type { CentralClient, Failure } from './client.js';
 import type { SyncClock } from './clock.js';
 import type { Connectivity } from './connectivity.js';
 import { uuidv7 } from './ids.js';
-import { OUTBOX_PAYLOAD_VERSION, type OutboxPayloadV1 } from './outbox-payload.js';
+import { OUTBOX_PAYLOAD_VERSION, outboxPayload, type OutboxPayloadV1 } from './outbox-payload.js';
 import { verifySecret } from './secret-hash.js';
 import { checkStandin, type StandinLimit } from './standin.js';
 
@@ -145,13 +145,8 @@ export class SaleService {
   }
 
   private payload(body: Record<string, unknown>, clockSuspect: boolean): OutboxPayloadV1 {
-    return {
-      body,
-      app_version: this.d.appVersion,
-      schema_version: this.d.schemaVersion,
-      made_at: new Date(this.d.clock.now()).toISOString(),
-      clock_suspect: clockSuspect,
-    };
+    const { appVersion, schemaVersion, clock } = this.d;
+    return outboxPayload(body, { appVersion, schemaVersion, nowMs: clock.now(), clockSuspect });
   }
 
   private assemble(

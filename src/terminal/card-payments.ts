@@ -14,7 +14,7 @@ import type {
 import { dec, fromMinor, toMinor, toNumber } from '../money/index.js';
 import type { CardOperation } from '../store/card-journal.js';
 import type { Store } from '../store/open.js';
-import { OUTBOX_PAYLOAD_VERSION } from '../sync/outbox-payload.js';
+import { OUTBOX_PAYLOAD_VERSION, outboxPayload } from '../sync/outbox-payload.js';
 import { refuse } from './command-map.js';
 import type { TerminalPorts } from './ports.js';
 
@@ -236,13 +236,12 @@ export class CardPayments {
       outbox: {
         operation: 'bank_card_payments',
         version: OUTBOX_PAYLOAD_VERSION,
-        payload: {
-          body,
-          app_version: app.version,
-          schema_version: this.p.schemaVersion,
-          made_at: new Date(this.p.clock.now()).toISOString(),
-          clock_suspect: clockSuspect,
-        },
+        payload: outboxPayload(body, {
+          appVersion: app.version,
+          schemaVersion: this.p.schemaVersion,
+          nowMs: this.p.clock.now(),
+          clockSuspect,
+        }),
       },
     });
   }

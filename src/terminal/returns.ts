@@ -8,7 +8,7 @@ import type { CommandOutput, ErrorResponse, HandlerInput, Warning } from '../con
 import type { EngineCheckResult, EngineProcessedCheck } from '../contract/engine.js';
 import { add, dec, fromMinor, gt, min, sub, toNumber, ZERO, type Dec } from '../money/index.js';
 import type { OperationInput } from '../store/ledger.js';
-import { OUTBOX_PAYLOAD_VERSION } from '../sync/outbox-payload.js';
+import { OUTBOX_PAYLOAD_VERSION, outboxPayload } from '../sync/outbox-payload.js';
 import { calculate, remainderOf } from '../engine/index.js';
 import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-payments.js';
 import {
@@ -60,13 +60,12 @@ export class ReturnsService {
   }
 
   private payload(body: Record<string, unknown>) {
-    return {
-      body,
-      app_version: this.p.app.version,
-      schema_version: this.p.schemaVersion,
-      made_at: new Date(this.p.clock.now()).toISOString(),
-      clock_suspect: this.p.sync.link.status().clockSuspect,
-    };
+    return outboxPayload(body, {
+      appVersion: this.p.app.version,
+      schemaVersion: this.p.schemaVersion,
+      nowMs: this.p.clock.now(),
+      clockSuspect: this.p.sync.link.status().clockSuspect,
+    });
   }
 
   /** Card money of a sale not yet given back: paid minus earlier refunds and reversals. */
