@@ -286,15 +286,12 @@ function buildStore(
     },
     /** Runs `fn` in one read transaction: every read inside sees the same snapshot. */
     read,
-    /** Runs `fn` in one IMMEDIATE write transaction (bulk seeding, several puts at once). */
-    write<T>(fn: () => T): T {
-      return db.transaction(fn).immediate();
-    },
     /**
-     * Groups several writes into one IMMEDIATE transaction: one commit (one fsync) for all,
-     * the write lock taken up front so no upgrade can fail half-way (the outbox pusher's chunks).
+     * Runs `fn` in one IMMEDIATE write transaction: one commit (one fsync) for all its writes,
+     * the write lock taken up front so no upgrade can fail half-way (bulk seeding, the outbox
+     * pusher's chunks, a record with the end of its online attempt).
      */
-    batch<T>(fn: () => T): T {
+    write<T>(fn: () => T): T {
       return db.transaction(fn).immediate();
     },
     /** The engine's context for a check, in one read transaction (context.ts). */

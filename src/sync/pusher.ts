@@ -163,7 +163,7 @@ export class OutboxPusher {
     // read-to-write upgrade half-way. A crash between the two leaves rows `sending`, which go
     // back to `queued` at start and are sent again under the same key: the server answers the
     // first result.
-    const together = (fn: () => void) => store.batch(fn);
+    const together = (fn: () => void) => store.write(fn);
     let halted = false;
 
     while (!halted && result.sent < maxRows) {

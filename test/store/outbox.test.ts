@@ -134,14 +134,14 @@ describe('outbox', () => {
     const rowA = db.store.outbox.byTransaction(a)?.id ?? 0;
     const rowB = db.store.outbox.byTransaction(b)?.id ?? 0;
     expect(() =>
-      db.store.batch(() => {
+      db.store.write(() => {
         db.store.outbox.markSending(rowA, db.clock.now());
         db.store.outbox.markSending(rowB, db.clock.now());
         throw new Error('crash in the middle');
       }),
     ).toThrow('crash in the middle');
     expect(db.store.outbox.depth()).toMatchObject({ queued: 2, sending: 0 });
-    db.store.batch(() => {
+    db.store.write(() => {
       db.store.outbox.markSending(rowA, db.clock.now());
       db.store.outbox.markDone(rowA, { ok: 1 }, db.clock.now());
     });
@@ -154,7 +154,7 @@ describe('outbox', () => {
     other.exec('BEGIN IMMEDIATE');
     try {
       let ran = false;
-      expect(() => db.store.batch(() => (ran = true))).toThrow(/busy|locked/i);
+      expect(() => db.store.write(() => (ran = true))).toThrow(/busy|locked/i);
       expect(ran).toBe(false);
     } finally {
       other.exec('ROLLBACK');
