@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
 import { problemsOf } from '../contract/problems.js';
+import { canonicalJson } from '../contract/wire.js';
 import { HEADERS, operations, type Operation } from '../sync/api.js';
 import { HttpError } from './errors.js';
 import { decideFault, FaultSettings, NO_FAULTS, type FaultDecision } from './faults.js';
@@ -22,18 +23,6 @@ export interface ServerOptions {
 }
 
 type Json = Record<string, unknown>;
-
-/** Canonical JSON (sorted keys) so the same body hashes the same whatever its key order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Json)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /**
  * What an Idempotency-Key holds a check to: the transaction, not how it was delivered. A till

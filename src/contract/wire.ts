@@ -49,3 +49,18 @@ export const droppedField = z
   .unknown()
   .transform((): undefined => undefined)
   .optional();
+
+/**
+ * Canonical JSON: keys sorted at every depth, undefined members and any key in `omit` left out,
+ * so the same request hashes the same whatever its key order (Idempotency-Key fingerprints).
+ */
+export function canonicalJson(value: unknown, omit?: ReadonlySet<string>): string {
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v, omit)).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([k, v]) => v !== undefined && !omit?.has(k))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v, omit)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

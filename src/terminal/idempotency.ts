@@ -2,20 +2,12 @@
 // of its request; a repeat with the same body answers it, another body is 409. The hash
 // leaves the PIN out, so no trace of a PIN is kept, even hashed.
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../contract/wire.js';
 
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([k, v]) => v !== undefined && k !== 'special_account_pin')
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
+const NOT_HASHED: ReadonlySet<string> = new Set(['special_account_pin']);
 
 export function requestHash(input: unknown): string {
-  return createHash('sha256').update(canonical(input)).digest('hex');
+  return createHash('sha256').update(canonicalJson(input, NOT_HASHED)).digest('hex');
 }
 
 /**
