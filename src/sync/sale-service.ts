@@ -5,6 +5,7 @@
 // transaction under the same id. A check that only earns or is paid in cash is calculated
 // locally and queued at once: the till never waits for the link. Either way the sale, its
 // ledger effects and its outbox row commit in one SQLite transaction before "done".
+import type { ErrorBody } from '../contract/commands.js';
 import type { Config } from '../contract/config.js';
 import type {
   EngineCheck,
@@ -25,12 +26,8 @@ import { OUTBOX_PAYLOAD_VERSION, outboxPayload, type OutboxPayloadV1 } from './o
 import { verifySecret } from './secret-hash.js';
 import { checkStandin, type StandinLimit } from './standin.js';
 
-export interface SaleError {
-  code: string;
-  message: string;
-  path: string | null;
-  details?: Record<string, unknown>;
-}
+/** The contract's error body, except that a sale's refusal may name no path. */
+export type SaleError = Omit<ErrorBody, 'path'> & { path: string | null };
 
 export type SaleOutcome =
   | {
