@@ -183,6 +183,7 @@ const en = {
   'payment.outcome-unknown':
     'No answer from the terminal: the sale may have gone through. Check its status before anything else.',
   'payment.not-committed': 'The sale was not recorded: it is safe to confirm it again.',
+  'payment.voided': 'The sale did not go through and was voided. Confirm it again to sell it anew.',
 
   'unit.km': 'km',
   'unit.mi': 'miles',
@@ -331,6 +332,8 @@ const en = {
   'error.role-required': 'Your role does not allow this; ask a senior cashier or manager.',
   'error.not-implemented': 'The terminal cannot do this yet.',
   'error.idempotency-conflict': 'This transaction was already sent with other contents.',
+  'error.transaction-voided':
+    'This sale was voided because its outcome was unknown. Confirm it again to sell it anew.',
   'error.invalid-input': 'Refused: {message}',
   'error.internal': 'The terminal failed; its log has the details.',
   'error.customer-required': 'Identify the customer first.',

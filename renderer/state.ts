@@ -890,10 +890,16 @@ export function reduce(state: State, event: Event): State {
     case 'sale-status': {
       const o = event.output;
       if (o.state === 'committed') return showReceipt(state, committedReceipt(o));
+      // A voided id is spent: confirming again sells under a new transaction id.
+      const voided = o.state === 'voided';
       return {
         ...state,
-        sale: { ...state.sale, outcomeUnknown: false },
-        message: { kind: 'notice', key: 'payment.not-committed' },
+        sale: {
+          ...state.sale,
+          outcomeUnknown: false,
+          ...(voided ? { transactionId: null } : {}),
+        },
+        message: { kind: 'notice', key: voided ? 'payment.voided' : 'payment.not-committed' },
       };
     }
     case 'void-sale':

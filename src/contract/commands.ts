@@ -353,8 +353,16 @@ export const commands = {
         sync: SaleSync,
         check: CheckOut,
       }),
-      // Never committed here: safe to retry `sale-process` with the same transaction_id.
+      // Never committed here and never sent: safe to retry `sale-process` with the same id.
       z.strictObject({ transaction_id: z.uuid(), state: z.literal('unknown') }),
+      // Its outcome was unknown (the till stopped, or the answer was lost), so the till voided
+      // it on the central service: the id is spent; sell again under a new transaction_id.
+      z.strictObject({
+        transaction_id: z.uuid(),
+        state: z.literal('voided'),
+        void_transaction_id: z.uuid(),
+        reason: z.string(),
+      }),
     ]),
   },
   'sale-cancel': {

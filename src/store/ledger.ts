@@ -208,6 +208,11 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
     `SELECT o.id, o.seq, o.kind, o.subtype, o.customer_id, o.local_date, o.sync_status, o.created_at, x.status AS outbox_status
        FROM ledger_operation o LEFT JOIN outbox x ON x.transaction_id = o.id WHERE o.id = ?`,
   );
+  // A void: a cancellation of a transaction this till never recorded (its fate was unknown).
+  const voidOf = db.prepare<[string], { operation_id: string; comment: string | null }>(
+    `SELECT c.operation_id, c.comment FROM ledger_cancellation c
+      WHERE c.transaction_id = ? AND NOT EXISTS (SELECT 1 FROM ledger_check k WHERE k.operation_id = c.transaction_id)`,
+  );
   const checkJson = db.prepare<[string], { check_json: string; cancelled_by: string | null }>(
     'SELECT check_json, cancelled_by FROM ledger_check WHERE operation_id = ?',
   );
@@ -505,6 +510,14 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
       return r
         ? { document: JSON.parse(r.check_json) as unknown, cancelledBy: r.cancelled_by }
         : null;
+    },
+    /**
+     * The void of a transaction this till never recorded (an online attempt whose outcome was
+     * unknown): its id is spent, a sale is made again under a new one. Null when not voided.
+     */
+    voidOf(transactionId: string): { voidId: string; comment: string | null } | null {
+      const r = voidOf.get(transactionId);
+      return r ? { voidId: r.operation_id, comment: r.comment } : null;
     },
     /** The holds against one customer's cached figures and against the given accounts or accesses. */
     pendingFor(

@@ -10,8 +10,10 @@ import type { Config } from '../contract/config.js';
 import type {
   EngineCheck,
   EngineCheckResult,
+  EngineError,
   EngineResult,
   EngineRule,
+  EngineWarning,
 } from '../contract/engine.js';
 import { compileRules, calculate, type PreparedRules } from '../engine/index.js';
 import { dec, toNumber, ZERO, add, type Dec } from '../money/index.js';
@@ -47,6 +49,85 @@ export type SaleOutcome =
 export interface SaleRequest {
   /** The check as the till sends it; `transaction_id` optional (made here when absent). */
   check: EngineCheck;
+  /**
+   * The till's own computation of this check in process mode (the sale pipeline's frozen
+   * check, what the card was charged for): recorded as it is when the sale is queued or
+   * stands in, never computed again. Absent: computed here, once.
+   */
+  local?: LocalSale;
+}
+
+/** A check computed on this till in process mode, with what recording it needs. */
+export interface LocalSale {
+  readonly processed: EngineCheckResult;
+  readonly customerId: string | null;
+  /** The POS's time zone, else the business's: the sale's local date. */
+  readonly zone: string;
+  readonly bonusRate: number;
+}
+
+/** What computing a sale locally needs: the store with its cache, and who this terminal is. */
+export interface ComputeDeps {
+  store: Store;
+  config: Config;
+  terminalId: string;
+}
+
+/** The POS and loyalty a check is sold in: its own, else the cache's first (a one-POS till). */
+export function scopeOf(store: Store, check: EngineCheck): { posId?: string; loyaltyId?: string } {
+  const posId = check.pos?.id ?? store.cache.all('pos')[0]?.id;
+  const pos = posId ? store.cache.get('pos', posId) : null;
+  const loyaltyId = check.loyalty?.id ?? pos?.loyalty_id ?? store.cache.all('loyalty')[0]?.id;
+  return { ...(posId ? { posId } : {}), ...(loyaltyId ? { loyaltyId } : {}) };
+}
+
+/**
+ * The engine over the local store in process mode: the one computation of a sale on this till.
+ * The PIN is handed to the engine only as "given"; its check against the cached hash is
+ * `pin_verified` (the engine strips the PIN from its answer; nothing stored carries it).
+ */
+export function computeSale(
+  d: ComputeDeps,
+  check: EngineCheck,
+  pin: string | undefined,
+  mode: 'calc' | 'process' = 'process',
+): { ok: true; local: LocalSale; warnings: EngineWarning[] } | { ok: false; error: EngineError } {
+  const { store, config, terminalId } = d;
+  const assembled = store.assembleContext({
+    check: pin === undefined ? check : ({ ...check, special_account_pin: pin } as EngineCheck),
+    mode,
+    ...scopeOf(store, check),
+    terminal: { id: terminalId, couponPrefix: config.terminal.coupon_prefix },
+    pinVerified: (id) => {
+      if (pin === undefined) return undefined;
+      const hash = store.cache.pinHashOf(id);
+      return hash !== null && verifySecret(pin, hash);
+    },
+  });
+  const result: EngineResult = calculate(assembled.context, preparedRules(assembled.rules));
+  if ('error' in result) return { ok: false, error: result.error };
+  const { context } = assembled;
+  return {
+    ok: true,
+    warnings: result.warnings,
+    local: {
+      processed: result.check,
+      customerId: assembled.customer?.id ?? null,
+      zone: context.pos?.time_zone ?? context.business.base_time_zone,
+      bonusRate: context.loyalty.bonus_rate,
+    },
+  };
+}
+
+/** The refusal of a sale under a transaction id this till voided (sync.md, "Unknown outcomes"). */
+export function transactionVoided(id: string): SaleError {
+  return {
+    code: 'transaction-voided',
+    message:
+      'this sale was voided because its outcome was unknown; sell it again under a new transaction id',
+    path: 'transaction_id',
+    details: { transaction_id: id },
+  };
 }
 
 export interface SaleServiceDeps {
@@ -116,7 +197,8 @@ export function paymentsOf(
 }
 
 const prepared = new WeakMap<readonly EngineRule[], PreparedRules>();
-function prepare(rules: readonly EngineRule[]): PreparedRules {
+/** The rules compiled for the engine, once per rules array (the cache swaps the array). */
+export function preparedRules(rules: readonly EngineRule[]): PreparedRules {
   let p = prepared.get(rules);
   if (!p) {
     p = compileRules(rules as EngineRule[]);
@@ -132,50 +214,20 @@ export class SaleService {
     this.d = d;
   }
 
-  /** Defaults the check's POS and loyalty from the cache when the till leaves them out. */
-  private defaults(check: EngineCheck): { posId: string | null; loyaltyId: string | null } {
-    const cache = this.d.store.cache;
-    const posId = check.pos?.id ?? cache.all('pos')[0]?.id ?? null;
-    const pos = posId ? cache.get('pos', posId) : null;
-    const loyaltyId = check.loyalty?.id ?? pos?.loyalty_id ?? cache.all('loyalty')[0]?.id ?? null;
-    return { posId, loyaltyId };
-  }
-
   private payload(body: Record<string, unknown>, clockSuspect: boolean): OutboxPayloadV1 {
     const { appVersion, schemaVersion, clock } = this.d;
     return outboxPayload(body, { appVersion, schemaVersion, nowMs: clock.now(), clockSuspect });
   }
 
-  private assemble(
+  /** The request's frozen computation, or this check computed now (once) in process mode. */
+  private localOf(
+    req: SaleRequest,
     check: EngineCheck,
     pin: string | undefined,
-    ids: { posId: string | null; loyaltyId: string | null },
-  ) {
-    const { store, config, terminalId } = this.d;
-    // The engine sees the PIN only as "given" (it strips it from its answer) and the caller's
-    // verification against the cached hash as pin_verified; nothing stored carries the PIN.
-    return store.assembleContext({
-      check: pin === undefined ? check : ({ ...check, special_account_pin: pin } as EngineCheck),
-      mode: 'process',
-      ...(ids.posId ? { posId: ids.posId } : {}),
-      ...(ids.loyaltyId ? { loyaltyId: ids.loyaltyId } : {}),
-      terminal: { id: terminalId, couponPrefix: config.terminal.coupon_prefix },
-      pinVerified: (id) => {
-        if (pin === undefined) return undefined;
-        const hash = store.cache.pinHashOf(id);
-        return hash !== null && verifySecret(pin, hash);
-      },
-    });
-  }
-
-  private runLocal(
-    check: EngineCheck,
-    pin: string | undefined,
-    ids: { posId: string | null; loyaltyId: string | null },
-  ) {
-    const assembled = this.assemble(check, pin, ids);
-    const result: EngineResult = calculate(assembled.context, prepare(assembled.rules));
-    return { assembled, result };
+  ): { ok: true; local: LocalSale } | { ok: false; error: SaleError } {
+    if (req.local) return { ok: true, local: req.local };
+    const r = computeSale(this.d, check, pin);
+    return r.ok ? r : { ok: false, error: { ...r.error, path: r.error.path ?? null } };
   }
 
   async process(req: SaleRequest): Promise<SaleOutcome> {
@@ -194,11 +246,14 @@ export class SaleService {
         repeated: true,
       };
     }
+    // A voided id is spent: the server has (or will have) it cancelled, so a sale under it
+    // would be acknowledged here and cancelled there.
+    if (store.ledger.voidOf(id))
+      return { ok: false, transaction_id: id, error: transactionVoided(id) };
     const { special_account_pin: pin, ...withoutPin } = req.check as EngineCheck & {
       special_account_pin?: string;
     };
     const check = { ...withoutPin, transaction_id: id } as EngineCheck;
-    const ids = this.defaults(check);
     const clockSuspect = link.status().clockSuspect;
 
     if (spends(check)) {
@@ -222,10 +277,14 @@ export class SaleService {
       );
       if (online.ok) {
         const processed = online.value as EngineCheckResult;
-        // Only the customer is wanted here: no engine run and no PIN (each verification is
-        // an scrypt); the server's answer is the check.
-        const { customer } = this.assemble(check, undefined, ids);
-        this.record(id, 'online', check, processed, customer?.id ?? null, clockSuspect, {
+        // The server's answer is the check; the customer comes from the till's computation
+        // (or, without one, from the cache: no engine run and no PIN verification here).
+        const customerId =
+          req.local?.customerId ??
+          store.assembleContext({ check, mode: 'process', ...scopeOf(store, check) }).customer
+            ?.id ??
+          null;
+        this.record(id, 'online', check, processed, customerId, clockSuspect, {
           status: 'done',
           response: processed,
         });
@@ -254,25 +313,20 @@ export class SaleService {
         store.onlineAttempts.end(id);
         return { ok: false, transaction_id: id, error };
       }
-      return this.standIn(id, check, pin, ids, clockSuspect, ambiguous(f));
+      return this.standIn(req, id, check, pin, clockSuspect, ambiguous(f));
     }
 
-    const { assembled, result } = this.runLocal(check, pin, ids);
-    if ('error' in result)
-      return {
-        ok: false,
-        transaction_id: id,
-        error: { ...result.error, path: result.error.path ?? null },
-      };
+    const local = this.localOf(req, check, pin);
+    if (!local.ok) return { ok: false, transaction_id: id, error: local.error };
     const subtype = link.current === 'offline' ? 'offline' : 'online';
     const processed = {
-      ...result.check,
+      ...local.local.processed,
       transaction_id: id,
       transaction_subtype: subtype,
     } as EngineCheckResult;
     const body: EngineCheck =
       subtype === 'offline' ? { ...check, transaction_subtype: 'offline' } : check;
-    this.record(id, subtype, body, processed, assembled.customer?.id ?? null, clockSuspect, {
+    this.record(id, subtype, body, processed, local.local.customerId, clockSuspect, {
       status: 'queued',
     });
     return {
@@ -287,15 +341,14 @@ export class SaleService {
   }
 
   private standIn(
+    req: SaleRequest,
     id: string,
     check: EngineCheck,
     pin: string | undefined,
-    ids: { posId: string | null; loyaltyId: string | null },
     clockSuspect: boolean,
     maybeApplied: boolean,
   ): SaleOutcome {
     const { store, link, clock, config } = this.d;
-    const { assembled, result } = this.runLocal(check, pin, ids);
     const refuse = (error: SaleError): SaleOutcome => {
       // The request may have reached the server before its answer was lost: void it, so a
       // sale the cashier was told did not happen cannot stay on the server.
@@ -303,10 +356,9 @@ export class SaleService {
       else store.onlineAttempts.end(id);
       return { ok: false, transaction_id: id, error };
     };
-    if ('error' in result) return refuse({ ...result.error, path: result.error.path ?? null });
-    const processed = result.check;
-    const customerId = assembled.customer?.id ?? null;
-    const zone = assembled.context.pos?.time_zone ?? assembled.context.business.base_time_zone;
+    const computed = this.localOf(req, check, pin);
+    if (!computed.ok) return refuse(computed.error);
+    const { processed, customerId, zone, bonusRate } = computed.local;
     const today = localDateOf(clock.now(), zone);
     let money: Dec = ZERO;
     for (const c of processed.special_accounts_charges ?? [])
@@ -315,7 +367,7 @@ export class SaleService {
       limits: config.standin,
       cacheAgeMs: link.sinceContactMs(),
       spend: { bonuses: dec(processed.bonuses_redeemed_amount ?? 0), money },
-      bonusRate: dec(assembled.context.loyalty.bonus_rate),
+      bonusRate: dec(bonusRate),
       // A wall clock that jumped must not open a new day's allowance: while it is suspect,
       // every unconfirmed offline spend of the customer counts, whatever day it was stamped.
       offline: store.ledger.offlineSpending(customerId, clockSuspect ? 'any-day' : today),
@@ -462,7 +514,9 @@ export class SaleService {
       accounts,
       coupons: [
         ...(processed.redeemed_coupons ?? [])
-          .filter((c) => c.valid !== false && c.code)
+          // Spent only when the check used it: valid and applicable (a check-modifier whose
+          // rule did not apply stays the customer's).
+          .filter((c) => c.valid !== false && c.applicable !== false && c.code)
           .map((c) => ({ code: c.code!, action: 'redeem' as const })),
         ...emitted.filter((c) => c.code).map((c) => ({ code: c.code!, action: 'emit' as const })),
       ],

@@ -11,18 +11,11 @@ import type {
   SaleSync,
   Warning,
 } from '../contract/commands.js';
-import type {
-  EngineCheck,
-  EngineCheckResult,
-  EngineError,
-  EngineResult,
-  EngineRule,
-} from '../contract/engine.js';
-import { compileRules, calculate, type PreparedRules } from '../engine/index.js';
-import { add, dec, eq, fromMinor, gt, sub, toNumber, ZERO } from '../money/index.js';
+import type { EngineCheck, EngineCheckResult, EngineError } from '../contract/engine.js';
+import { add, dec, eq, fromMinor, gt, sub, toNumber, ZERO, type Dec } from '../money/index.js';
 import type { OutboxRow } from '../store/outbox.js';
 import { localDateOf } from '../store/context.js';
-import { verifySecret } from '../sync/secret-hash.js';
+import { computeSale, transactionVoided, type LocalSale } from '../sync/sale-service.js';
 import type { JournalEntry } from '../devices/payment-journal.js';
 import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-payments.js';
 import { refuse } from './command-map.js';
@@ -41,15 +34,8 @@ interface CatalogItem {
   price?: number;
 }
 
-const prepared = new WeakMap<readonly EngineRule[], PreparedRules>();
-export function prepareRules(rules: readonly EngineRule[]): PreparedRules {
-  let p = prepared.get(rules);
-  if (!p) {
-    p = compileRules(rules as EngineRule[]);
-    prepared.set(rules, p);
-  }
-  return p;
-}
+/** The engine's compiled rules, kept per rules array (one cache, the sale service's). */
+export { preparedRules as prepareRules } from '../sync/sale-service.js';
 
 /** The engine's refusal as the command's error: its code, message, path and details. */
 export function engineRefusal(error: EngineError, path = error.path): ErrorResponse {
@@ -143,6 +129,82 @@ function wholeAccountPayment(
   return paymentId === undefined ? rest : { ...rest, payment_id: paymentId };
 }
 
+/** How a frozen check is paid: the check as sent, and the card parts to charge. */
+interface Tender {
+  check: EngineCheck;
+  toPay: Dec;
+  /** Each card part: its index in `payments` (-1: the whole check) and amount. */
+  cardParts: Array<{ i: number; amount: number }>;
+}
+
+/** A tender charged: the check naming its card operations, and what the unit approved. */
+interface Charged {
+  sale: EngineCheck;
+  charged: JournalEntry[];
+  toPay: Dec;
+}
+
+/**
+ * The tender for a frozen amount: an account pays the whole check; a split is cash and card
+ * parts adding up to the amount exactly; a completion's card is its pre-authorisation.
+ */
+function tenderOf(check: EngineCheck, toPay: Dec, completion: boolean): Tender | ErrorResponse {
+  let sale = check;
+  let split = check.payments ?? [];
+  if (split.length > 0 && isAccountType(check.payment_type)) {
+    const whole = wholeAccountPayment(check, toPay);
+    if ('error' in whole) return whole;
+    sale = whole;
+    split = [];
+  }
+  for (const [i, p] of split.entries()) {
+    if (p.type !== 'cash' && p.type !== 'bank-card')
+      return refuse(
+        'split-not-allowed',
+        'a split payment is cash or bank card',
+        `check.payments[${i}].type`,
+      );
+  }
+  const total = split.reduce((t, p) => add(t, dec(p.amount)), ZERO);
+  if (split.length > 0 && !eq(total, toPay))
+    return refuse(
+      'payments-mismatch',
+      `the payments add up to ${toNumber(total)}, the check to ${toNumber(toPay)}`,
+      'check.payments',
+      { amount_to_pay: toNumber(toPay), payments: toNumber(total) },
+    );
+  const cardParts = completion
+    ? []
+    : split.length > 0
+      ? split.flatMap((p, i) => (p.type === 'bank-card' ? [{ i, amount: p.amount }] : []))
+      : sale.payment_type === 'bank-card'
+        ? [{ i: -1, amount: toNumber(toPay) }]
+        : [];
+  return { check: sale, toPay, cardParts };
+}
+
+/** The processed check with the tender of the check as paid (its card operations' ids). */
+function withTender(processed: EngineCheckResult, paid: EngineCheck): EngineCheckResult {
+  return {
+    ...processed,
+    ...(paid.payment_type !== undefined ? { payment_type: paid.payment_type } : {}),
+    ...(paid.payment_id !== undefined ? { payment_id: paid.payment_id } : {}),
+    ...(paid.payments !== undefined ? { payments: paid.payments } : {}),
+  };
+}
+
+/** The cash to give back of a fuel prepay, as a warning; null when nothing is due. */
+function changeDue(prepaid: number, processed: EngineCheckResult): Warning | null {
+  const change = sub(dec(prepaid), dec(processed.amount_to_pay ?? 0));
+  return gt(change, ZERO)
+    ? {
+        code: 'change-due',
+        message: `give back ${toNumber(change)} of the ${prepaid} prepaid in cash`,
+        path: 'check.amount_to_pay',
+      }
+    : null;
+}
+
 /** A pump authorised before fuelling (engine.md 12): what the completion books against. */
 interface Authorisation {
   id: string;
@@ -228,29 +290,12 @@ export class CheckoutService {
     return { check: out };
   }
 
-  /** The engine over the local store (calc mode unless told). */
-  calcLocal(check: EngineCheck, mode: 'calc' | 'process' = 'calc'): EngineResult {
-    const { store, config, terminalId } = this.p;
-    const pin = (check as { special_account_pin?: string }).special_account_pin;
-    const assembled = store.assembleContext({
-      check,
-      mode,
-      terminal: { id: terminalId, couponPrefix: config.terminal.coupon_prefix },
-      pinVerified: (id) => {
-        if (pin === undefined) return undefined;
-        const hash = store.cache.pinHashOf(id);
-        return hash !== null && verifySecret(pin, hash);
-      },
-    });
-    return calculate(assembled.context, prepareRules(assembled.rules));
-  }
-
   calc(input: HandlerInput<'check-calc'>): CommandOutput<'check-calc'> | ErrorResponse {
     const done = this.complete(input.check);
     if ('error' in done) return done.error;
-    const result = this.calcLocal(done.check);
-    if ('error' in result) return engineRefusal(result.error);
-    return { check: publicCheck(result.check), warnings: result.warnings as Warning[] };
+    const result = this.compute(done.check, 'calc');
+    if (!result.ok) return engineRefusal(result.error);
+    return { check: publicCheck(result.local.processed), warnings: result.warnings as Warning[] };
   }
 
   saleSync(transactionId: string): SaleSync {
@@ -260,6 +305,14 @@ export class CheckoutService {
   status(id: string): CommandOutput<'sale-status'> {
     const st = this.p.store.ledger.status(id);
     const stored = this.p.store.ledger.storedCheck(id);
+    const voided = stored ? null : this.p.store.ledger.voidOf(id);
+    if (voided)
+      return {
+        transaction_id: id,
+        state: 'voided',
+        void_transaction_id: voided.voidId,
+        reason: voided.comment ?? 'void',
+      };
     if (!st || st.kind !== 'check' || !stored) return { transaction_id: id, state: 'unknown' };
     return {
       transaction_id: id,
@@ -304,12 +357,47 @@ export class CheckoutService {
     );
   }
 
+  /**
+   * The sale pipeline: validate, compute once in process mode, freeze that check, charge the
+   * card for exactly its amount, record and send it. The one computation is passed on to the
+   * sale service, never redone; only the central service may answer other figures (online
+   * first), and then a person settles the difference (attention list).
+   */
   private async processOnce(
     input: HandlerInput<'sale-process'>,
     hash: string,
   ): Promise<SaleAnswer | ErrorResponse> {
-    const { store, clock, sync, log } = this.p;
     const id = input.transaction_id;
+    const replayed = this.replay(id, hash);
+    if (replayed) return replayed;
+    if (this.p.store.ledger.voidOf(id)) {
+      const e = transactionVoided(id);
+      return refuse(e.code, e.message, e.path ?? 'transaction_id', e.details);
+    }
+    const done = this.complete({ ...input.check, transaction_id: id });
+    if ('error' in done) return done.error;
+    let check = await this.withGauge(done.check);
+    if (check.transaction_type === 'preauthorization') return this.authorise(id, hash, check);
+    let fuel: Authorisation | null = null;
+    if (check.transaction_type === 'completion') {
+      const found = this.authorisationFor(check);
+      if ('error' in found) return found.error;
+      fuel = found.authorisation;
+      check = found.check;
+    }
+    const computed = this.compute(check, 'process');
+    if (!computed.ok) return engineRefusal(computed.error);
+    const frozen = computed.local;
+    const tender = tenderOf(check, dec(frozen.processed.amount_to_pay ?? 0), fuel !== null);
+    if ('error' in tender) return tender;
+    const charge = await this.charge(id, tender, fuel);
+    if ('error' in charge) return charge;
+    return this.record(id, hash, charge, frozen, [...computed.warnings] as Warning[], fuel);
+  }
+
+  /** A sale recorded before: the kept answer (same body), else rebuilt from the ledger. */
+  private replay(id: string, hash: string): SaleAnswer | ErrorResponse | null {
+    const { store, clock } = this.p;
     const kept = store.commandResults.get('sale-process', id);
     if (kept) {
       if (kept.requestHash !== hash)
@@ -324,98 +412,32 @@ export class CheckoutService {
         : (kept.response as SaleAnswer);
     }
     const again = this.fromLedger(id);
-    if (again) {
-      store.commandResults.put('sale-process', id, hash, again, clock.now());
-      return again;
-    }
+    if (again) store.commandResults.put('sale-process', id, hash, again, clock.now());
+    return again;
+  }
 
-    const done = this.complete({ ...input.check, transaction_id: id });
-    if ('error' in done) return done.error;
-    let check = await this.withGauge(done.check);
-    if (check.transaction_type === 'preauthorization') return this.authorise(id, hash, check);
-    let fuel: Authorisation | null = null;
-    if (check.transaction_type === 'completion') {
-      const found = this.authorisationFor(check);
-      if ('error' in found) return found.error;
-      fuel = found.authorisation;
-      check = found.check;
-    }
-
-    // What is to pay, and how: the engine now, on this till's figures.
-    const pre = this.calcLocal(check);
-    if ('error' in pre) return engineRefusal(pre.error);
-    const toPay = dec(pre.check.amount_to_pay ?? 0);
-    let split = check.payments ?? [];
-    if (split.length > 0 && isAccountType(check.payment_type)) {
-      const whole = wholeAccountPayment(check, toPay);
-      if ('error' in whole) return whole;
-      check = whole;
-      split = [];
-    }
-    if (split.length > 0) {
-      for (const [i, p] of split.entries()) {
-        if (p.type !== 'cash' && p.type !== 'bank-card')
-          return refuse(
-            'split-not-allowed',
-            'a split payment is cash or bank card',
-            `check.payments[${i}].type`,
-          );
-      }
-      const total = split.reduce((t, p) => add(t, dec(p.amount)), ZERO);
-      if (!eq(total, toPay))
-        return refuse(
-          'payments-mismatch',
-          `the payments add up to ${toNumber(total)}, the check to ${toNumber(toPay)}`,
-          'check.payments',
-          {
-            amount_to_pay: toNumber(toPay),
-            payments: toNumber(total),
-          },
-        );
-    }
-    const cardParts = fuel?.card
-      ? []
-      : split.length > 0
-        ? split
-            .map((p, i) => ({ i, amount: p.amount }))
-            .filter((x) => split[x.i]!.type === 'bank-card')
-        : check.payment_type === 'bank-card'
-          ? [{ i: -1, amount: toNumber(toPay) }]
-          : [];
-
-    // Card first: a declined card commits nothing.
-    const charged: JournalEntry[] = [];
-    const reverseAll = async () => {
-      for (const e of charged) {
-        const back = await this.cards.run(
-          'cancel',
-          toNumber(fromMinor(e.amount_cents, 2)),
-          id,
-          e.receipt_no,
-        );
-        if (!back.ok) {
-          log.error('card reversal failed after a refused sale', {
-            transaction_id: id,
-            payment_id: e.id,
-          });
-          store.attention.note(
-            {
-              id: this.p.ids.newId(),
-              kind: 'payment-unresolved',
-              ref: e.id,
-              transactionId: id,
-              message: 'a card payment of a refused sale could not be reversed: check the unit',
-              details: { payment_id: e.id },
-            },
-            clock.now(),
-          );
-        }
-      }
+  /** The engine over the local store, the PIN handed over only as "given". */
+  private compute(check: EngineCheck, mode: 'calc' | 'process') {
+    const { special_account_pin: pin, ...rest } = check as EngineCheck & {
+      special_account_pin?: string;
     };
-    let sale: EngineCheck = check;
+    return computeSale(this.p, rest as EngineCheck, pin, mode);
+  }
+
+  /**
+   * Charges the card parts of the tender (or completes the pump's pre-authorisation) for the
+   * frozen amounts; a declined card reverses what was charged before it and commits nothing.
+   */
+  private async charge(
+    id: string,
+    tender: Tender,
+    fuel: Authorisation | null,
+  ): Promise<Charged | ErrorResponse> {
+    const charged: JournalEntry[] = [];
+    let sale = tender.check;
     if (fuel?.card) {
       // The pump's pre-authorisation is booked at what was dispensed (nothing: released).
-      const final = toNumber(toPay);
+      const final = toNumber(tender.toPay);
       const r =
         final > 0
           ? await this.cards.run('completion', final, id, fuel.card.receipt)
@@ -426,75 +448,96 @@ export class CheckoutService {
         sale = { ...sale, payment_type: 'bank-card', payment_id: r.entry.id };
       }
     }
-    for (const part of cardParts) {
+    for (const part of fuel?.card ? [] : tender.cardParts) {
       if (part.amount <= 0) continue;
       const r = await this.cards.run('purchase', part.amount, id);
       if (!r.ok) {
-        await reverseAll();
+        await this.reverse(id, charged);
         return r.error;
       }
       charged.push(r.entry);
-      if (part.i < 0) sale = { ...sale, payment_id: r.entry.id };
-      else
-        sale = {
-          ...sale,
-          payments: (sale.payments ?? []).map((p, i) =>
-            i === part.i ? { ...p, payment_id: r.entry.id } : p,
-          ),
-        };
+      sale =
+        part.i < 0
+          ? { ...sale, payment_id: r.entry.id }
+          : {
+              ...sale,
+              payments: (sale.payments ?? []).map((p, i) =>
+                i === part.i ? { ...p, payment_id: r.entry.id } : p,
+              ),
+            };
     }
+    return { sale, charged, toPay: tender.toPay };
+  }
 
-    const outcome = await sync.sales.process({ check: sale });
+  /** Reverses card operations of a sale that did not happen; one that fails needs a person. */
+  private async reverse(id: string, charged: readonly JournalEntry[]): Promise<void> {
+    const { store, clock, log } = this.p;
+    for (const e of charged) {
+      const back = await this.cards.run(
+        'cancel',
+        toNumber(fromMinor(e.amount_cents, 2)),
+        id,
+        e.receipt_no,
+      );
+      if (back.ok) continue;
+      log.error('card reversal failed after a refused sale', {
+        transaction_id: id,
+        payment_id: e.id,
+      });
+      store.attention.note(
+        {
+          id: this.p.ids.newId(),
+          kind: 'payment-unresolved',
+          ref: e.id,
+          transactionId: id,
+          message: 'a card payment of a refused sale could not be reversed: check the unit',
+          details: { payment_id: e.id },
+        },
+        clock.now(),
+      );
+    }
+  }
+
+  /** Records the frozen sale through the sale service, ties the card to it, prints, answers. */
+  private async record(
+    id: string,
+    hash: string,
+    paid: Charged,
+    frozen: LocalSale,
+    warnings: Warning[],
+    fuel: Authorisation | null,
+  ): Promise<SaleAnswer | ErrorResponse> {
+    const { store, clock, sync, log } = this.p;
+    // The frozen check names the card operations that paid it, as the check sent does.
+    const tendered: LocalSale = { ...frozen, processed: withTender(frozen.processed, paid.sale) };
+    const outcome = await sync.sales.process({ check: paid.sale, local: tendered });
     if (!outcome.ok) {
-      await reverseAll();
+      await this.reverse(id, paid.charged);
       const e = outcome.error;
       log.info('sale refused', { transaction_id: id, code: e.code });
       return refuse(e.code, e.message, e.path ?? '(root)', e.details);
     }
     const processed = outcome.check;
     const subtype = outcome.subtype;
-    const localDate = posLocalDate(this.p, check.pos?.id);
-    for (const e of charged) {
+    const localDate = localDateOf(clock.now(), frozen.zone);
+    for (const e of paid.charged) {
       store.cardJournal.attach(e.id, id, clock.now());
       this.cards.record({ ...e, transaction_id: id }, subtype, localDate, outcome.clock_suspect);
     }
-    if (charged.length > 0 && !eq(dec(processed.amount_to_pay ?? 0), toPay)) {
-      // The server's figures differ from what the card paid: a person settles the difference.
-      store.attention.note(
-        {
-          id: this.p.ids.newId(),
-          kind: 'payment-unresolved',
-          ref: `amount:${id}`,
-          transactionId: id,
-          message: `the card paid ${toNumber(toPay)} but the processed check asks ${processed.amount_to_pay ?? 0}`,
-        },
-        clock.now(),
-      );
-    }
-
-    const warnings = [...(pre.warnings as Warning[])];
+    if (paid.charged.length > 0 && !eq(dec(processed.amount_to_pay ?? 0), paid.toPay))
+      this.amountDiffers(id, paid.toPay, processed);
     if (fuel) {
       store.commandResults.put('fuel-completion', fuel.id, hash, { completion: id }, clock.now());
-      if (fuel.prepaidCash > 0) {
-        const change = sub(dec(fuel.prepaidCash), dec(processed.amount_to_pay ?? 0));
-        if (gt(change, ZERO))
-          warnings.push({
-            code: 'change-due',
-            message: `give back ${toNumber(change)} of the ${fuel.prepaidCash} prepaid in cash`,
-            path: 'check.amount_to_pay',
-          });
-      }
+      const change = fuel.prepaidCash > 0 ? changeDue(fuel.prepaidCash, processed) : null;
+      if (change) warnings.push(change);
     }
-    const payments: PaymentRecord[] = charged.map((e) =>
-      paymentRecordOf({ ...e, transaction_id: id }),
-    );
-    const receiptPrinted = await this.print(processed, sale, subtype === 'offline');
+    const receiptPrinted = await this.print(processed, paid.sale, subtype === 'offline');
     const answer: SaleAnswer = {
       transaction_id: id,
       subtype,
       check: publicCheck(processed),
       warnings,
-      payments,
+      payments: paid.charged.map((e) => paymentRecordOf({ ...e, transaction_id: id })),
       sync: this.saleSync(id),
       receipt_printed: receiptPrinted,
     };
@@ -504,9 +547,23 @@ export class CheckoutService {
       subtype,
       sync: outcome.sync,
       amount_to_pay: processed.amount_to_pay ?? 0,
-      payment_type: sale.payment_type ?? 'cash',
+      payment_type: paid.sale.payment_type ?? 'cash',
     });
     return answer;
+  }
+
+  /** The server's figures differ from what the card paid: a person settles the difference. */
+  private amountDiffers(id: string, paid: Dec, processed: EngineCheckResult): void {
+    this.p.store.attention.note(
+      {
+        id: this.p.ids.newId(),
+        kind: 'payment-unresolved',
+        ref: `amount:${id}`,
+        transactionId: id,
+        message: `the card paid ${toNumber(paid)} but the processed check asks ${processed.amount_to_pay ?? 0}`,
+      },
+      this.p.clock.now(),
+    );
   }
 
   /**
@@ -521,8 +578,9 @@ export class CheckoutService {
     check: EngineCheck,
   ): Promise<SaleAnswer | ErrorResponse> {
     const { store, clock, log } = this.p;
-    const result = this.calcLocal(check, isAccountType(check.payment_type) ? 'process' : 'calc');
-    if ('error' in result) return engineRefusal(result.error);
+    const computed = this.compute(check, isAccountType(check.payment_type) ? 'process' : 'calc');
+    if (!computed.ok) return engineRefusal(computed.error);
+    const result = { check: computed.local.processed, warnings: computed.warnings };
     const amount = result.check.amount_to_pay ?? 0;
     let card: Authorisation['card'] = null;
     const payments: PaymentRecord[] = [];

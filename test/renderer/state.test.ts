@@ -452,6 +452,26 @@ describe('payment', () => {
     expect(s.sale.transactionId).toBe(TX_ID);
     expect(s.screen).toBe('payment');
   });
+
+  it('sells again under a new transaction id when the status says the sale was voided', () => {
+    const s = run(
+      priced(),
+      { type: 'payment-open', transactionId: TX_ID },
+      { type: 'sale-failed', error: { code: 'unreachable', message: '', path: '' } },
+      {
+        type: 'sale-status',
+        output: {
+          transaction_id: TX_ID,
+          state: 'voided',
+          void_transaction_id: '01900000-0000-7000-8000-000000000001',
+          reason: 'void: the till stopped before the answer',
+        },
+      },
+    );
+    expect(s.sale.outcomeUnknown).toBe(false);
+    expect(s.sale.transactionId).toBeNull();
+    expect(s.message).toMatchObject({ key: 'payment.voided' });
+  });
 });
 
 describe('refunds and the rest', () => {
