@@ -214,7 +214,8 @@ export function applyProcessed(store: CentralStore, input: ApplyInput): Effects 
   }
 
   for (const c of (check.redeemed_coupons as Rec[] | undefined) ?? []) {
-    if (c.valid === false || typeof c.code !== 'string') continue;
+    // Only a coupon the check used is spent: one answered valid but not applicable stays open.
+    if (c.valid === false || c.applicable === false || typeof c.code !== 'string') continue;
     for (const coupon of store.findBy('coupon', 'code', c.code) as Rec[]) {
       if (coupon.status !== 'open') continue;
       store.upsert('coupon', coupon.id as string, { ...coupon, status: 'redeemed' });

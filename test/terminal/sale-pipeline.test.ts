@@ -113,3 +113,27 @@ describe('a transaction id voided after an unknown outcome', () => {
     expect(t.terminal.store.ledger.storedCheck(id)).toBeNull();
   }, 30_000);
 });
+
+describe('a coupon presented but not applicable', () => {
+  it('stays open at the till and on the central service after the sale', async () => {
+    const t = await cashier();
+    // The free-coffee coupon on a check without coffee: valid, but its rule applies to nothing.
+    const check = {
+      customer_id: DEMO.customers.anna,
+      redeemed_coupons: [{ code: DEMO.coupons.coffee }],
+      check_items: [item('WTR-1', 1)],
+    };
+    const sale = await t.ok('sale-process', { transaction_id: uuidv7(Date.now()), check });
+    expect(sale.check.redeemed_coupons?.[0]).toMatchObject({ applicable: false });
+    const server = t.central.store.findBy('coupon', 'code', DEMO.coupons.coffee) as Array<{
+      status: string;
+    }>;
+    expect(server.map((c) => c.status)).toEqual(['open']);
+    expect(t.terminal.store.ledger.couponHeld(DEMO.coupons.coffee)).toBe(false);
+    // Still the customer's: a coffee later is free with it.
+    const later = await t.ok('check-calc', {
+      check: { ...check, check_items: [item('COF-1', 1)] },
+    });
+    expect(later.check.redeemed_coupons?.[0]).toMatchObject({ valid: true, applicable: true });
+  }, 30_000);
+});
