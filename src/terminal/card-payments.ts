@@ -246,6 +246,24 @@ export class CardPayments {
     });
   }
 
+  /**
+   * Ties settled card operations to the operation they belong to and reports each; call it
+   * inside the store write that records that operation, so both commit or neither.
+   */
+  report(
+    entries: readonly JournalEntry[],
+    transactionId: string,
+    subtype: 'online' | 'offline',
+    localDate: string,
+  ): void {
+    const { store, clock, sync } = this.p;
+    const clockSuspect = sync.link.status().clockSuspect;
+    for (const e of entries) {
+      store.cardJournal.attach(e.id, transactionId, clock.now());
+      this.record({ ...e, transaction_id: transactionId }, subtype, localDate, clockSuspect);
+    }
+  }
+
   forTransaction(transactionId: string): JournalEntry[] {
     return this.p.store.cardJournal.forTransaction(transactionId).map(entryOf);
   }
