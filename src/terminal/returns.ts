@@ -77,7 +77,8 @@ export class ReturnsService {
     let paid = ZERO;
     let receipt: number | null = null;
     for (const e of this.cards.forTransaction(saleId)) {
-      if (e.operation === 'purchase' && e.status === 'success') {
+      // A charge reversed before the sale took (refused, or a kill's, then retried) paid nothing.
+      if (e.operation === 'purchase' && e.status === 'success' && !this.cards.reversed(e.id)) {
         paid = add(paid, fromMinor(e.amount_cents, 2));
         receipt = e.receipt_no;
       }
