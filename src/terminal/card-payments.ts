@@ -178,24 +178,40 @@ export class CardPayments {
   ): Promise<CardResult> {
     await this.ready;
     const cents = Number(toMinor(dec(amount), 2));
-    const j = this.p.store.cardJournal;
-    const standing = j
-      .forTransaction(transactionId)
-      .find(
-        (o) =>
-          o.operationType === kind &&
-          (o.status === 'success' || o.status === 'authorized') &&
-          o.amountCents === cents &&
-          o.originalReceipt === originalReceipt &&
-          !taken.includes(o.id) &&
-          j.reversalOf(o.id) === null,
-      );
+    const standing = this.standing(transactionId, taken).find(
+      (o) =>
+        o.operationType === kind &&
+        o.amountCents === cents &&
+        o.originalReceipt === originalReceipt,
+    );
     if (!standing) return this.exec(kind, amount, transactionId, originalReceipt);
     this.p.log.info('card charge reused', {
       payment_id: standing.id,
       transaction_id: transactionId,
     });
     return { ok: true, entry: entryOf(standing) };
+  }
+
+  /**
+   * Approved, unreversed charges of a transaction other than `kept`: after a retried sale
+   * charged what it needed (chargeOnce), these are left over (its amount changed) and must
+   * be reversed like the charges of a refused sale.
+   */
+  strayCharges(transactionId: string, kept: readonly string[]): JournalEntry[] {
+    return this.standing(transactionId, kept).map(entryOf);
+  }
+
+  private standing(transactionId: string, except: readonly string[]): CardOperation[] {
+    const j = this.p.store.cardJournal;
+    return j
+      .forTransaction(transactionId)
+      .filter(
+        (o) =>
+          CHARGES.has(o.operationType) &&
+          (o.status === 'success' || o.status === 'authorized') &&
+          !except.includes(o.id) &&
+          j.reversalOf(o.id) === null,
+      );
   }
 
   private async exec(

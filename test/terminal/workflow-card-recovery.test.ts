@@ -247,4 +247,16 @@ describe('a retried sale charges the card once per transaction id', () => {
     expect(two.entry.id).not.toBe(one.entry.id);
     expect(w.sim.charges()).toHaveLength(2);
   }, 30_000);
+
+  it('a charge a retried sale no longer needs is named as a stray to give back', async () => {
+    const w = await world();
+    const a = await w.start();
+    const id = uuidv7(Date.now());
+    const before = await a.cards.chargeOnce('purchase', 5, id);
+    // Retried with another amount (the price changed): a new charge, and the old one is stray.
+    const after = await a.cards.chargeOnce('purchase', 6, id);
+    if (!before.ok || !after.ok) throw new Error('not charged');
+    expect(after.entry.id).not.toBe(before.entry.id);
+    expect(a.cards.strayCharges(id, [after.entry.id]).map((e) => e.id)).toEqual([before.entry.id]);
+  }, 30_000);
 });
