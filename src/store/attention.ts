@@ -103,6 +103,11 @@ export function createAttention(db: Database.Database) {
       );
       return decode(byRef.get(item.kind, item.ref)!);
     },
+    /** The item of this kind and ref, open or resolved, or null. */
+    find(kind: string, ref: string): AttentionRecord | null {
+      const r = byRef.get(kind, ref);
+      return r ? decode(r) : null;
+    },
     list(includeResolved = false): AttentionRecord[] {
       return (includeResolved ? all : open).all().map(decode);
     },

@@ -107,6 +107,21 @@ export function createCardJournal(db: Database.Database) {
   const attach = db.prepare(
     'UPDATE payment_journal SET transaction_id = ?, updated_at = ? WHERE id = ?',
   );
+  // Approved operations the ledger holds no record of their own for (a scan of the journal,
+  // run once at start).
+  const unreported = db.prepare<[string], Raw>(
+    `SELECT ${COLUMNS} FROM payment_journal p
+      WHERE p.status IN ('success', 'authorized') AND p.system = ?
+        AND NOT EXISTS (SELECT 1 FROM ledger_operation o WHERE o.id = p.id)
+      ORDER BY p.created_at, p.id`,
+  );
+  const reversalOf = db.prepare<[string], Raw>(
+    `SELECT ${COLUMNS} FROM payment_journal WHERE id = (
+       SELECT c.id FROM payment_journal c JOIN payment_journal p ON p.id = ?
+        WHERE c.operation_type = 'cancel' AND c.status = 'success' AND c.system = p.system
+          AND c.original_receipt = p.receipt_no AND c.created_at >= p.created_at AND c.id <> p.id
+        ORDER BY c.created_at, c.id LIMIT 1)`,
+  );
   const updates = new Map<string, Database.Statement>();
 
   return {
@@ -184,6 +199,15 @@ export function createCardJournal(db: Database.Database) {
     },
     forTransaction(transactionId: string): CardOperation[] {
       return forTransaction.all(transactionId).map(decode);
+    },
+    /** Approved operations of a unit not yet reported as their own ledger operation, oldest first. */
+    unreported(system: string): CardOperation[] {
+      return unreported.all(system).map(decode);
+    },
+    /** The successful cancel that reversed an operation (by its receipt, after it), or null. */
+    reversalOf(id: string): CardOperation | null {
+      const r = reversalOf.get(id);
+      return r ? decode(r) : null;
     },
     /** Links a paid operation to its sale. */
     attach(id: string, transactionId: string, nowMs: number): void {

@@ -13,6 +13,7 @@ import type {
 } from '../devices/payment-journal.js';
 import { dec, fromMinor, toMinor, toNumber } from '../money/index.js';
 import type { CardOperation } from '../store/card-journal.js';
+import { localDateOf } from '../store/context.js';
 import type { Store } from '../store/open.js';
 import { OUTBOX_PAYLOAD_VERSION, outboxPayload } from '../sync/outbox-payload.js';
 import { refuse } from './command-map.js';
@@ -111,10 +112,22 @@ export function paymentRecordOf(e: JournalEntry): PaymentRecord {
 
 export const UNIT_NAME = 'payment';
 
+export type CardResult = { ok: true; entry: JournalEntry } | { ok: false; error: ErrorResponse };
+
+/** The operations that take the customer's money (or hold it): a sale, or a pump's reservation, owns each. */
+export type ChargeKind = 'purchase' | 'completion' | 'authorize';
+const CHARGES = new Set<string>(['purchase', 'completion', 'authorize']);
+
 export class CardPayments {
   private readonly p: TerminalPorts;
   readonly flow: PaymentFlow | null;
   private running = 0;
+  private ready: Promise<void> = Promise.resolve();
+
+  /** Settles once the start-up settling is over; every card operation waits for it. */
+  get settled(): Promise<void> {
+    return this.ready;
+  }
 
   /** True while an operation is on the unit: its journal entry is in process, not stuck. */
   get busy(): boolean {
@@ -145,7 +158,68 @@ export class CardPayments {
     amount: number,
     transactionId: string,
     originalReceipt: number | null = null,
-  ): Promise<{ ok: true; entry: JournalEntry } | { ok: false; error: ErrorResponse }> {
+  ): Promise<CardResult> {
+    await this.ready;
+    return this.exec(operation, amount, transactionId, originalReceipt);
+  }
+
+  /**
+   * Charges the card once per transaction id (a sale retried after a kill): the approved,
+   * unreversed charge of this kind, amount and original receipt the journal holds for the
+   * transaction is answered again, else the unit is asked. `taken` names charges this sale
+   * already uses (a split with two card parts of the same amount charges twice).
+   */
+  async chargeOnce(
+    kind: ChargeKind,
+    amount: number,
+    transactionId: string,
+    originalReceipt: number | null = null,
+    taken: readonly string[] = [],
+  ): Promise<CardResult> {
+    await this.ready;
+    const cents = Number(toMinor(dec(amount), 2));
+    const standing = this.standing(transactionId, taken).find(
+      (o) =>
+        o.operationType === kind &&
+        o.amountCents === cents &&
+        o.originalReceipt === originalReceipt,
+    );
+    if (!standing) return this.exec(kind, amount, transactionId, originalReceipt);
+    this.p.log.info('card charge reused', {
+      payment_id: standing.id,
+      transaction_id: transactionId,
+    });
+    return { ok: true, entry: entryOf(standing) };
+  }
+
+  /**
+   * Approved, unreversed charges of a transaction other than `kept`: after a retried sale
+   * charged what it needed (chargeOnce), these are left over (its amount changed) and must
+   * be reversed like the charges of a refused sale.
+   */
+  strayCharges(transactionId: string, kept: readonly string[]): JournalEntry[] {
+    return this.standing(transactionId, kept).map(entryOf);
+  }
+
+  private standing(transactionId: string, except: readonly string[]): CardOperation[] {
+    const j = this.p.store.cardJournal;
+    return j
+      .forTransaction(transactionId)
+      .filter(
+        (o) =>
+          CHARGES.has(o.operationType) &&
+          (o.status === 'success' || o.status === 'authorized') &&
+          !except.includes(o.id) &&
+          j.reversalOf(o.id) === null,
+      );
+  }
+
+  private async exec(
+    operation: BankCardExternalPaymentOperationType,
+    amount: number,
+    transactionId: string,
+    originalReceipt: number | null,
+  ): Promise<CardResult> {
     if (!this.flow)
       return {
         ok: false,
@@ -246,11 +320,130 @@ export class CardPayments {
     });
   }
 
+  /**
+   * Ties settled card operations to the operation they belong to and reports each; call it
+   * inside the store write that records that operation, so both commit or neither.
+   */
+  report(
+    entries: readonly JournalEntry[],
+    transactionId: string,
+    subtype: 'online' | 'offline',
+    localDate: string,
+  ): void {
+    const { store, clock, sync } = this.p;
+    const clockSuspect = sync.link.status().clockSuspect;
+    for (const e of entries) {
+      store.cardJournal.attach(e.id, transactionId, clock.now());
+      this.record({ ...e, transaction_id: transactionId }, subtype, localDate, clockSuspect);
+    }
+  }
+
+  /** Whether a successful cancel reversed this operation. */
+  reversed(paymentId: string): boolean {
+    return this.p.store.cardJournal.reversalOf(paymentId) !== null;
+  }
+
   forTransaction(transactionId: string): JournalEntry[] {
     return this.p.store.cardJournal.forTransaction(transactionId).map(entryOf);
   }
 
+  /**
+   * Run once at start, after the store and the devices are up (never rejects): operations a
+   * crash left `inprocess` are resolved with the unit, then every approved operation the
+   * ledger has no report of is settled (settleOne). Card operations wait for it. A kill in
+   * the middle leaves a reversal `inprocess` or a charge unreported: the next start resumes.
+   */
+  startUp(): Promise<void> {
+    this.ready = this.settleAtStart().catch((e: unknown) =>
+      this.p.log.warn('card settling at start failed', { err: e }),
+    );
+    return this.ready;
+  }
+
+  private async settleAtStart(): Promise<void> {
+    if (this.flow) {
+      const items = await this.flow.reconcile();
+      if (items.length > 0)
+        this.p.log.info('card operations recovered at start', { items: items.length });
+    }
+    for (const op of this.p.store.cardJournal.unreported(UNIT_NAME)) await this.settleOne(op);
+  }
+
+  /**
+   * An approved operation not yet reported: a charge no sale (or pump reservation) owns is
+   * reversed first, unless it was already or a person settled it; a charge the unit cannot
+   * reverse is listed and stays unreported, so the next start tries again. Then it is
+   * reported (a reservation never is: its completion is).
+   */
+  private async settleOne(op: CardOperation): Promise<void> {
+    const e = entryOf(op);
+    const { store } = this.p;
+    const orphan = CHARGES.has(e.operation) && !this.owned(e);
+    const handled =
+      store.cardJournal.reversalOf(e.id) !== null ||
+      (store.attention.find('payment-unresolved', e.id)?.resolvedAt ?? null) !== null;
+    if (orphan && !handled) {
+      const back = await this.reverseOrphan(e);
+      if (!back) return;
+      this.reportAlone(back);
+    }
+    if (e.operation !== 'authorize') this.reportAlone(e);
+  }
+
+  /** Whether the sale (or the pump's authorisation) this charge was for is recorded. */
+  private owned(e: JournalEntry): boolean {
+    const id = e.transaction_id;
+    if (id === null) return false;
+    if (e.operation === 'authorize')
+      return this.p.store.commandResults.get('fuel-authorisation', id) !== null;
+    return this.p.store.ledger.status(id) !== null;
+  }
+
+  private async reverseOrphan(e: JournalEntry): Promise<JournalEntry | null> {
+    const { log, store, clock, ids } = this.p;
+    let reason = 'the charge has no receipt number to reverse';
+    if (e.receipt_no !== null) {
+      const amount = toNumber(fromMinor(e.amount_cents, 2));
+      const r = await this.exec('cancel', amount, e.transaction_id ?? e.id, e.receipt_no);
+      if (r.ok) {
+        log.warn('card charge without a sale reversed at start', {
+          payment_id: e.id,
+          transaction_id: e.transaction_id,
+          reversal_id: r.entry.id,
+        });
+        return r.entry;
+      }
+      reason = r.error.error.code;
+    }
+    log.error('card charge without a sale not reversed', { payment_id: e.id, reason });
+    store.attention.note(
+      {
+        id: ids.newId(),
+        kind: 'payment-unresolved',
+        ref: e.id,
+        transactionId: e.transaction_id,
+        message: `a card ${e.operation} with no sale recorded could not be reversed: reverse it on the unit, then resolve this`,
+        details: { payment_id: e.id, receipt_no: e.receipt_no, reason },
+      },
+      clock.now(),
+    );
+    return null;
+  }
+
+  /** Reports an operation no sale or return reports: its own operation, booked today. */
+  private reportAlone(e: JournalEntry): void {
+    const { store, sync, clock } = this.p;
+    const pos = store.cache.all('pos')[0] as { time_zone?: string } | undefined;
+    this.record(
+      e,
+      sync.link.current === 'offline' ? 'offline' : 'online',
+      localDateOf(clock.now(), pos?.time_zone ?? 'UTC'),
+      sync.link.status().clockSuspect,
+    );
+  }
+
   async recover(paymentId: string | undefined): Promise<CommandOutput<'payment-recover'>> {
+    await this.ready;
     if (!this.flow) return { recovered: [], pending: 0 };
     const items = await this.flow.reconcile();
     const recovered = items

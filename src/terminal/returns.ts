@@ -10,6 +10,7 @@ import { add, dec, fromMinor, gt, min, sub, toNumber, ZERO, type Dec } from '../
 import type { OperationInput } from '../store/ledger.js';
 import { OUTBOX_PAYLOAD_VERSION, outboxPayload } from '../sync/outbox-payload.js';
 import { calculate, remainderOf } from '../engine/index.js';
+import type { JournalEntry } from '../devices/payment-journal.js';
 import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-payments.js';
 import {
   engineRefusal,
@@ -76,7 +77,8 @@ export class ReturnsService {
     let paid = ZERO;
     let receipt: number | null = null;
     for (const e of this.cards.forTransaction(saleId)) {
-      if (e.operation === 'purchase' && e.status === 'success') {
+      // A charge reversed before the sale took (refused, or a kill's, then retried) paid nothing.
+      if (e.operation === 'purchase' && e.status === 'success' && !this.cards.reversed(e.id)) {
         paid = add(paid, fromMinor(e.amount_cents, 2));
         receipt = e.receipt_no;
       }
@@ -198,13 +200,14 @@ export class ReturnsService {
       await sync.push().catch(() => undefined);
 
     const opId = this.p.ids.newId();
-    const payments: PaymentRecord[] = [];
+    const settled: JournalEntry[] = [];
     const card = this.cardLeft(id, []);
     if (gt(card.left, ZERO)) {
       const r = await this.cards.run('cancel', toNumber(card.left), opId, card.receipt);
       if (!r.ok) return r.error;
-      payments.push(paymentRecordOf(r.entry));
+      settled.push(r.entry);
     }
+    const payments: PaymentRecord[] = settled.map(paymentRecordOf);
     const customerId = status.customerId;
     const writeOff = sub(dec(back.bonuses_added_amount ?? 0), dec(owed));
     const paid = original.payments?.length
@@ -215,38 +218,42 @@ export class ReturnsService {
       ...(input.comment ? { comment: input.comment } : {}),
     };
     const subtype = this.subtype();
-    store.record({
-      id: opId,
-      kind: 'cancellation',
-      subtype,
-      customerId,
-      localDate: posLocalDate(this.p, original.pos?.id),
-      cancellation: { transactionId: id, comment: input.comment ?? null },
-      ...(customerId
-        ? {
-            bonuses: {
-              returned: back.bonuses_redeemed_amount ?? 0,
-              writtenOff: toNumber(gt(writeOff, ZERO) ? writeOff : ZERO),
-            },
-          }
-        : {}),
-      payments: paid,
-      accounts: this.accountsBack(back.special_accounts_charges ?? []),
-      coupons: [
-        ...(back.redeemed_coupons ?? [])
-          .filter((c) => c.code && c.status === 'open')
-          .map((c) => ({ code: c.code!, action: 'reopen' as const })),
-        ...(back.emitted_coupons ?? [])
-          .filter((c) => c.code && c.status === 'cancelled')
-          .map((c) => ({ code: c.code!, action: 'cancel' as const })),
-      ],
-      outbox: {
-        operation: 'cancel_check',
-        version: OUTBOX_PAYLOAD_VERSION,
-        payload: this.payload(body),
-      },
+    const localDate = posLocalDate(this.p, original.pos?.id);
+    // The card's reversal is reported with the cancel it belongs to: both commit or neither.
+    store.write(() => {
+      store.record({
+        id: opId,
+        kind: 'cancellation',
+        subtype,
+        customerId,
+        localDate,
+        cancellation: { transactionId: id, comment: input.comment ?? null },
+        ...(customerId
+          ? {
+              bonuses: {
+                returned: back.bonuses_redeemed_amount ?? 0,
+                writtenOff: toNumber(gt(writeOff, ZERO) ? writeOff : ZERO),
+              },
+            }
+          : {}),
+        payments: paid,
+        accounts: this.accountsBack(back.special_accounts_charges ?? []),
+        coupons: [
+          ...(back.redeemed_coupons ?? [])
+            .filter((c) => c.code && c.status === 'open')
+            .map((c) => ({ code: c.code!, action: 'reopen' as const })),
+          ...(back.emitted_coupons ?? [])
+            .filter((c) => c.code && c.status === 'cancelled')
+            .map((c) => ({ code: c.code!, action: 'cancel' as const })),
+        ],
+        outbox: {
+          operation: 'cancel_check',
+          version: OUTBOX_PAYLOAD_VERSION,
+          payload: this.payload(body),
+        },
+      });
+      this.cards.report(settled, opId, subtype, localDate);
     });
-    for (const e of payments) store.cardJournal.attach(e.payment_id, opId, clock.now());
     this.noteOwed(customerId, opId, owed);
     sync.kick();
     const answer: CommandOutput<'sale-cancel'> = {
@@ -371,7 +378,7 @@ export class ReturnsService {
     const toPayBack = dec(back.amount_to_pay ?? 0);
 
     // Card money back to the card (as far as the card paid), the rest in cash.
-    const payments: PaymentRecord[] = [];
+    const settled: JournalEntry[] = [];
     const card = this.cardLeft(
       originalId,
       earlier.map((r) => r.id),
@@ -380,8 +387,9 @@ export class ReturnsService {
     if (gt(toCard, ZERO)) {
       const r = await this.cards.run('refund', toNumber(toCard), id, null);
       if (!r.ok) return r.error;
-      payments.push(paymentRecordOf(r.entry));
+      settled.push(r.entry);
     }
+    const payments: PaymentRecord[] = settled.map(paymentRecordOf);
     const cash = sub(toPayBack, toCard);
     const paid = [
       ...(gt(toCard, ZERO) ? [{ type: 'bank-card', amount: toNumber(toCard) }] : []),
@@ -403,37 +411,42 @@ export class ReturnsService {
       lines: input.lines,
       ...(input.comment ? { comment: input.comment } : {}),
     };
-    store.record({
-      id,
-      kind: 'check',
-      subtype: this.subtype(),
-      customerId,
-      localDate: posLocalDate(this.p, original.pos?.id),
-      check: {
-        transactionType: 'refund',
-        originalTransactionId: originalId,
-        posId: original.pos?.id ?? null,
-        amountToPay: back.amount_to_pay ?? 0,
-        document: back,
-      },
-      ...(customerId
-        ? {
-            bonuses: {
-              returned: back.bonuses_redeemed_amount ?? 0,
-              writtenOff: toNumber(gt(writeOff, ZERO) ? writeOff : ZERO),
-            },
-          }
-        : {}),
-      payments: paid,
-      accounts: this.accountsBack(back.special_accounts_charges ?? []),
-      // An outbox operation of its own (ours): the central service refunds from its stored check too.
-      outbox: {
-        operation: 'refund_check',
-        version: OUTBOX_PAYLOAD_VERSION,
-        payload: this.payload(body),
-      },
+    const subtype = this.subtype();
+    const localDate = posLocalDate(this.p, original.pos?.id);
+    // The card's refund is reported with the refund it belongs to: both commit or neither.
+    store.write(() => {
+      store.record({
+        id,
+        kind: 'check',
+        subtype,
+        customerId,
+        localDate,
+        check: {
+          transactionType: 'refund',
+          originalTransactionId: originalId,
+          posId: original.pos?.id ?? null,
+          amountToPay: back.amount_to_pay ?? 0,
+          document: back,
+        },
+        ...(customerId
+          ? {
+              bonuses: {
+                returned: back.bonuses_redeemed_amount ?? 0,
+                writtenOff: toNumber(gt(writeOff, ZERO) ? writeOff : ZERO),
+              },
+            }
+          : {}),
+        payments: paid,
+        accounts: this.accountsBack(back.special_accounts_charges ?? []),
+        // An outbox operation of its own (ours): the central service refunds from its stored check too.
+        outbox: {
+          operation: 'refund_check',
+          version: OUTBOX_PAYLOAD_VERSION,
+          payload: this.payload(body),
+        },
+      });
+      this.cards.report(settled, id, subtype, localDate);
     });
-    for (const e of payments) store.cardJournal.attach(e.payment_id, id, clock.now());
     this.noteOwed(customerId, id, owed);
     sync.kick();
     const answer: CommandOutput<'sale-refund'> = {

@@ -220,15 +220,9 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
       );
     }
 
-    // Card operations a crash left open are settled before the first sale (devices.md).
-    if (cards.flow) {
-      void cards.flow.reconcile().then(
-        (items) =>
-          items.length > 0 &&
-          log.info('card operations recovered at start', { items: items.length }),
-        (e: unknown) => log.warn('card recovery at start failed', { err: e }),
-      );
-    }
+    // Card operations a crash left open, and charges a kill left without their sale, are
+    // settled before the first card operation (docs/terminal.md); it never rejects.
+    void cards.startUp();
     if (o.startSync ?? true) {
       sync.start();
       syncRunning = true;

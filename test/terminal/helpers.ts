@@ -12,6 +12,11 @@ import { createCommandMap } from '../../src/terminal/command-map.js';
 import { createFileLogger } from '../../src/terminal/log.js';
 import { memorySecretStore, type SecretStore } from '../../src/terminal/secrets.js';
 import { createTerminal, type Terminal } from '../../src/terminal/terminal.js';
+import { MemoryLink } from '../../src/devices/link.js';
+import type { DeviceSet } from '../../src/devices/registry.js';
+import { DeviceStates } from '../../src/devices/states.js';
+import { ZvtUnit } from '../../src/devices/zvt/driver.js';
+import type { ZvtSimulator } from '../../src/devices/zvt/simulator.js';
 
 export interface Till {
   dir: string;
@@ -40,6 +45,8 @@ export interface TillOptions {
   central_config?: Record<string, unknown>;
   /** Default: an empty store in memory. */
   secrets?: SecretStore;
+  /** The devices themselves (default: built from `devices`). */
+  deviceSet?: DeviceSet;
 }
 
 export function tempDir(prefix = 'lt-till-'): string {
@@ -69,6 +76,7 @@ export async function openTill(o: TillOptions = {}): Promise<Till> {
     log,
     startSync: false,
     app: { name: 'lt', version: 'test' },
+    ...(o.deviceSet ? { devices: o.deviceSet } : {}),
   });
   const pulled = await terminal.sync.pull();
   expect(pulled.ok).toBe(true);
@@ -102,6 +110,33 @@ export async function openTill(o: TillOptions = {}): Promise<Till> {
       log.close();
       if (!o.central) await central.close();
       if (!o.dir && !process.env.KEEP_TILL) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A till's devices: only a ZVT payment unit, on a fresh line to `sim`. The simulator outlives
+ * the till, as a real unit does; `unplug()` cuts the line (the till died).
+ */
+export function paymentDevices(sim: ZvtSimulator): DeviceSet & { unplug(): void } {
+  const [ours, theirs] = MemoryLink.pair();
+  const detach = sim.attach(theirs);
+  const unit = new ZvtUnit(ours, {
+    transport: 'serial',
+    timeouts: { inter_byte_ms: 200, ack_ms: 300, message_ms: 1_500, transaction_ms: 3_000 },
+  });
+  return {
+    cardReader: null,
+    scanner: null,
+    payment: unit,
+    printer: null,
+    tankGauge: null,
+    states: new DeviceStates(),
+    simulators: { payment: sim },
+    unplug: detach,
+    async close() {
+      detach();
+      await unit.close();
     },
   };
 }

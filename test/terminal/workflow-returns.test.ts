@@ -197,3 +197,67 @@ describe('coupons, refunds and cancels', () => {
     );
   }, 30_000);
 });
+
+describe('card money given back is reported like card money taken', () => {
+  /** The central service's bank-card record of an operation, after the till has synced. */
+  async function reportedCardPayment(t: Till, transactionId: string | null) {
+    await t.ok('sync-now', {});
+    const tx = (await (
+      await fetch(`${t.central.url}/sandbox/transactions`, {
+        headers: { Authorization: `Bearer ${DEMO.apiKey}` },
+      })
+    ).json()) as { transactions: Array<{ transaction_id: string; operation: string }> };
+    return (
+      tx.transactions.find(
+        (x) => x.operation === 'bank_card_payments' && x.transaction_id === transactionId,
+      ) ?? null
+    );
+  }
+
+  it('a card reversal of a cancelled sale is reported as a bank card payment', async () => {
+    const t = await senior();
+    const id = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: id,
+      check: { payment_type: 'bank-card', check_items: [item('OIL-1', 1)] },
+    });
+    const cancel = await t.ok('sale-cancel', { transaction_id: id });
+    const reversal = cancel.payments[0]!;
+    const row = t.terminal.store.outbox.byTransaction(reversal.payment_id);
+    expect(row).toMatchObject({ operation: 'bank_card_payments' });
+    expect((row?.payload as { body?: unknown } | undefined)?.body).toMatchObject({
+      id: reversal.payment_id,
+      operation_type: 'cancel',
+      status: 'success',
+      amount: 12.9,
+    });
+    expect(reversal.transaction_id).not.toBe(id);
+    expect(await reportedCardPayment(t, reversal.transaction_id)).not.toBeNull();
+  }, 30_000);
+
+  it('a card refund is reported as a bank card payment', async () => {
+    const t = await senior();
+    const saleId = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: saleId,
+      check: { payment_type: 'bank-card', check_items: [item('OIL-1', 2)] },
+    });
+    const refund = await t.ok('sale-refund', {
+      transaction_id: uuidv7(Date.now()),
+      original_transaction_id: saleId,
+      lines: [{ index: 0, quantity: 1 }],
+    });
+    const back = refund.payments[0]!;
+    expect(back).toMatchObject({ operation: 'refund', status: 'success' });
+    const row = t.terminal.store.outbox.byTransaction(back.payment_id);
+    expect(row).toMatchObject({ operation: 'bank_card_payments' });
+    expect((row?.payload as { body?: unknown } | undefined)?.body).toMatchObject({
+      id: back.payment_id,
+      transaction_id: refund.transaction_id,
+      operation_type: 'refund',
+      status: 'success',
+      amount: back.amount,
+    });
+    expect(await reportedCardPayment(t, refund.transaction_id)).not.toBeNull();
+  }, 30_000);
+});

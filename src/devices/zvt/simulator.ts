@@ -39,6 +39,7 @@ export interface ZvtSimHooks {
 }
 
 const RC_DECLINED = 0x05;
+const RC_NOT_POSSIBLE = 0x83;
 
 export class ZvtSimulator implements Simulator {
   readonly faults: FaultSwitches = noFaults();
@@ -47,6 +48,8 @@ export class ZvtSimulator implements Simulator {
   hooks: ZvtSimHooks = {};
   /** Amounts (cents) the simulated issuer declines. */
   declineAmounts = new Set<number>();
+  /** A unit that cannot reverse (its host refuses): every reversal is aborted. */
+  refuseReversals = false;
   readonly options: Required<ZvtSimOptions>;
   private readonly writer: FaultyWriter;
   private readonly inbox = new Inbox<Apdu>();
@@ -219,6 +222,7 @@ export class ZvtSimulator implements Simulator {
       }
       case 0x0625:
       case 0x0630: {
+        if (this.refuseReversals) return this.abortWith(RC_NOT_POSSIBLE);
         const receiptNo = num(0x87);
         const target = this.ledger.find((t) => t.receipt_no === receiptNo && t.kind !== 'reversal');
         if (!target) return this.abortWith(0xb5);
