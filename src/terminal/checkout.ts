@@ -438,19 +438,21 @@ export class CheckoutService {
     if (fuel?.card) {
       // The pump's pre-authorisation is booked at what was dispensed (nothing: released).
       const final = toNumber(tender.toPay);
-      const r =
-        final > 0
-          ? await this.cards.run('completion', final, id, fuel.card.receipt)
-          : await this.cards.run('cancel', fuel.card.amount, id, fuel.card.receipt);
-      if (!r.ok) return r.error;
       if (final > 0) {
+        const r = await this.cards.chargeOnce('completion', final, id, fuel.card.receipt);
+        if (!r.ok) return r.error;
         charged.push(r.entry);
         sale = { ...sale, payment_type: 'bank-card', payment_id: r.entry.id };
+      } else if (!this.cards.reversed(fuel.card.paymentId)) {
+        const r = await this.cards.run('cancel', fuel.card.amount, id, fuel.card.receipt);
+        if (!r.ok) return r.error;
       }
     }
     for (const part of fuel?.card ? [] : tender.cardParts) {
       if (part.amount <= 0) continue;
-      const r = await this.cards.run('purchase', part.amount, id);
+      // A retry after a kill reuses the charge still standing for this id: never twice.
+      const taken = charged.map((e) => e.id);
+      const r = await this.cards.chargeOnce('purchase', part.amount, id, null, taken);
       if (!r.ok) {
         await this.reverse(id, charged);
         return r.error;
@@ -466,6 +468,14 @@ export class CheckoutService {
               ),
             };
     }
+    // Charges an earlier attempt of this id made for amounts this one no longer asks.
+    await this.reverse(
+      id,
+      this.cards.strayCharges(
+        id,
+        charged.map((e) => e.id),
+      ),
+    );
     return { sale, charged, toPay: tender.toPay };
   }
 
@@ -520,10 +530,7 @@ export class CheckoutService {
     const processed = outcome.check;
     const subtype = outcome.subtype;
     const localDate = localDateOf(clock.now(), frozen.zone);
-    for (const e of paid.charged) {
-      store.cardJournal.attach(e.id, id, clock.now());
-      this.cards.record({ ...e, transaction_id: id }, subtype, localDate, outcome.clock_suspect);
-    }
+    this.cards.report(paid.charged, id, subtype, localDate);
     if (paid.charged.length > 0 && !eq(dec(processed.amount_to_pay ?? 0), paid.toPay))
       this.amountDiffers(id, paid.toPay, processed);
     if (fuel) {
@@ -585,7 +592,7 @@ export class CheckoutService {
     let card: Authorisation['card'] = null;
     const payments: PaymentRecord[] = [];
     if (check.payment_type === 'bank-card' && amount > 0) {
-      const r = await this.cards.run('authorize', amount, id);
+      const r = await this.cards.chargeOnce('authorize', amount, id);
       if (!r.ok) return r.error;
       card = { paymentId: r.entry.id, receipt: r.entry.receipt_no, amount };
       payments.push(paymentRecordOf(r.entry));
