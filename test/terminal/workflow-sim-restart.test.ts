@@ -142,6 +142,38 @@ describe('a pre-authorisation outlives a kill of the till', () => {
     ]);
     expect(unitOf(b).openPreAuthorisations()).toEqual([]);
   }, 30_000);
+
+  it('a completion the unit booked before a kill is settled exactly once', async () => {
+    const w = await world();
+    const a = await w.start();
+    await cashierOn(a, true);
+    const { auth, receipt } = await authorisePump(a);
+    // The till dies the moment the unit books the completion, before the sale is recorded.
+    unitOf(a).hooks.onBooked = async (tx) => {
+      if (tx.kind === 'book-total') await kill(a);
+    };
+    const done = completion(auth, 20);
+    expect((await a.call('sale-process', done)).status).not.toBe(200);
+
+    const b = await w.start();
+    await cashierOn(b, false);
+    const sale = await b.ok('sale-process', done);
+    expect(sale.payments).toEqual([
+      expect.objectContaining({ operation: 'completion', status: 'success', amount: 34.8 }),
+    ]);
+    // The unowned completion was given back at start and the retry booked the total again.
+    expect(booksOf(b)).toEqual([
+      ['pre-auth', 5_000, null, false],
+      ['book-total', 3_480, receipt, true],
+      ['reversal', 3_480, receipt + 1, false],
+      ['book-total', 3_480, receipt, false],
+    ]);
+    expect(
+      unitOf(b)
+        .charges()
+        .map((t) => t.amount_cents),
+    ).toEqual([3_480]);
+  }, 30_000);
 });
 
 describe('a card sale outlives a kill of the till', () => {
