@@ -1,4 +1,4 @@
-// `loyalty-terminal devices list` and `devices decode PROTOCOL HEX|-`.
+// `loyalty-terminal devices list`, `devices decode PROTOCOL HEX|-` and `devices sim-books`.
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { type Config, ConfigSchema, parseConfig } from '../contract/config.js';
 import { parseHex } from '../devices/bytes.js';
 import { decodeCapture, type DecodeProtocol, PROTOCOLS } from '../devices/decode.js';
 import { listSerialPorts } from '../devices/serial.js';
+import { readConcertSimBooks, readZvtSimBooks, SIMULATOR_DIR } from '../devices/sim/state-file.js';
 import { openTcp } from '../devices/tcp.js';
 import type { CliIO } from './io.js';
 
@@ -17,6 +18,9 @@ Usage:
   loyalty-terminal devices decode PROTOCOL HEX|-
       a captured frame as JSON; exit 1 with the reason when it does not parse
       PROTOCOL: ${PROTOCOLS.join(', ')}
+  loyalty-terminal devices sim-books [--data DIR]
+      the simulated payment units' books (DIR/${SIMULATOR_DIR}) as JSON: every approved
+      operation with amount, receipt, kind and whether reversed; read-only
 `;
 
 function flag(args: string[], name: string): string | undefined {
@@ -139,10 +143,25 @@ async function decode(args: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
+function simBooks(args: string[], io: CliIO): number {
+  const dir = join(flag(args, '--data') ?? join(homedir(), '.loyalty-terminal'), SIMULATOR_DIR);
+  const zvt = readZvtSimBooks(dir);
+  const concert = readConcertSimBooks(dir);
+  for (const r of [zvt, concert])
+    if (!r.ok) {
+      io.stderr(`${r.message}\n`);
+      return 1;
+    }
+  const books = (r: typeof zvt | typeof concert) => (r.ok ? r.books : []);
+  io.stdout(`${JSON.stringify({ dir, zvt: books(zvt), concert: books(concert) }, null, 2)}\n`);
+  return 0;
+}
+
 export async function runDevices(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === 'list') return list(rest, io);
   if (sub === 'decode') return decode(rest, io);
+  if (sub === 'sim-books') return simBooks(rest, io);
   if (sub === '--help' || sub === '-h' || sub === 'help') {
     io.stdout(DEVICES_HELP);
     return 0;

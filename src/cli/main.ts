@@ -42,6 +42,8 @@ Usage:
   loyalty-terminal devices decode PROTOCOL HEX|-
                                            a captured frame as JSON (msr, scanner,
                                            zvt-serial, zvt-tcp, concert, tls, escpos)
+  loyalty-terminal devices sim-books [--data DIR]
+                                           the simulated payment units' books (read-only)
 
 Common flags: --data DIR (default ~/.loyalty-terminal), --db FILE, --config FILE.
 `;

@@ -1,6 +1,7 @@
 // Builds the configured devices: real ones on their serial line or TCP peer (reopened on their
 // own after an unplug), simulated ones on an in-memory line to their simulator. The embedded
 // default (no `devices` block) simulates every device.
+import { join } from 'node:path';
 import type { Config, DeviceConfig } from '../contract/config.js';
 import { CardReader } from './card-reader.js';
 import { ConcertUnit } from './concert/driver.js';
@@ -13,6 +14,7 @@ import type { PaymentUnit } from './payment-unit.js';
 import { Recognizer, type RecognitionConfig } from './recognition.js';
 import { openSerial } from './serial.js';
 import type { Simulator } from './sim/host.js';
+import { CONCERT_SIM_FILE, ZVT_SIM_FILE } from './sim/state-file.js';
 import { ReaderSimulator } from './sim/reader-simulator.js';
 import { DeviceStates } from './states.js';
 import { openTcp } from './tcp.js';
@@ -41,6 +43,11 @@ export interface RegistryOptions {
   zvtPassword?: string;
   /** Overrides `devices.payment.currency` (the configured value is the default). */
   currency?: string;
+  /**
+   * Where simulated payment units keep their books (DIR/simulators for a terminal), so a
+   * killed process meets the same unit again; none: in memory, gone with the process.
+   */
+  simulatorDir?: string;
 }
 
 export function openerFor(d: DeviceConfig) {
@@ -81,6 +88,8 @@ export function createDevices(
   const simulators: DeviceSet['simulators'] = {};
   const links: ByteLink[] = [];
   const closers: (() => void | Promise<void>)[] = [];
+  const simFile = (name: string) =>
+    options.simulatorDir === undefined ? null : join(options.simulatorDir, name);
 
   const wire = (name: DeviceName, d: DeviceConfig, simulator: () => Simulator): ByteLink => {
     let link: ByteLink;
@@ -144,7 +153,12 @@ export function createDevices(
       const link = wire(
         'payment',
         d,
-        () => new ZvtSimulator({ transport, ackMs: d.timeouts.ack_ms }),
+        () =>
+          new ZvtSimulator({
+            transport,
+            ackMs: d.timeouts.ack_ms,
+            stateFile: simFile(ZVT_SIM_FILE),
+          }),
       );
       payment = new ZvtUnit(link, {
         transport,
@@ -156,7 +170,11 @@ export function createDevices(
         maxRetries: d.max_retries,
       });
     } else {
-      const link = wire('payment', d, () => new ConcertSimulator(d.timeouts.ack_ms));
+      const link = wire(
+        'payment',
+        d,
+        () => new ConcertSimulator(d.timeouts.ack_ms, simFile(CONCERT_SIM_FILE)),
+      );
       payment = new ConcertUnit(link, {
         timeouts: d.timeouts,
         pos: d.pos_number,

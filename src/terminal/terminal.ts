@@ -1,7 +1,8 @@
 // The terminal as one value: `createTerminal({ dataDir, config, ... })` opens the store
 // (DIR/terminal.sqlite), starts the link with the central service (the configured URL, or with
 // none the sandbox central in-process on 127.0.0.1 with the demo business, its data in
-// DIR/sandbox-central.sqlite), opens the devices (simulated by default), recovers card
+// DIR/sandbox-central.sqlite), opens the devices (simulated by default, the simulated payment
+// unit's books kept in DIR/simulators so a kill does not reset it), recovers card
 // operations a crash left open, and answers the command map. The caller holds the data
 // directory's lock (one instance per directory, sync.md) before calling this. The central
 // API key and the ZVT password come from the secret store, else from the configuration
@@ -12,6 +13,7 @@ import { effectiveTerminalId } from '../contract/config.js';
 import { startCentral, type RunningCentral } from '../central/index.js';
 import { createDevices, type DeviceSet } from '../devices/registry.js';
 import type { Recognition } from '../devices/recognition.js';
+import { SIMULATOR_DIR } from '../devices/sim/state-file.js';
 import { openStore, type Store } from '../store/open.js';
 import { systemSyncClock, type SyncClock } from '../sync/clock.js';
 import { entitySchemas } from '../sync/entities.js';
@@ -143,6 +145,7 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
       o.devices !== undefined
         ? o.devices
         : createDevices(config.devices, {
+            simulatorDir: join(o.dataDir, SIMULATOR_DIR),
             ...(config.terminal.recognition ? { recognition: config.terminal.recognition } : {}),
             ...(config.devices.payment
               ? {

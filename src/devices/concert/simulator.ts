@@ -4,6 +4,13 @@ import type { ByteLink } from '../link.js';
 import { FaultyWriter, type FaultSwitches, noFaults, noiseWithout } from '../sim/faults.js';
 import type { Simulator } from '../sim/host.js';
 import {
+  type ConcertSimTransaction,
+  concertSimStateSchema,
+  loadSimState,
+  MAX_BOOKED,
+  saveSimState,
+} from '../sim/state-file.js';
+import {
   ACK,
   ConcertStream,
   decodeMessage,
@@ -16,14 +23,7 @@ import {
   STX,
 } from './frame.js';
 
-export interface ConcertSimTransaction {
-  /** The POS number the request carried. */
-  pos: string;
-  type: string;
-  amount_cents: number;
-  private_data: string;
-  accepted: boolean;
-}
+export type { ConcertSimTransaction };
 
 export class ConcertSimulator implements Simulator {
   readonly faults: FaultSwitches = noFaults();
@@ -33,9 +33,14 @@ export class ConcertSimulator implements Simulator {
   private readonly writer: FaultyWriter;
   private readonly acks = new Inbox<number>();
   private request: string | null = null;
+  private readonly stateFile: string | null;
 
-  constructor(ackMs = 300) {
+  /** `stateFile`: where the unit keeps its journal so it outlives the process (null: memory). */
+  constructor(ackMs = 300, stateFile: string | null = null) {
     this.ackMs = ackMs;
+    this.stateFile = stateFile;
+    const kept = stateFile ? loadSimState(stateFile, concertSimStateSchema) : null;
+    if (kept) this.ledger.push(...kept.ledger);
     this.writer = new FaultyWriter(this.faults, noiseWithout([STX, 0x03, EOT, ENQ, ACK, NAK]));
   }
 
@@ -82,6 +87,8 @@ export class ConcertSimulator implements Simulator {
       private_data: r.private_data.trim(),
       accepted,
     });
+    if (this.ledger.length > MAX_BOOKED) this.ledger.splice(0, this.ledger.length - MAX_BOOKED);
+    if (this.stateFile) saveSimState(this.stateFile, { version: 1, ledger: this.ledger });
     await sleep(10);
     const body = encodeAnswer({
       pos: r.pos,

@@ -4,20 +4,20 @@ import { Inbox } from '../inbox.js';
 import type { ByteLink } from '../link.js';
 import { FaultyWriter, type FaultSwitches, noFaults, noiseWithout } from '../sim/faults.js';
 import type { Simulator } from '../sim/host.js';
+import {
+  loadSimState,
+  MAX_BOOKED,
+  saveSimState,
+  type ZvtSimTransaction,
+  zvtSimStateSchema,
+} from '../sim/state-file.js';
 import { type Apdu, ApduStream, encodeApdu } from './apdu.js';
 import { bcdAmount, fieldValue, nibbleField, panField, parseBmps, toBcd } from './bmp.js';
 import { ACK, DLE, FrameStream, frameBytes, NAK } from './frame.js';
 import { ACK_APDU, apdu } from './messages.js';
 
-export interface SimTransaction {
-  receipt_no: number;
-  trace_no: number;
-  kind: 'purchase' | 'pre-auth' | 'refund' | 'book-total' | 'reversal' | 'pre-auth-reversal';
-  amount_cents: number;
-  reversed: boolean;
-  /** For reversals and book totals: the receipt acted on. */
-  refers_to: number | null;
-}
+/** One approved operation in the unit's books. */
+export type SimTransaction = ZvtSimTransaction;
 
 export interface ZvtSimOptions {
   transport: 'serial' | 'tcp';
@@ -29,6 +29,11 @@ export interface ZvtSimOptions {
   cardTrack2?: string | null;
   /** The masked PAN reported for payments. */
   panMasked?: string;
+  /**
+   * Where the unit keeps its counters and books, so they outlive the process (a real unit's
+   * survive the ECR's crash); null: in memory only.
+   */
+  stateFile?: string | null;
 }
 
 export interface ZvtSimHooks {
@@ -66,9 +71,18 @@ export class ZvtSimulator implements Simulator {
       firstReceipt: 0,
       cardTrack2: null,
       panMasked: '535029******5177',
+      stateFile: null,
       ...options,
     };
     this.receipt = this.options.firstReceipt;
+    const kept = this.options.stateFile
+      ? loadSimState(this.options.stateFile, zvtSimStateSchema)
+      : null;
+    if (kept) {
+      this.receipt = kept.receipt;
+      this.trace = kept.trace;
+      this.ledger.push(...kept.ledger);
+    }
     this.writer = new FaultyWriter(this.faults, noiseWithout([ACK, NAK, DLE]));
   }
 
@@ -81,6 +95,21 @@ export class ZvtSimulator implements Simulator {
   charges(): SimTransaction[] {
     return this.ledger.filter(
       (t) => (t.kind === 'purchase' || t.kind === 'book-total') && !t.reversed,
+    );
+  }
+
+  /** Every approved operation, as the unit's end-of-day report lists it (oldest first). */
+  books(): SimTransaction[] {
+    return this.ledger.map((t) => ({ ...t }));
+  }
+
+  /** Pre-authorisations neither completed (booked total) nor reversed: money still held. */
+  openPreAuthorisations(): SimTransaction[] {
+    const completed = new Set(
+      this.ledger.filter((t) => t.kind === 'book-total').map((t) => t.refers_to),
+    );
+    return this.ledger.filter(
+      (t) => t.kind === 'pre-auth' && !t.reversed && !completed.has(t.receipt_no),
     );
   }
 
@@ -213,7 +242,7 @@ export class ZvtSimulator implements Simulator {
         );
         return;
       case 0x0624: {
-        const pre = this.ledger.find(
+        const pre = this.ledger.findLast(
           (t) => t.kind === 'pre-auth' && t.receipt_no === num(0x87) && !t.reversed,
         );
         if (!pre) return this.abortWith(0x64);
@@ -224,7 +253,9 @@ export class ZvtSimulator implements Simulator {
       case 0x0630: {
         if (this.refuseReversals) return this.abortWith(RC_NOT_POSSIBLE);
         const receiptNo = num(0x87);
-        const target = this.ledger.find((t) => t.receipt_no === receiptNo && t.kind !== 'reversal');
+        const target = this.ledger.findLast(
+          (t) => t.receipt_no === receiptNo && t.kind !== 'reversal',
+        );
         if (!target) return this.abortWith(0xb5);
         if (target.reversed) return this.abortWith(0xb4);
         await this.ack();
@@ -292,7 +323,21 @@ export class ZvtSimulator implements Simulator {
       refers_to: refersTo,
     };
     this.ledger.push(tx);
+    if (this.ledger.length > MAX_BOOKED) this.ledger.splice(0, this.ledger.length - MAX_BOOKED);
+    this.save();
     return tx;
+  }
+
+  /** Kept on every booking (a reversal marks its target in the same write), before any answer. */
+  private save(): void {
+    const file = this.options.stateFile;
+    if (!file) return;
+    saveSimState(file, {
+      version: 1,
+      receipt: this.receipt,
+      trace: this.trace,
+      ledger: this.ledger,
+    });
   }
 
   private statusInfo(tx: SimTransaction, rc: number): Apdu {
