@@ -208,6 +208,15 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
     `SELECT o.id, o.seq, o.kind, o.subtype, o.customer_id, o.local_date, o.sync_status, o.created_at, x.status AS outbox_status
        FROM ledger_operation o LEFT JOIN outbox x ON x.transaction_id = o.id WHERE o.id = ?`,
   );
+  // Operations of a customer or a vehicle still owed to the central service (queued or sending).
+  const unsentOfCustomer = db.prepare<[string], { one: number }>(
+    `SELECT 1 AS one FROM outbox x JOIN ledger_operation o ON o.id = x.transaction_id
+      WHERE x.status IN ('queued', 'sending') AND o.customer_id = ? LIMIT 1`,
+  );
+  const unsentOfVehicle = db.prepare<[string], { one: number }>(
+    `SELECT 1 AS one FROM outbox x JOIN ledger_odometer d ON d.operation_id = x.transaction_id
+      WHERE x.status IN ('queued', 'sending') AND d.vehicle_id = ? LIMIT 1`,
+  );
   // A void: a cancellation of a transaction this till never recorded (its fate was unknown).
   const voidOf = db.prepare<[string], { operation_id: string; comment: string | null }>(
     `SELECT c.operation_id, c.comment FROM ledger_cancellation c
@@ -510,6 +519,16 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
       return r
         ? { document: JSON.parse(r.check_json) as unknown, cancelledBy: r.cancelled_by }
         : null;
+    },
+    /**
+     * Whether this customer or vehicle has operations the central service has not received
+     * yet: a sale for them sent online now would overtake those (sync.md, "Order").
+     */
+    hasUnsent(customerId: string | null, vehicleId: string | null): boolean {
+      return (
+        (customerId !== null && unsentOfCustomer.get(customerId) !== undefined) ||
+        (vehicleId !== null && unsentOfVehicle.get(vehicleId) !== undefined)
+      );
     },
     /**
      * The void of a transaction this till never recorded (an online attempt whose outcome was

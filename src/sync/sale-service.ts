@@ -256,6 +256,12 @@ export class SaleService {
     const check = { ...withoutPin, transaction_id: id } as EngineCheck;
     const clockSuspect = link.status().clockSuspect;
 
+    // A customer (or vehicle) with operations still queued here: sent online now, this sale
+    // would overtake them (the server would refuse the queued odometer, or spend twice), so
+    // it goes through the queue behind them, as a stand-in within the limits.
+    const customerId = req.local?.customerId ?? check.customer_id ?? null;
+    if (spends(check) && store.ledger.hasUnsent(customerId, check.vehicle_id ?? null))
+      return this.standIn(req, id, check, pin, clockSuspect, false);
     if (spends(check)) {
       // Durable before the request leaves: a till killed before the answer is recorded finds
       // this at its next start and voids the sale there (recoverOnlineAttempts).

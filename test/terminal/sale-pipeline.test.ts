@@ -1,10 +1,11 @@
 // The sale pipeline (checkout.ts): a sale is computed once, in process mode, and that frozen
 // check is what the card is charged for and what the till records; a transaction id this till
 // voided after an unknown outcome is spent.
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO } from '../../src/central/index.js';
+import { DEMO, startCentral } from '../../src/central/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
-import { item, openTill, type Till } from './helpers.js';
+import { item, openTill, tempDir, type Till } from './helpers.js';
 
 let till: Till | null = null;
 afterEach(async () => {
@@ -135,5 +136,39 @@ describe('a coupon presented but not applicable', () => {
       check: { ...check, check_items: [item('COF-1', 1)] },
     });
     expect(later.check.redeemed_coupons?.[0]).toMatchObject({ valid: true, applicable: true });
+  }, 30_000);
+});
+
+describe('a spending sale for a customer with sales still queued', () => {
+  it('goes through the queue behind them instead of overtaking them online', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'central.sqlite');
+    let central = await startCentral({ db, faultSeed: 1 });
+    const port = Number(new URL(central.url).port);
+    till = await openTill({ central, dir: join(dir, 'till') });
+    const t = till;
+    await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
+    await t.ok('shift-open', {});
+    const spend = {
+      customer_id: DEMO.customers.anna,
+      bonuses_redeemed_amount: 1,
+      check_items: [item('COF-1', 1)],
+    };
+    await central.close();
+    const first = uuidv7(Date.now());
+    expect((await t.ok('sale-process', { transaction_id: first, check: spend })).subtype).toBe(
+      'offline',
+    );
+    central = await startCentral({ db, port, faultSeed: 1 });
+    const second = uuidv7(Date.now());
+    const sale = await t.ok('sale-process', { transaction_id: second, check: spend });
+    // The link is back, yet Anna's first sale is still queued: the second waits behind it.
+    expect(sale).toMatchObject({ subtype: 'offline', sync: { state: 'queued' } });
+    await t.ok('sync-now', {});
+    const sent = central.service.transactions().transactions.map((x) => x.transaction_id);
+    expect(sent.filter((x) => x === first || x === second)).toEqual([first, second]);
+    await t.close();
+    till = null;
+    await central.close();
   }, 30_000);
 });
