@@ -218,6 +218,38 @@ describe('confirmation and release', () => {
     expect(pendingBonuses()).toBe('0');
   });
 
+  it("keeps a driver's hold until the driver's access record arrives, whatever the fleet account's says", () => {
+    const id = testId();
+    db.store.record(
+      sale(id, {
+        accounts: [{ accountId: 'fa1', accessId: 'acc1', direction: 'debit', amount: '44.01' }],
+        outbox: { operation: 'process_check', payload: {}, version: 1, status: 'done' },
+      }),
+    );
+    const held = () => db.store.ledger.pendingFor(null, ['fa1'], ['acc1']).accounts;
+    expect(Object.fromEntries(held())).toEqual({ fa1: expect.anything(), acc1: expect.anything() });
+    db.clock.advance(1);
+    // The fleet account's record alone does not show the driver's usage.
+    pull([
+      {
+        entity: 'special_account',
+        op: 'upsert',
+        id: 'fa1',
+        data: { id: 'fa1', customer_id: 'f1' },
+      },
+    ]);
+    expect(held().size).toBe(2);
+    pull([
+      {
+        entity: 'corporate_access',
+        op: 'upsert',
+        id: 'acc1',
+        data: { id: 'acc1', customer_id: 'c1' },
+      },
+    ]);
+    expect(held().size).toBe(0);
+  });
+
   it('releases every confirmed hold when a snapshot begun after the confirmation is swapped in', () => {
     const id = testId();
     db.store.record(
