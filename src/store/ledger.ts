@@ -656,7 +656,11 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
           break;
       }
     },
-    /** Internal (snapshot swap): a full snapshot reflects everything confirmed before it began. */
+    /**
+     * Internal (snapshot swap, or the last page of a pull): a full snapshot reflects everything
+     * confirmed before it began; a feed read to its end, everything confirmed before its last
+     * page was asked for.
+     */
     releaseAllReflected(requestedAt: number): void {
       releaseBy.all.run(requestedAt);
     },

@@ -4,8 +4,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineCheck } from '../../src/contract/engine.js';
 import { DEMO } from '../../src/central/index.js';
-import { dec, sub, toNumber } from '../../src/money/index.js';
+import { dec, sub, toNumber, ZERO } from '../../src/money/index.js';
 import type { SaleOutcome } from '../../src/sync/sale-service.js';
+import { Puller } from '../../src/sync/puller.js';
 import { startSalesWorld, type SalesWorld } from './sales-world.js';
 import { makeClient, tillSales } from './world.js';
 
@@ -22,6 +23,14 @@ const driverFill: EngineCheck = {
   payment_type: 'corporate-special-account',
   payment_id: DEMO.accesses.driver2,
   check_items: [{ code: 'DIESEL', category: 'fuel', quantity: 27, price: 1.659 }],
+};
+
+/** Anna pays a sandwich from her wallet. */
+const annaWallet: EngineCheck = {
+  customer_id: DEMO.customers.anna,
+  payment_type: 'special-account',
+  payment_id: DEMO.accounts.annaWallet,
+  check_items: [{ code: 'SNK-1', category: 'shop', quantity: 1, price: 4.99 }],
 };
 
 const okSale = (o: SaleOutcome) => {
@@ -123,5 +132,42 @@ describe("a driver's limits", () => {
       ok: false,
       error: { code: 'limit-exceeded', details: { limit: 'user-day' } },
     });
+  }, 30_000);
+});
+
+describe('a hold and a pull in flight', () => {
+  it('is kept by a pull that began before the sale and released by the next one', async () => {
+    world = await startSalesWorld();
+    const w = world;
+    const wallet = () => {
+      const cached = w.store.cache.get('special_account', DEMO.accounts.annaWallet);
+      const held =
+        w.store.ledger
+          .pendingFor(null, [DEMO.accounts.annaWallet])
+          .accounts.get(DEMO.accounts.annaWallet) ?? ZERO;
+      return toNumber(sub(dec(Number(cached?.balance)), held));
+    };
+    okSale(await w.sales.process({ check: annaWallet }));
+    expect(wallet()).toBe(45.01);
+    // A pull whose request left before the sale was recorded: it brings the changed wallet,
+    // but cannot show that the record includes the sale, so the hold stays.
+    const early = new Puller({
+      store: w.store,
+      client: w.client,
+      clock: { now: () => Date.now() - 60_000, monotonic: () => performance.now() },
+    });
+    expect((await early.pull()).ok).toBe(true);
+    expect(w.store.cache.get('special_account', DEMO.accounts.annaWallet)?.balance).toBe(45.01);
+    // The next pull brings nothing new, and still the hold goes: the cache shows the sale.
+    expect((await w.puller.pull()).ok).toBe(true);
+    expect(wallet()).toBe(45.01);
+    // The real balance can be paid in full.
+    const all = await offlineSales(w).process({
+      check: {
+        ...annaWallet,
+        check_items: [{ code: 'SNK-1', category: 'shop', quantity: 1, price: 45.01 }],
+      },
+    });
+    expect(all.ok).toBe(true);
   }, 30_000);
 });
