@@ -7,8 +7,8 @@ import { DEMO } from '../../src/central/index.js';
 import { dec, sub, toNumber, ZERO } from '../../src/money/index.js';
 import type { SaleOutcome } from '../../src/sync/sale-service.js';
 import { Puller } from '../../src/sync/puller.js';
-import { startSalesWorld, type SalesWorld } from './sales-world.js';
-import { makeClient, tillSales } from './world.js';
+import { recordRefund, startSalesWorld, type SalesWorld } from './sales-world.js';
+import { drainAll, makeClient, tillSales } from './world.js';
 
 let world: SalesWorld | null = null;
 afterEach(async () => {
@@ -132,6 +132,19 @@ describe("a driver's limits", () => {
       ok: false,
       error: { code: 'limit-exceeded', details: { limit: 'user-day' } },
     });
+  }, 30_000);
+});
+
+describe("a refund of a driver's fill", () => {
+  it("gives the usage back on the driver's access", async () => {
+    world = await startSalesWorld();
+    const w = world;
+    const sale = okSale(await w.sales.process({ check: driverFill }));
+    const refund = recordRefund(w, sale.transaction_id, [{ index: 0, quantity: 27 }]);
+    await drainAll(w.pusher, w.store);
+    expect(w.store.outbox.byTransaction(refund.id)?.status).toBe('done');
+    expect(accessOnServer(w).used?.user).toEqual({ day: 0, month: 0, overall: 0 });
+    expect(accessOnServer(w).limits.user_day_limit_available).toBe(100);
   }, 30_000);
 });
 
