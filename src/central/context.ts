@@ -10,7 +10,7 @@ import {
 } from '../contract/engine.js';
 // The POS record carries our `catalog` (the demo's goods); pick() drops it for the engine.
 import { strictShared } from '../contract/shared.js';
-import { add, dec, toNumber, ZERO, type Dec } from '../money/index.js';
+import { add, dec, max, sub, toNumber, ZERO, type Dec } from '../money/index.js';
 import { localDateOf, samePeriod } from '../store/context.js';
 import { pick, STAT_PERIODS } from '../store/entities.js';
 import type { CentralStore } from './store/central-store.js';
@@ -57,6 +57,25 @@ export function usageOf(
     if (u.local_date === today) day = add(day, a);
   }
   return { day: toNumber(day), month: toNumber(month), overall: toNumber(overall) };
+}
+
+/**
+ * `{ limits }` with the contract's `_used` and `_available` companions of each limit it has
+ * that `used` names (key: the limit's name) set to that usage; `{}` when there are no limits.
+ */
+export function withUsedCompanions(
+  limits: unknown,
+  used: Readonly<Record<string, number>>,
+): { limits?: Rec } {
+  if (!limits || typeof limits !== 'object') return {};
+  const out: Rec = { ...(limits as Rec) };
+  for (const [name, value] of Object.entries(used)) {
+    if (!(name in out)) continue;
+    const limit = num(out[name]);
+    out[`${name}_used`] = value;
+    out[`${name}_available`] = limit > 0 ? toNumber(max(ZERO, sub(dec(limit), dec(value)))) : null;
+  }
+  return { limits: out };
 }
 
 /** Period totals as of `today`: a period that rolled since `as_of` counts as zero. */
@@ -191,7 +210,17 @@ function engineAccount(
   pinVerified: boolean | undefined,
 ): Rec {
   const out = pick(account, accountKeys);
-  out.used = usageOf(store, account.id as string, today);
+  const used = usageOf(store, account.id as string, today);
+  out.used = used;
+  // The companions the record carries were counted on `used_as_of`: today's figures replace them.
+  Object.assign(
+    out,
+    withUsedCompanions(out.limits, {
+      day_limit: used.day,
+      month_limit: used.month,
+      overall_limit: used.overall,
+    }),
+  );
   if (pinVerified !== undefined) out.pin_verified = pinVerified;
   return out;
 }
@@ -213,6 +242,16 @@ function engineAccess(
       : { day: 0, month: 0, overall: 0 };
   const user = usageOf(store, access.id as string, today);
   out.used = { account: { day: account.day, month: account.month }, user };
+  Object.assign(
+    out,
+    withUsedCompanions(out.limits, {
+      account_day_limit: account.day,
+      account_month_limit: account.month,
+      user_day_limit: user.day,
+      user_month_limit: user.month,
+      user_overall_limit: user.overall,
+    }),
+  );
   if (pinVerified !== undefined) out.pin_verified = pinVerified;
   return out;
 }

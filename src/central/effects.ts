@@ -16,7 +16,7 @@ import {
   type Dec,
 } from '../money/index.js';
 import type { CentralStore } from './store/central-store.js';
-import { currentStats, type Rec } from './context.js';
+import { currentStats, usageOf, withUsedCompanions, type Rec } from './context.js';
 
 /** What one transaction changed, kept with it so a cancel reverses exactly that. */
 export interface Effects {
@@ -63,19 +63,71 @@ function activeOn(lot: Rec, today: string): boolean {
   return (starting == null || starting <= today) && (expire == null || today <= expire);
 }
 
-/** The account a charge moves: a special account itself, or the one behind a corporate access. */
-function accountOfCharge(
-  store: CentralStore,
-  id: string,
-): { accountId: string; accessId: string | null } {
-  if (store.getRecord('special_account', id)) return { accountId: id, accessId: null };
-  const access = store.getRecord('corporate_access', id) as Rec | undefined;
-  const inner = (
+const innerAccountId = (access: Rec | undefined): unknown =>
+  (
     (access?.corporate_customer_special_account as Rec | undefined)?.special_account as
       Rec | undefined
   )?.id;
+
+/**
+ * The account a charge moves and the corporate access it was paid through. A corporate charge
+ * names the fleet account, so the access is `via` (the check's payment_id) when it is an
+ * access of that account; a charge naming an access itself is resolved to its account.
+ */
+function accountOfCharge(
+  store: CentralStore,
+  id: string,
+  via?: unknown,
+): { accountId: string; accessId: string | null } {
+  if (typeof via === 'string') {
+    const access = store.getRecord('corporate_access', via) as Rec | undefined;
+    if (access && innerAccountId(access) === id) return { accountId: id, accessId: via };
+  }
+  if (store.getRecord('special_account', id)) return { accountId: id, accessId: null };
+  const access = store.getRecord('corporate_access', id) as Rec | undefined;
+  const inner = innerAccountId(access);
   if (access && typeof inner === 'string') return { accountId: inner, accessId: id };
   return { accountId: id, accessId: null };
+}
+
+/** The corporate access a check paid through, if any. */
+const accessOfCheck = (check: Rec): unknown =>
+  check.payment_type === 'corporate-special-account' ? check.payment_id : undefined;
+
+/**
+ * Writes an account's usage as counted now into its record and into every access of it (the
+ * driver's own usage too), so the change feed carries the used amounts (docs/sync.md): our
+ * `used` with the local date it was counted on (`used_as_of`), and the contract's `_used` and
+ * `_available` companions of the limits.
+ */
+function stampUsage(store: CentralStore, accountId: string, today: string): void {
+  const account = usageOf(store, accountId, today);
+  update(store, 'special_account', accountId, (a) => ({
+    ...a,
+    used: account,
+    used_as_of: today,
+    ...withUsedCompanions(a.limits, {
+      day_limit: account.day,
+      month_limit: account.month,
+      overall_limit: account.overall,
+    }),
+  }));
+  for (const access of store.list('corporate_access') as Rec[]) {
+    if (innerAccountId(access) !== accountId) continue;
+    const user = usageOf(store, access.id as string, today);
+    store.upsert('corporate_access', access.id as string, {
+      ...access,
+      used: { account: { day: account.day, month: account.month }, user },
+      used_as_of: today,
+      ...withUsedCompanions(access.limits, {
+        account_day_limit: account.day,
+        account_month_limit: account.month,
+        user_day_limit: user.day,
+        user_month_limit: user.month,
+        user_overall_limit: user.overall,
+      }),
+    });
+  }
 }
 
 function moveAccount(store: CentralStore, accountId: string, delta: Dec): void {
@@ -197,13 +249,14 @@ export function applyProcessed(store: CentralStore, input: ApplyInput): Effects 
 
   for (const charge of (check.special_accounts_charges as Rec[] | undefined) ?? []) {
     const id = charge.special_account_id as string;
-    const { accountId, accessId } = accountOfCharge(store, id);
+    const { accountId, accessId } = accountOfCharge(store, id, accessOfCheck(check));
     const amount = n(charge.amount);
     const direction = charge.direction === 'credit' ? 'credit' : 'debit';
     moveAccount(store, accountId, direction === 'debit' ? neg(amount) : amount);
     if (direction === 'debit') {
       store.addUsage(accountId, today, String(charge.amount), input.transactionId);
       if (accessId) store.addUsage(accessId, today, String(charge.amount), input.transactionId);
+      stampUsage(store, accountId, today);
     }
     effects.accounts.push({
       account_id: accountId,
@@ -292,6 +345,8 @@ export function reverseEffects(
     moveAccount(store, a.account_id, a.direction === 'debit' ? dec(a.amount) : neg(dec(a.amount)));
   }
   store.releaseUsage(transactionId);
+  for (const accountId of new Set(effects.accounts.map((a) => a.account_id)))
+    stampUsage(store, accountId, today);
   for (const id of effects.coupons_redeemed) {
     update(store, 'coupon', id, (c) => {
       const expire = c.expire_date as string | undefined;
@@ -323,6 +378,8 @@ export interface RefundInput {
   saleDate: string;
   /** The refund check the engine computed (engine.md 15). */
   refund: Rec;
+  /** The corporate access the sale was paid through: its usage goes back too. */
+  via?: string | null;
 }
 
 /**
@@ -368,7 +425,11 @@ export function applyRefund(store: CentralStore, input: RefundInput): RefundEffe
   for (const charge of (refund.special_accounts_charges as Rec[] | undefined) ?? []) {
     const amount = n(charge.amount);
     if (!gt(amount, ZERO)) continue;
-    const { accountId, accessId } = accountOfCharge(store, charge.special_account_id as string);
+    const { accountId, accessId } = accountOfCharge(
+      store,
+      charge.special_account_id as string,
+      input.via,
+    );
     const direction = charge.direction === 'credit' ? 'credit' : 'debit';
     // A payment comes back; cashback credited by the sale is taken back.
     moveAccount(store, accountId, direction === 'debit' ? amount : neg(amount));
@@ -376,6 +437,7 @@ export function applyRefund(store: CentralStore, input: RefundInput): RefundEffe
       const back = toNumber(neg(amount)).toString();
       store.addUsage(accountId, input.saleDate, back, refundId);
       if (accessId) store.addUsage(accessId, input.saleDate, back, refundId);
+      stampUsage(store, accountId, input.today);
     }
     effects.accounts.push({
       account_id: accountId,

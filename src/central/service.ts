@@ -482,6 +482,7 @@ export function createService(o: ServiceOptions) {
       today: resolved.today,
       saleDate: localDateOf(Date.parse(row.created), resolved.timeZone),
       refund,
+      via: stored.effects.accounts.find((a) => a.access_id !== null)?.access_id ?? null,
     });
     store.insertTransaction({
       transaction_id: key,

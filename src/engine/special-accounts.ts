@@ -25,12 +25,16 @@ interface Limit {
   readonly name: 'day' | 'month' | 'overall' | 'user-day' | 'user-month' | 'user-overall';
   readonly limit: number | undefined;
   readonly used: number;
+  /** Whose holds count against it: the account's, or (user-*) the corporate access's. */
+  readonly holder: 'account' | 'access';
 }
 
 /** What one payment source looks like once the corporate indirection is resolved. */
 interface Source {
   readonly account: Omit<EngineSpecialAccount, 'id'>;
   readonly accountId: string;
+  /** The corporate access paid through, whose holds count against the user-* limits. */
+  readonly accessId: string | null;
   readonly active: boolean;
   readonly windows: readonly {
     from: string | null | undefined;
@@ -53,6 +57,7 @@ function customerSource(a: EngineSpecialAccount): Source {
   return {
     account: a,
     accountId: a.id,
+    accessId: null,
     active: a.active === 1,
     windows: [{ from: l?.available_from, until: l?.available_until }],
     goods: [a.goods_items ?? []],
@@ -61,10 +66,21 @@ function customerSource(a: EngineSpecialAccount): Source {
     odometer: a.odometer ?? 'none',
     vehicleId: 'none',
     limits: [
-      { name: 'day', limit: l?.day_limit, used: usedOf(a.used.day, l?.day_limit_used) },
-      { name: 'month', limit: l?.month_limit, used: usedOf(a.used.month, l?.month_limit_used) },
+      {
+        name: 'day',
+        holder: 'account',
+        limit: l?.day_limit,
+        used: usedOf(a.used.day, l?.day_limit_used),
+      },
+      {
+        name: 'month',
+        holder: 'account',
+        limit: l?.month_limit,
+        used: usedOf(a.used.month, l?.month_limit_used),
+      },
       {
         name: 'overall',
+        holder: 'account',
         limit: l?.overall_limit,
         used: usedOf(a.used.overall, l?.overall_limit_used),
       },
@@ -86,6 +102,7 @@ function corporateSource(access: EngineCorporateAccess): Source | null {
   return {
     account,
     accountId: account.id ?? info.id ?? access.id,
+    accessId: access.id,
     active,
     windows: [
       { from: l?.account_available_from, until: l?.account_available_until },
@@ -100,26 +117,31 @@ function corporateSource(access: EngineCorporateAccess): Source | null {
     limits: [
       {
         name: 'day',
+        holder: 'account',
         limit: l?.account_day_limit,
         used: usedOf(access.used.account.day, l?.account_day_limit_used),
       },
       {
         name: 'month',
+        holder: 'account',
         limit: l?.account_month_limit,
         used: usedOf(access.used.account.month, l?.account_month_limit_used),
       },
       {
         name: 'user-day',
+        holder: 'access',
         limit: l?.user_day_limit,
         used: usedOf(access.used.user.day, l?.user_day_limit_used),
       },
       {
         name: 'user-month',
+        holder: 'access',
         limit: l?.user_month_limit,
         used: usedOf(access.used.user.month, l?.user_month_limit_used),
       },
       {
         name: 'user-overall',
+        holder: 'access',
         limit: l?.user_overall_limit,
         used: usedOf(access.used.user.overall, l?.user_overall_limit_used),
       },
@@ -274,11 +296,16 @@ export function payFromAccount(s: CalcState, amountToPay: Dec): AccountPayment |
   }
   const digits = s.digits.special;
   const charge = round(amountToPay, digits);
-  const pending = dec(s.ctx.pending.accounts[id!] ?? 0);
+  // This terminal's holds: the account's (every access of a fleet account) count against
+  // its limits and funds, the access's against the driver's; a context naming only the
+  // access (older fixtures) has its holds count for both.
+  const held = s.ctx.pending.accounts;
+  const accessPending = dec((source.accessId !== null ? held[source.accessId] : undefined) ?? 0);
+  const pending = dec(held[source.accountId] ?? (source.accessId !== null ? held[id!] : 0) ?? 0);
   for (const l of source.limits) {
     if (!l.limit) continue; // 0 or absent: unlimited
     const limit = dec(l.limit);
-    const usedNow = add(dec(l.used), pending);
+    const usedNow = add(dec(l.used), l.holder === 'access' ? accessPending : pending);
     if (gt(add(usedNow, charge), limit)) {
       const available = max(ZERO, sub(limit, usedNow));
       return engineError(

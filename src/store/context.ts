@@ -186,6 +186,86 @@ function rollUsed<T extends { day: number; month: number }>(
   };
 }
 
+/** The engine's reading of a usage figure: ours when given, else the contract's companion. */
+const usedOr = (own: number, companion: number | null | undefined): number =>
+  own !== 0 ? own : (companion ?? 0);
+
+/** `limits` with each `_used` companion it has set from `values` (key: companion name). */
+function withCompanions<L extends object>(
+  limits: L | undefined,
+  values: Readonly<Record<string, number>>,
+): { limits?: L } {
+  if (!limits) return {};
+  const out = { ...limits } as Record<string, unknown>;
+  for (const [key, v] of Object.entries(values)) if (key in out) out[key] = v;
+  return { limits: out as L };
+}
+
+/**
+ * A special account's usage rolled to today, in `used` and in the contract's `_used`
+ * companions alike: a rolled day left in a companion would otherwise still count.
+ */
+function accountUsage(
+  a: EngineSpecialAccount,
+  asOf: string | null | undefined,
+  today: string,
+): Pick<EngineSpecialAccount, 'used' | 'limits'> {
+  const l = a.limits;
+  const used = rollUsed(
+    {
+      day: usedOr(a.used.day, l?.day_limit_used),
+      month: usedOr(a.used.month, l?.month_limit_used),
+      overall: usedOr(a.used.overall, l?.overall_limit_used),
+    },
+    asOf,
+    today,
+  );
+  return {
+    used,
+    ...withCompanions(l, {
+      day_limit_used: used.day,
+      month_limit_used: used.month,
+      overall_limit_used: used.overall,
+    }),
+  };
+}
+
+/** The same for a corporate access: the account's day and month, the driver's three. */
+function accessUsage(
+  a: EngineCorporateAccess,
+  asOf: string | null | undefined,
+  today: string,
+): Pick<EngineCorporateAccess, 'used' | 'limits'> {
+  const l = a.limits;
+  const account = rollUsed(
+    {
+      day: usedOr(a.used.account.day, l?.account_day_limit_used),
+      month: usedOr(a.used.account.month, l?.account_month_limit_used),
+    },
+    asOf,
+    today,
+  );
+  const user = rollUsed(
+    {
+      day: usedOr(a.used.user.day, l?.user_day_limit_used),
+      month: usedOr(a.used.user.month, l?.user_month_limit_used),
+      overall: usedOr(a.used.user.overall, l?.user_overall_limit_used),
+    },
+    asOf,
+    today,
+  );
+  return {
+    used: { account, user },
+    ...withCompanions(l, {
+      account_day_limit_used: account.day,
+      account_month_limit_used: account.month,
+      user_day_limit_used: user.day,
+      user_month_limit_used: user.month,
+      user_overall_limit_used: user.overall,
+    }),
+  };
+}
+
 const shapeKeys = (entity: Entity): readonly string[] => engineShapes[entity]?.keys ?? [];
 
 export function createContextAssembler(deps: {
@@ -329,18 +409,18 @@ export function createContextAssembler(deps: {
           const v = verified?.(a.id);
           return {
             ...acc,
-            used: rollUsed(acc.used, a.used_as_of, today),
+            ...accountUsage(acc, a.used_as_of, today),
             ...(v === undefined ? {} : { pin_verified: v }),
           };
         });
         accesses = cache.corporateAccessesOf(cust.id).map((a) => {
           const acc = pick(a, accessKeys) as EngineCorporateAccess;
           const v = verified?.(a.id);
-          const used = {
-            account: rollUsed(acc.used.account, a.used_as_of, today),
-            user: rollUsed(acc.used.user, a.used_as_of, today),
+          return {
+            ...acc,
+            ...accessUsage(acc, a.used_as_of, today),
+            ...(v === undefined ? {} : { pin_verified: v }),
           };
-          return { ...acc, used, ...(v === undefined ? {} : { pin_verified: v }) };
         });
         if (vehicleRecords.length === 0) vehicleRecords = cache.vehiclesOf(cust.id);
         const accessAccountIds = cache

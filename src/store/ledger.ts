@@ -192,8 +192,10 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
     customer: db.prepare(
       'DELETE FROM pending WHERE customer_id = ? AND kind = ? AND confirmed_at IS NOT NULL AND confirmed_at < ?',
     ),
+    // A hold paid through a corporate access goes with the access's record only: it carries
+    // the driver's usage and the account's, which the fleet account's record does not.
     account: db.prepare(
-      "DELETE FROM pending WHERE account_id = ? AND kind = 'account' AND confirmed_at IS NOT NULL AND confirmed_at < ?",
+      "DELETE FROM pending WHERE account_id = ? AND access_id IS NULL AND kind = 'account' AND confirmed_at IS NOT NULL AND confirmed_at < ?",
     ),
     access: db.prepare(
       "DELETE FROM pending WHERE access_id = ? AND kind = 'account' AND confirmed_at IS NOT NULL AND confirmed_at < ?",
@@ -686,7 +688,11 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
           break;
       }
     },
-    /** Internal (snapshot swap): a full snapshot reflects everything confirmed before it began. */
+    /**
+     * Internal (snapshot swap, or the last page of a pull): a full snapshot reflects everything
+     * confirmed before it began; a feed read to its end, everything confirmed before its last
+     * page was asked for.
+     */
     releaseAllReflected(requestedAt: number): void {
       releaseBy.all.run(requestedAt);
     },

@@ -13,7 +13,8 @@ export interface PageInput {
   readonly cursor: string | null;
   /**
    * When the request for this page was sent (the store clock's ms). Holds of operations
-   * confirmed before it are released by the records the page carries.
+   * confirmed before it are released by the records the page carries, and all of them by a
+   * delta page with `hasMore` false (the feed read to its end).
    */
   readonly requestedAt: number;
   /** A page of a full snapshot: staged, and swapped in with the last page (`hasMore` false). */
@@ -140,6 +141,11 @@ export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: (
       }
     } else {
       write('cursor', page.cursor, nowMs);
+      // The feed read to its end: every change the server made before this page was asked
+      // for is in the cache now, on this page or an earlier one. A sale confirmed before
+      // then is shown by its records even when they came in a page asked for earlier (a
+      // pull in flight while the sale was recorded), so its holds go.
+      if (page.hasMore === false) ledgerOf().releaseAllReflected(page.requestedAt);
     }
     write('last_pull_at', nowMs, nowMs);
     return { applied, quarantined, swapped };

@@ -471,13 +471,15 @@ export class SaleService {
       cache.all('business_settings')[0]?.base_time_zone ??
       'UTC';
     const localDate = localDateOf(clock.now(), zone);
+    // A corporate charge names the fleet account; the driver's access is the check's payment_id.
+    const via = body.payment_type === 'corporate-special-account' ? body.payment_id : undefined;
     const accounts = (processed.special_accounts_charges ?? []).map((c) => {
-      const access = cache.get('corporate_access', c.special_account_id);
+      const access = cache.get('corporate_access', via ?? c.special_account_id);
       const inner = access?.corporate_customer_special_account?.special_account?.id;
-      return access && inner
+      return access && inner && [inner, access.id].includes(c.special_account_id)
         ? {
             accountId: inner,
-            accessId: c.special_account_id,
+            accessId: access.id,
             direction: c.direction,
             amount: c.amount,
             currency: c.currency ?? null,

@@ -31,6 +31,28 @@ async function post(path: string, body: unknown, key?: string) {
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
+/** The record the change feed serves now (read from a snapshot to its end). */
+async function fed(entity: string, id: string): Promise<Record<string, unknown>> {
+  let cursor: string | null = null;
+  let found: Record<string, unknown> | undefined;
+  for (let page = 0; page < 100; page++) {
+    const q = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+    const res = await fetch(`${central.url}/v1/terminal/changes?limit=500${q}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const body = (await res.json()) as {
+      changes: { entity: string; id: string; data: Record<string, unknown> }[];
+      cursor: string;
+      has_more: boolean;
+    };
+    for (const c of body.changes) if (c.entity === entity && c.id === id) found = c.data;
+    cursor = body.cursor;
+    if (!body.has_more) break;
+  }
+  if (!found) throw new Error(`the feed has no ${entity} ${id}`);
+  return found;
+}
+
 function balance(customerId: string): number {
   const c = central.store.getRecord('customer', customerId) as { bonuses: { regular: number } };
   return c.bonuses.regular;
@@ -86,6 +108,47 @@ describe('sandbox with the engine', () => {
     );
     expect(r.status).toBe(422);
     expect((r.body.error as { code: string }).code).toBe('limit-exceeded');
+  });
+
+  it("books a driver's fills on the access, refuses the third past the day limit and serves the usage", async () => {
+    const fill = (n: number) => {
+      const id = `019a1111-0000-7000-8000-00000000001${n}`;
+      return post(
+        '/v1/terminal/process_check',
+        {
+          transaction_id: id,
+          customer_id: DEMO.customers.driver2,
+          corporate_customer_id: DEMO.customers.fleet,
+          payment_type: 'corporate-special-account',
+          payment_id: DEMO.accesses.driver2,
+          check_items: [{ code: 'DIESEL', category: 'fuel', quantity: 27, price: 1.659 }],
+        },
+        id,
+      );
+    };
+    const first = await fill(0);
+    expect((await fill(1)).status).toBe(200);
+    const third = await fill(2);
+    expect(third.status).toBe(422);
+    expect(third.body.error).toMatchObject({
+      code: 'limit-exceeded',
+      details: { limit: 'user-day' },
+    });
+    const charge = first.body.amount_to_pay as number;
+    const served = await fed('corporate_access', DEMO.accesses.driver2);
+    expect(served.used).toMatchObject({
+      user: { day: charge * 2, month: charge * 2, overall: charge * 2 },
+    });
+    expect(served.used_as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(served.limits).toMatchObject({ user_day_limit_used: charge * 2 });
+    // A cancel gives the driver's usage back.
+    await post(
+      '/v1/terminal/cancel_check',
+      { transaction_id: '019a1111-0000-7000-8000-000000000010' },
+      '019a1111-0000-7000-8000-000000000019',
+    );
+    const after = await fed('corporate_access', DEMO.accesses.driver2);
+    expect(after.used).toMatchObject({ user: { day: charge } });
   });
 
   it('cancels a processed check and returns what it spent', async () => {

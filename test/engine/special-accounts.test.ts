@@ -166,6 +166,41 @@ describe('paying from a special account', () => {
     });
   });
 
+  it("counts the fleet account's holds against its limits and the access's against the driver's", () => {
+    const access = {
+      id: 'acc1',
+      corporate_customer_special_account: { id: 'csa1', special_account: account({ id: 'csa1' }) },
+      limits: { account_day_limit: 100, user_day_limit: 50 },
+    };
+    const input = (pending: Record<string, number>) =>
+      fixture({
+        customer: customer(),
+        corporate_accesses: [access],
+        pending: { accounts: pending },
+        check: {
+          corporate_customer_id: 'cc1',
+          payment_type: 'corporate-special-account',
+          payment_id: 'acc1',
+          check_items: [item('A', 1, 10)],
+        },
+      });
+    // Other drivers of the fleet spent 90 here; this driver 5 of them.
+    expect(errorOf(input({ csa1: 95, acc1: 5 }))).toMatchObject({
+      code: 'limit-exceeded',
+      details: { limit: 'day', available: 5 },
+    });
+    expect(errorOf(input({ csa1: 45, acc1: 45 }))).toMatchObject({
+      code: 'limit-exceeded',
+      details: { limit: 'user-day', available: 5 },
+    });
+    // The balance is the fleet's: its holds count against the funds.
+    expect(errorOf(input({ csa1: 95 }))).toMatchObject({ code: 'limit-exceeded' });
+    expect(checkOf(input({ acc1: 5 })).special_accounts_charges?.[0]).toMatchObject({
+      special_account_id: 'csa1',
+      amount: 10,
+    });
+  });
+
   it('treats a suspended corporate user as an inactive account', () => {
     const input = fixture({
       corporate_accesses: [

@@ -248,6 +248,49 @@ describe('context assembly', () => {
     });
   });
 
+  it("does not count a rolled period's usage left in the contract's _used companions", () => {
+    db.store.applyPage({
+      changes: [
+        up('special_account', {
+          id: 'a1',
+          customer_id: 'c1',
+          currency: 'EUR',
+          balance: 200,
+          credit_type: 'none',
+          limits: { day_limit: 50, day_limit_used: 30, month_limit: 500, month_limit_used: 100 },
+          used: { day: 30, month: 100, overall: 400 },
+          used_as_of: '2026-11-21',
+        }),
+        up('corporate_access', {
+          id: 'acc1',
+          customer_id: 'c1',
+          corporate_customer_special_account: { id: 'csa1', special_account: { id: 'fa1' } },
+          limits: {
+            account_day_limit: 500,
+            account_day_limit_used: 80,
+            user_day_limit: 100,
+            user_day_limit_used: 80,
+            user_overall_limit_used: 80,
+          },
+          used: { account: { day: 80, month: 80 }, user: { day: 80, month: 80, overall: 80 } },
+          used_as_of: '2026-11-21',
+        }),
+      ],
+      cursor: 'c2',
+      requestedAt: db.clock.now(),
+    });
+    const { context } = db.store.assembleContext({ check: check() });
+    expect(context.special_accounts[0]?.limits).toMatchObject({
+      day_limit_used: 0,
+      month_limit_used: 100,
+    });
+    expect(context.corporate_accesses[0]?.limits).toMatchObject({
+      account_day_limit_used: 0,
+      user_day_limit_used: 0,
+      user_overall_limit_used: 80,
+    });
+  });
+
   it('gives the presented coupon with its batch code, and as redeemed while a local redemption is held', () => {
     const c = check({ redeemed_coupons: [{ code: 'SAVE10' }, { code: 'SAVE10' }] });
     expect(db.store.assembleContext({ check: c }).context.coupons).toMatchObject([

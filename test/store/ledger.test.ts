@@ -218,6 +218,69 @@ describe('confirmation and release', () => {
     expect(pendingBonuses()).toBe('0');
   });
 
+  it("keeps a driver's hold until the driver's access record arrives, whatever the fleet account's says", () => {
+    const id = testId();
+    db.store.record(
+      sale(id, {
+        accounts: [{ accountId: 'fa1', accessId: 'acc1', direction: 'debit', amount: '44.01' }],
+        outbox: { operation: 'process_check', payload: {}, version: 1, status: 'done' },
+      }),
+    );
+    const held = () => db.store.ledger.pendingFor(null, ['fa1'], ['acc1']).accounts;
+    expect(Object.fromEntries(held())).toEqual({ fa1: expect.anything(), acc1: expect.anything() });
+    db.clock.advance(1);
+    // The fleet account's record alone does not show the driver's usage.
+    pull([
+      {
+        entity: 'special_account',
+        op: 'upsert',
+        id: 'fa1',
+        data: { id: 'fa1', customer_id: 'f1' },
+      },
+    ]);
+    expect(held().size).toBe(2);
+    pull([
+      {
+        entity: 'corporate_access',
+        op: 'upsert',
+        id: 'acc1',
+        data: { id: 'acc1', customer_id: 'c1' },
+      },
+    ]);
+    expect(held().size).toBe(0);
+  });
+
+  it('releases at the end of a pull every hold confirmed before its last page was asked for', () => {
+    const id = testId();
+    db.store.record(
+      sale(id, { outbox: { operation: 'process_check', payload: {}, version: 1, status: 'done' } }),
+    );
+    // A page asked for before the sale was recorded brings the changed records: kept.
+    const early = db.clock.now() - 1;
+    db.store.applyPage({
+      changes: [customerRec],
+      cursor: 'd1',
+      requestedAt: early,
+      hasMore: false,
+    });
+    expect(pendingBonuses()).toBe('3');
+    db.clock.advance(1);
+    // The next pull has nothing new, yet the feed is read to its end: the cache shows the sale.
+    db.store.applyPage({ changes: [], cursor: 'd1', requestedAt: db.clock.now(), hasMore: false });
+    expect(db.store.ledger.effectsOf(id).pending).toEqual([]);
+  });
+
+  it('keeps the holds at the end of a pull when a page has more to come', () => {
+    db.store.record(
+      sale(testId(), {
+        outbox: { operation: 'process_check', payload: {}, version: 1, status: 'done' },
+      }),
+    );
+    db.clock.advance(1);
+    db.store.applyPage({ changes: [], cursor: 'd1', requestedAt: db.clock.now(), hasMore: true });
+    expect(pendingAccount()).toBe('2.00');
+  });
+
   it('releases every confirmed hold when a snapshot begun after the confirmation is swapped in', () => {
     const id = testId();
     db.store.record(

@@ -3,6 +3,7 @@
 // sale is refused; with it, it is processed online and the PIN is nowhere in the outbox.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
+import { add, dec, sub, toNumber } from '../../src/money/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { item, openTill, type Till } from './helpers.js';
 
@@ -146,6 +147,34 @@ describe('a corporate fuel sale', () => {
       direction: 'debit',
       amount: due,
     });
+  }, 30_000);
+
+  it("counts every fill of the driver against the driver's day limit", async () => {
+    till = await openTill();
+    const t = till;
+    await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
+    await t.ok('shift-open', {});
+    let odometer = 120_600;
+    const fill = (litres: number) =>
+      ({
+        transaction_id: uuidv7(Date.now()),
+        check: {
+          ...fleetPayment,
+          odometer: (odometer += 100),
+          special_account_pin: DEMO.pins.driver1,
+          check_items: [item('DIESEL', litres)],
+        },
+      }) as const;
+    // Driver 1 may spend 150 a day: the first fill leaves too little for the second.
+    const first = (await t.ok('sale-process', fill(40))).check.amount_to_pay ?? 0;
+    const left = (spent: number[]) => toNumber(sub(dec(150), spent.map(dec).reduce(add)));
+    const refused = await t.refused('sale-process', fill(60), 'limit-exceeded');
+    expect(refused.error.details).toEqual({ limit: 'user-day', available: left([first]) });
+    const third = (await t.ok('sale-process', fill(50))).check.amount_to_pay ?? 0;
+    // And in stand-in, from the till's own holds and the cache.
+    await t.central.close();
+    const offline = await t.refused('sale-process', fill(3), 'limit-exceeded');
+    expect(offline.error.details).toEqual({ limit: 'user-day', available: left([first, third]) });
   }, 30_000);
 
   // Needs src/sync/sale-service.ts to hand the engine the check with its PIN when it stands in
