@@ -107,6 +107,12 @@ export function createCardJournal(db: Database.Database) {
   const attach = db.prepare(
     'UPDATE payment_journal SET transaction_id = ?, updated_at = ? WHERE id = ?',
   );
+  // Receipt numbers wrap (ZVT at 9999): the newest approved operation with the number.
+  const approvedByReceipt = db.prepare<[string, number], Raw>(
+    `SELECT ${COLUMNS} FROM payment_journal
+      WHERE system = ? AND receipt_no = ? AND status IN ('success', 'authorized')
+      ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+  );
   // Approved operations the ledger holds no record of their own for (a scan of the journal,
   // run once at start).
   const unreported = db.prepare<[string], Raw>(
@@ -207,6 +213,11 @@ export function createCardJournal(db: Database.Database) {
     /** The successful cancel that reversed an operation (by its receipt, after it), or null. */
     reversalOf(id: string): CardOperation | null {
       const r = reversalOf.get(id);
+      return r ? decode(r) : null;
+    },
+    /** The newest approved operation of a unit with this receipt number, or null. */
+    approvedByReceipt(system: string, receiptNo: number): CardOperation | null {
+      const r = approvedByReceipt.get(system, receiptNo);
       return r ? decode(r) : null;
     },
     /** Links a paid operation to its sale. */

@@ -396,7 +396,25 @@ export class CardPayments {
     if (id === null) return false;
     if (e.operation === 'authorize')
       return this.p.store.commandResults.get('fuel-authorisation', id) !== null;
-    return this.p.store.ledger.status(id) !== null;
+    return this.p.store.ledger.status(id) !== null || this.completesOpenPump(e);
+  }
+
+  /**
+   * A completion booked on a pump authorisation that no completion sale has closed yet: the
+   * retried completion reuses it (chargeOnce). Reversing it at start could release the
+   * pre-authorisation's hold on a real unit, and the retry's booking would then be refused.
+   */
+  private completesOpenPump(e: JournalEntry): boolean {
+    if (e.operation !== 'completion' || e.original_receipt === null) return false;
+    const { store } = this.p;
+    const preauth = store.cardJournal.approvedByReceipt(e.unit, e.original_receipt);
+    const pump = preauth?.transactionId ?? null;
+    return (
+      preauth?.operationType === 'authorize' &&
+      pump !== null &&
+      store.commandResults.get('fuel-authorisation', pump) !== null &&
+      store.commandResults.get('fuel-completion', pump) === null
+    );
   }
 
   private async reverseOrphan(e: JournalEntry): Promise<JournalEntry | null> {

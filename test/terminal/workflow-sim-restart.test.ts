@@ -161,11 +161,10 @@ describe('a pre-authorisation outlives a kill of the till', () => {
     expect(sale.payments).toEqual([
       expect.objectContaining({ operation: 'completion', status: 'success', amount: 34.8 }),
     ]);
-    // The unowned completion was given back at start and the retry booked the total again.
+    // The completion of a pump still open is left standing at start and the retry reuses it:
+    // a real unit may refuse a second booking once a reversal released the hold.
     expect(booksOf(b)).toEqual([
       ['pre-auth', 5_000, null, false],
-      ['book-total', 3_480, receipt, true],
-      ['reversal', 3_480, receipt + 1, false],
       ['book-total', 3_480, receipt, false],
     ]);
     expect(
