@@ -40,6 +40,35 @@ describe('coupons, refunds and cancels', () => {
     expect(second.check.amount_to_pay).toBe(3.74);
   }, 30_000);
 
+  it('presents and redeems a coupon the sandbox emitted', async () => {
+    const t = await senior();
+    const mine = () =>
+      new Set(
+        (
+          t.central.store.findBy('coupon', 'customer_id', DEMO.customers.anna) as { id: string }[]
+        ).map((c) => c.id),
+      );
+    const before = mine();
+    // Fill 45 EUR: a free coffee coupon, emitted by the server when the sale reaches it.
+    await t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: { customer_id: DEMO.customers.anna, check_items: [item('FUEL-95', 25)] },
+    });
+    expect((await t.ok('sync-now', {})).error).toBeNull();
+    const made = [...mine()].filter((id) => !before.has(id));
+    expect(made).toHaveLength(1);
+    const coupon = t.central.store.getRecord('coupon', made[0]!) as { code: string };
+    const check = {
+      customer_id: DEMO.customers.anna,
+      redeemed_coupons: [{ code: coupon.code }],
+      check_items: [item('COF-1', 1)],
+    };
+    const calc = await t.ok('check-calc', { check });
+    expect(calc.check.redeemed_coupons?.[0]).toMatchObject({ code: coupon.code, id: made[0] });
+    const sale = await t.ok('sale-process', { transaction_id: uuidv7(Date.now()), check });
+    expect(sale).toMatchObject({ subtype: 'online', sync: { state: 'done' } });
+  }, 30_000);
+
   it('refunds one line from the stored check and cancels another sale whole', async () => {
     const t = await senior();
     const check = {
