@@ -140,7 +140,8 @@ export function chooseApi(host: { terminal?: TerminalBridge | undefined }, http:
 
 /**
  * True when a command's answer is a refusal: the contract's isErrorResponse, restated because
- * the renderer loads nothing from src/ at run time. `sync-now`'s `error: null` is an answer.
+ * the renderer loads nothing from src/ at run time. `sync-now`'s answer (its counts with
+ * `error`, null or why the round stopped early) is an answer.
  */
 export function isError(value: unknown): value is ErrorResponse {
   return (
@@ -148,6 +149,7 @@ export function isError(value: unknown): value is ErrorResponse {
     value !== null &&
     'error' in value &&
     typeof (value as { error: unknown }).error === 'object' &&
-    (value as { error: unknown }).error !== null
+    (value as { error: unknown }).error !== null &&
+    Object.keys(value).length === 1
   );
 }

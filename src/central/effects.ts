@@ -1,6 +1,7 @@
 // What a processed check does to the sandbox's balances, and how a cancel undoes it. Every
 // change is a record upsert, so it reaches terminals through the change feed. Amounts are
 // exact decimals (src/money); the engine has already decided and rounded them.
+import { createHash } from 'node:crypto';
 import {
   add,
   cmp,
@@ -36,6 +37,20 @@ export interface Effects {
 }
 
 const n = (v: unknown): Dec => (typeof v === 'number' ? dec(v) : ZERO);
+
+/**
+ * The id of a record a transaction creates (`what` names it: `coupon-0`, `lot-1`): a
+ * name-based UUID (SHA-1, version 5) of the transaction id and `what`. A UUID, as the contract
+ * wants of every id (a coupon's id comes back in checks that present it), and the same for
+ * the same transaction, so the sandbox's records replay alike.
+ */
+export function derivedId(transactionId: string, what: string): string {
+  const b = createHash('sha1').update(`${transactionId}/${what}`).digest().subarray(0, 16);
+  b[6] = (b[6]! & 0x0f) | 0x50; // version 5
+  b[8] = (b[8]! & 0x3f) | 0x80; // variant 10
+  const hex = b.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 function update(
   store: CentralStore,
@@ -223,7 +238,7 @@ export function applyProcessed(store: CentralStore, input: ApplyInput): Effects 
     let regular: Dec = ZERO;
     ((check.bonuses_added as Rec[] | undefined) ?? []).forEach((b, i) => {
       if (b.starting != null || b.expire != null) {
-        const id = `${input.transactionId.slice(0, 30)}-l${i}`;
+        const id = derivedId(input.transactionId, `lot-${i}`);
         store.upsert('bonus_lot', id, {
           id,
           customer_id: customerId,
@@ -278,7 +293,7 @@ export function applyProcessed(store: CentralStore, input: ApplyInput): Effects 
 
   ((check.emitted_coupons as Rec[] | undefined) ?? []).forEach((c, i) => {
     if (typeof c.code !== 'string') return;
-    const id = (typeof c.id === 'string' && c.id) || `${input.transactionId.slice(0, 30)}-c${i}`;
+    const id = (typeof c.id === 'string' && c.id) || derivedId(input.transactionId, `coupon-${i}`);
     store.upsert('coupon', id, {
       ...c,
       id,

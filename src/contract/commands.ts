@@ -526,11 +526,12 @@ export interface TerminalBridge {
 }
 
 /**
- * True when a command's answer is a refusal: an `error` key holding an error object.
- * `sync-now` answers `error: null` when its round ran through; that is an answer.
+ * True when a command's answer is a refusal: an object whose only key is `error`, holding an
+ * error object. `sync-now` answers with its counts and `error` (null, or why its round stopped
+ * early); that is an answer, not a refusal.
  */
 export function isErrorResponse(value: unknown): value is ErrorResponse {
   if (typeof value !== 'object' || value === null || !('error' in value)) return false;
   const error = (value as { error: unknown }).error;
-  return typeof error === 'object' && error !== null;
+  return typeof error === 'object' && error !== null && Object.keys(value).length === 1;
 }

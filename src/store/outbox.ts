@@ -46,6 +46,11 @@ export interface OutboxRow {
   readonly updatedAt: number;
   readonly resolvedAt: number | null;
   readonly resolvedBy: string | null;
+  /**
+   * Set by the reads that must not stop on one bad row (the pusher's, the attention list's):
+   * why the stored payload no longer reads. `payload` is then null; the row cannot be sent.
+   */
+  readonly unreadable?: string;
 }
 
 /** The oldest row not yet delivered (queued or sending), without its payload. */
@@ -112,6 +117,13 @@ export function createOutbox(db: Database.Database, options: { payloadSchemas?: 
   const toRejected = db.prepare(
     "UPDATE outbox SET status = 'rejected', response = ?, last_error = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'sending')",
   );
+  // Served by the partial index outbox_unsent (0004): the pusher walks every unsent row in order.
+  const unsentAfter = db.prepare<[number, number], OutboxRowRaw>(
+    `SELECT ${COLUMNS} FROM outbox WHERE status IN ('queued', 'sending') AND id > ? ORDER BY id LIMIT ?`,
+  );
+  const toUnsent = db.prepare(
+    "UPDATE outbox SET status = 'queued', attempts = max(attempts - 1, 0), updated_at = ? WHERE id = ? AND status = 'sending'",
+  );
   const resetSending = db.prepare(
     "UPDATE outbox SET status = 'queued', updated_at = ? WHERE status = 'sending'",
   );
@@ -141,20 +153,33 @@ export function createOutbox(db: Database.Database, options: { payloadSchemas?: 
        FROM outbox WHERE status IN ('queued', 'sending') ORDER BY id LIMIT 1`,
   );
 
-  function decode(raw: OutboxRowRaw): OutboxRow {
-    let payload = json(raw.payload);
-    const schema = options.payloadSchemas?.(raw.operation, raw.payload_version);
-    if (schema) {
-      const parsed = schema.safeParse(payload);
-      if (!parsed.success) {
-        throw storeError(
-          'invalid-record',
-          `outbox row ${raw.id} (${raw.operation} v${raw.payload_version}): stored payload no longer valid: ${parsed.error.issues[0]?.message ?? ''}`,
-        );
-      }
-      payload = parsed.data;
+  /** The payload read back through its schema, or why it no longer reads. */
+  function readPayload(raw: OutboxRowRaw): { payload: unknown } | { problem: string } {
+    let payload: unknown;
+    try {
+      payload = json(raw.payload);
+    } catch {
+      return { problem: 'stored payload is not JSON' };
     }
+    const schema = options.payloadSchemas?.(raw.operation, raw.payload_version);
+    if (!schema) return { payload };
+    const parsed = schema.safeParse(payload);
+    return parsed.success
+      ? { payload: parsed.data }
+      : { problem: `stored payload no longer valid: ${parsed.error.issues[0]?.message ?? ''}` };
+  }
+
+  /** A row; a payload that no longer reads throws, or with `lenient` marks the row unreadable. */
+  function decode(raw: OutboxRowRaw, lenient = false): OutboxRow {
+    const read = readPayload(raw);
+    if ('problem' in read && !lenient)
+      throw storeError(
+        'invalid-record',
+        `outbox row ${raw.id} (${raw.operation} v${raw.payload_version}): ${read.problem}`,
+      );
+    const payload = 'payload' in read ? read.payload : null;
     return {
+      ...('problem' in read ? { unreadable: read.problem } : {}),
       id: raw.id,
       transactionId: raw.transaction_id,
       seq: raw.seq,
@@ -221,7 +246,7 @@ export function createOutbox(db: Database.Database, options: { payloadSchemas?: 
      * backoff waits that long, so its time was set by a wall clock that has since gone back.
      */
     due(nowMs: number, limit = 50, beyondMs = Number.MAX_SAFE_INTEGER): OutboxRow[] {
-      return due.all(nowMs, beyondMs, limit).map(decode);
+      return due.all(nowMs, beyondMs, limit).map((r) => decode(r));
     },
     /** When the earliest queued row becomes due (null: nothing queued). */
     nextDueAt(): number | null {
@@ -229,11 +254,23 @@ export function createOutbox(db: Database.Database, options: { payloadSchemas?: 
     },
     get(id: number): OutboxRow | null {
       const r = byId.get(id);
-      return r ? decode(r) : null;
+      return r ? decode(r, true) : null;
     },
+    /** The row of a transaction (lenient: its state is wanted even when its payload is bad). */
     byTransaction(transactionId: string): OutboxRow | null {
       const r = byTransaction.get(transactionId);
-      return r ? decode(r) : null;
+      return r ? decode(r, true) : null;
+    },
+    /**
+     * Unsent rows after `afterId`, oldest first, a row whose payload no longer reads marked
+     * `unreadable` instead of throwing: one bad row must not stop the outbox.
+     */
+    unsentAfter(afterId: number, limit: number): OutboxRow[] {
+      return unsentAfter.all(afterId, limit).map((r) => decode(r, true));
+    },
+    /** sending -> queued with the attempt uncounted: it was never made (its lane stopped). */
+    unsend(id: number, nowMs: number): boolean {
+      return toUnsent.run(nowMs, id).changes === 1;
     },
     /** queued -> sending, counting the attempt; false when the row was not queued. */
     markSending(id: number, nowMs: number): boolean {
@@ -257,7 +294,7 @@ export function createOutbox(db: Database.Database, options: { payloadSchemas?: 
     },
     /** Rejected rows nobody has resolved yet: the attention list. */
     attention(): OutboxRow[] {
-      return attention.all().map(decode);
+      return attention.all().map((r) => decode(r, true));
     },
     resolve(id: number, by: string, nowMs: number): boolean {
       return resolve.run(nowMs, by, id).changes === 1;
@@ -267,7 +304,7 @@ export function createOutbox(db: Database.Database, options: { payloadSchemas?: 
     },
     /** Every row not yet done (for an export before sign-out or reset). */
     unsent(): OutboxRow[] {
-      return unsent.all().map(decode);
+      return unsent.all().map((r) => decode(r));
     },
     /** The oldest row not yet delivered, or null; one index probe, no payload decoded. */
     oldestUnsent(): OldestUnsent | null {

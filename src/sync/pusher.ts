@@ -1,14 +1,17 @@
 // The outbox pusher: sends queued writes oldest first, each under its Idempotency-Key (its
 // transaction id), so a write that reached the server before its answer was lost is not
 // applied twice. Retries live here with their state in SQLite: exponential backoff with
-// jitter, honouring Retry-After. A 422 keeps the row as rejected with the server's reason:
-// it shows on the attention list and the ledger drops its holds (the server's figures stand).
+// jitter, honouring Retry-After. A refusal that will not heal (422, 400, ..., an unsendable
+// row, an answer still unreadable after UNREADABLE_ATTEMPTS) keeps the row as rejected with
+// its reason: it shows on the attention list and the ledger drops its holds.
 //
-// Order: rows are launched in id order; rows of one customer never overlap, rows of
-// different customers may (up to `concurrency`), which is what makes a drain fast on a good
-// link without letting a customer's spend overtake the earn before it. A cancel or refund
-// travels in its sale's lane, so it never overtakes the sale. The first transient
-// failure halts the pass: nothing later is launched until that row is due again.
+// Order is per lane across the whole outbox: a pass walks every unsent row in id order, and
+// a row is sent only when no earlier row of its lane is still unsent (backed off, or failed
+// in this pass). A lane is a customer (or one anonymous transaction); a cancel or refund
+// travels in its sale's lane, so it never overtakes the sale. Lanes are independent: one in
+// backoff stops no other. Rows of different lanes are sent side by side (up to
+// `concurrency`). A failure of the link (no answer, 5xx, 429, auth) pauses every lane: the
+// pass stops, and none starts before the pause ends.
 import type { Store } from '../store/open.js';
 import type { OutboxRow } from '../store/outbox.js';
 import { backoffMs, type CentralClient, type Failure } from './client.js';
@@ -45,11 +48,36 @@ export interface DrainResult {
 const PAGE = 200;
 /** The longest Retry-After honoured; a server asking for more is asked again after this. */
 const MAX_RETRY_AFTER_MS = 3_600_000;
+/**
+ * Attempts answered with a body this terminal cannot read before the row is set aside: the
+ * server answers a repeat with its stored first answer, so it will not heal.
+ */
+export const UNREADABLE_ATTEMPTS = 5;
 
 type Outcome =
   | { kind: 'done'; value: unknown }
   | { kind: 'rejected'; reason: unknown }
-  | { kind: 'retry'; failure: Failure };
+  | { kind: 'retry'; failure: Failure }
+  /** Not sent: an earlier row of its lane failed in the same chunk. */
+  | { kind: 'skipped' };
+
+/** A row with its lane. */
+interface Laned {
+  row: OutboxRow;
+  lane: string;
+}
+
+/** What one pass knows: lanes that may not move, when the first may, whether it stopped. */
+interface Pass {
+  blocked: Set<string>;
+  /** The lane of each transaction seen, so a cancel or refund finds its sale's without a read. */
+  laneOfTx: Map<string, string>;
+  nextDueAt: number | null;
+  /** A failure of the link stopped the pass. */
+  halted: boolean;
+  /** The server answered some row (done or refused): the link works. */
+  answered: boolean;
+}
 
 /** The customer a row belongs to, for ordering; null rows are independent. */
 export function partitionKey(payload: unknown): string | null {
@@ -78,14 +106,22 @@ export function laneKey(
   row: Pick<OutboxRow, 'id' | 'operation' | 'payload'>,
   saleRow: (transactionId: string) => Pick<OutboxRow, 'payload'> | null,
 ): string {
+  return laneWith(row, (id) => {
+    const sale = saleRow(id);
+    return sale && partitionKey(sale.payload);
+  });
+}
+
+/** laneKey, with the lane of the sale a cancel or refund follows found by `saleLane`. */
+function laneWith(
+  row: Pick<OutboxRow, 'id' | 'operation' | 'payload'>,
+  saleLane: (transactionId: string) => string | null,
+): string {
   const field = FOLLOWS_SALE[row.operation];
   if (field) {
     const body = (row.payload as { body?: Record<string, unknown> } | null)?.body ?? {};
     const saleId = body[field];
-    if (typeof saleId === 'string' && saleId.length > 0) {
-      const sale = saleRow(saleId);
-      return (sale && partitionKey(sale.payload)) ?? `tx:${saleId}`;
-    }
+    if (typeof saleId === 'string' && saleId.length > 0) return saleLane(saleId) ?? `tx:${saleId}`;
   }
   return partitionKey(row.payload) ?? `row:${row.id}`;
 }
@@ -102,21 +138,30 @@ function isPermanent(f: Failure): boolean {
   );
 }
 
+/** Failures of the link rather than of the row: every lane waits (no answer, 5xx, 429, auth). */
+function linkFailure(f: Failure): boolean {
+  return f.kind === 'network' || f.kind === 'timeout' || (f.kind === 'http' && !isPermanent(f));
+}
+
+const retryAfterOf = (f: Failure): number | null =>
+  f.kind === 'http' && f.retryAfterMs !== null
+    ? Math.min(f.retryAfterMs, MAX_RETRY_AFTER_MS)
+    : null;
+
+const refusal = (code: string, message: string) => ({ error: { code, message, path: null } });
+
 export class OutboxPusher {
   private readonly o: PusherOptions;
   private readonly random: () => number;
-  /** The row a failure halted on: nothing is sent before it is due (kept in order). */
-  private gate: { id: number; dueAt: number } | null = null;
+  /** Until when the link is paused after a failure of the link (nothing is sent before). */
+  private pausedUntil: number | null = null;
+  /** Passes the link failed in a row: the pause grows with them and ends at the first answer. */
+  private linkFailures = 0;
   private draining: Promise<DrainResult> | null = null;
 
   constructor(o: PusherOptions) {
     this.o = o;
     this.random = o.random ?? Math.random;
-    // After a restart, the oldest unsent row may be waiting on its backoff: honour it (one
-    // index probe, not every unsent payload read and decoded).
-    const first = o.store.outbox.oldestUnsent();
-    if (first && first.nextAttemptAt > o.clock.now() && !this.stale(first.nextAttemptAt))
-      this.gate = { id: first.id, dueAt: first.nextAttemptAt };
   }
 
   /** The longest wait this pusher ever sets (backoff or Retry-After). */
@@ -133,6 +178,10 @@ export class OutboxPusher {
     return dueAt > this.o.clock.now() + this.longestWaitMs();
   }
 
+  private isDue(dueAt: number): boolean {
+    return dueAt <= this.o.clock.now() || this.stale(dueAt);
+  }
+
   /** One drain at a time: a second call joins the running one. */
   drain(maxRows = Number.POSITIVE_INFINITY): Promise<DrainResult> {
     this.draining ??= this.run(maxRows).finally(() => {
@@ -141,13 +190,15 @@ export class OutboxPusher {
     return this.draining;
   }
 
-  /** When the gate opens, or null when nothing holds the queue back. */
+  /** When the link's pause ends, or null when nothing holds every lane back. */
   gatedUntil(): number | null {
-    return this.gate?.dueAt ?? null;
+    if (this.pausedUntil !== null && this.stale(this.pausedUntil)) this.pausedUntil = null;
+    return this.pausedUntil !== null && this.pausedUntil > this.o.clock.now()
+      ? this.pausedUntil
+      : null;
   }
 
   private async run(maxRows: number): Promise<DrainResult> {
-    const { store, clock } = this.o;
     const result: DrainResult = {
       sent: 0,
       done: 0,
@@ -156,124 +207,183 @@ export class OutboxPusher {
       nextDueAt: null,
       lastFailure: null,
     };
-    const concurrency = Math.max(1, this.o.concurrency ?? 8);
-    // State changes of a chunk commit together: two commits per chunk instead of two per row
-    // (each commit is an fsync). An IMMEDIATE transaction takes the write lock up front, so an
-    // operator's `db` command holding it makes this wait its busy timeout instead of failing a
-    // read-to-write upgrade half-way. A crash between the two leaves rows `sending`, which go
-    // back to `queued` at start and are sent again under the same key: the server answers the
-    // first result.
-    const together = (fn: () => void) => store.write(fn);
-    let halted = false;
-
-    while (!halted && result.sent < maxRows) {
-      const now = clock.now();
-      if (this.gate && this.stale(this.gate.dueAt)) this.gate = null;
-      if (this.gate && now < this.gate.dueAt) break;
-      const rows = store.outbox.due(
-        now,
-        Math.min(PAGE, maxRows - result.sent),
-        now + this.longestWaitMs(),
-      );
-      if (rows.length === 0) break;
-      if (this.gate && rows[0]!.id > this.gate.id) this.gate = null; // the halted row is no longer queued
-      for (let i = 0; i < rows.length && !halted; i += concurrency * 2) {
-        const chunk = rows.slice(i, i + concurrency * 2);
-        const sending: OutboxRow[] = [];
-        together(() => {
-          for (const row of chunk)
-            if (store.outbox.markSending(row.id, clock.now())) sending.push(row);
-        });
-        result.sent += sending.length;
-        const outcomes = await this.sendChunk(sending, concurrency);
-        const rejected: [OutboxRow, unknown][] = [];
-        together(() => {
-          for (const [row, outcome] of outcomes) {
-            if (outcome.kind === 'done') {
-              store.outbox.markDone(row.id, outcome.value, clock.now());
-              if (this.gate?.id === row.id) this.gate = null;
-              result.done += 1;
-            } else if (outcome.kind === 'rejected') {
-              store.outbox.markRejected(row.id, outcome.reason, clock.now());
-              if (this.gate?.id === row.id) this.gate = null;
-              rejected.push([row, outcome.reason]);
-              result.rejected += 1;
-            } else {
-              result.lastFailure = outcome.failure;
-              const asked = outcome.failure.kind === 'http' ? outcome.failure.retryAfterMs : null;
-              const retryAfter = asked === null ? null : Math.min(asked, MAX_RETRY_AFTER_MS);
-              const dueAt =
-                clock.now() +
-                backoffMs(
-                  row.attempts,
-                  this.o.retry.base_ms,
-                  this.o.retry.max_ms,
-                  this.random,
-                  retryAfter,
-                );
-              store.outbox.markRetry(
-                row.id,
-                `${outcome.failure.code}: ${outcome.failure.message}`,
-                dueAt,
-                clock.now(),
-              );
-              if (!this.gate || row.id <= this.gate.id) this.gate = { id: row.id, dueAt };
-              result.retried += 1;
-              halted = true;
-            }
-          }
-        });
-        for (const [row, reason] of rejected) this.o.onRejected?.(row, reason);
-      }
-      if (rows.length < PAGE) break;
+    const pass: Pass = {
+      blocked: new Set(),
+      laneOfTx: new Map(),
+      nextDueAt: null,
+      halted: false,
+      answered: false,
+    };
+    let after = 0;
+    while (!pass.halted && result.sent < maxRows && this.gatedUntil() === null) {
+      const page = this.o.store.outbox.unsentAfter(after, PAGE);
+      if (page.length === 0) break;
+      after = page[page.length - 1]!.id;
+      await this.sendAll(this.ready(page, pass), pass, result, maxRows);
+      if (page.length < PAGE) break;
     }
-    const next = this.gate?.dueAt ?? store.outbox.nextDueAt();
-    result.nextDueAt = next !== null && this.stale(next) ? clock.now() : next;
+    // The pause grows with passes the link failed in a row, and ends at the first answer.
+    if (pass.answered) this.linkFailures = 0;
+    else if (pass.halted) this.linkFailures += 1;
+    result.nextDueAt = this.nextDueAt(pass, result.sent >= maxRows);
     return result;
   }
 
-  /** Sends a chunk: rows of one customer one after another, different customers side by side. */
-  private async sendChunk(rows: OutboxRow[], concurrency: number): Promise<[OutboxRow, Outcome][]> {
-    const lanes = new Map<string, OutboxRow[]>();
-    for (const row of rows) {
-      const key = laneKey(row, (id) => this.o.store.outbox.byTransaction(id));
-      lanes.set(key, [...(lanes.get(key) ?? []), row]);
+  /** When the next pass has work: the pause's end, a waiting lane's due time, or now. */
+  private nextDueAt(pass: Pass, cut: boolean): number | null {
+    const { store, clock } = this.o;
+    if (store.outbox.nextDueAt() === null) return null; // nothing queued
+    const paused = this.gatedUntil();
+    if (paused !== null) return paused;
+    if (cut) return clock.now();
+    const next = pass.nextDueAt ?? store.outbox.nextDueAt();
+    return next !== null && this.stale(next) ? clock.now() : next;
+  }
+
+  /** The lane of a row; a cancel or refund takes its sale's. */
+  private laneOf(row: OutboxRow, pass: Pass): string {
+    const lane = laneWith(row, (id) => {
+      const known = pass.laneOfTx.get(id);
+      if (known !== undefined) return known;
+      const sale = this.o.store.outbox.byTransaction(id);
+      return sale && partitionKey(sale.payload);
+    });
+    pass.laneOfTx.set(row.transactionId, lane);
+    return lane;
+  }
+
+  /** A waiting row blocks its lane for the pass; the lane may move again at `dueAt`. */
+  private block(pass: Pass, lane: string, dueAt: number | null): void {
+    pass.blocked.add(lane);
+    if (dueAt !== null && (pass.nextDueAt === null || dueAt < pass.nextDueAt))
+      pass.nextDueAt = dueAt;
+  }
+
+  /** The rows of a page that may go now, in id order; the others block their lanes. */
+  private ready(page: OutboxRow[], pass: Pass): Laned[] {
+    const out: Laned[] = [];
+    for (const row of page) {
+      const lane = this.laneOf(row, pass);
+      if (pass.blocked.has(lane)) continue;
+      if (row.status !== 'queued') this.block(pass, lane, null);
+      else if (!this.isDue(row.nextAttemptAt)) this.block(pass, lane, row.nextAttemptAt);
+      else out.push({ row, lane });
     }
+    return out;
+  }
+
+  /** Sends ready rows in chunks, each chunk leaving out lanes an earlier chunk blocked. */
+  private async sendAll(ready: Laned[], pass: Pass, result: DrainResult, maxRows: number) {
+    const size = this.concurrency() * 2;
+    let i = 0;
+    while (i < ready.length && !pass.halted && result.sent < maxRows) {
+      const chunk: Laned[] = [];
+      for (; i < ready.length && chunk.length < size && result.sent + chunk.length < maxRows; i++)
+        if (!pass.blocked.has(ready[i]!.lane)) chunk.push(ready[i]!);
+      if (chunk.length > 0) await this.sendChunk(chunk, pass, result);
+    }
+  }
+
+  private concurrency(): number {
+    return Math.max(1, this.o.concurrency ?? 8);
+  }
+
+  /**
+   * One chunk. Its state changes commit together in `store.write(fn)` (two fsyncs per chunk,
+   * not per row; an IMMEDIATE transaction takes the write lock up front, so an operator's `db`
+   * command makes this wait its busy timeout rather than fail half-way). A crash between the
+   * two leaves rows `sending`, queued again at start and sent under the same key.
+   */
+  private async sendChunk(chunk: Laned[], pass: Pass, result: DrainResult): Promise<void> {
+    const { store, clock } = this.o;
+    const sending: Laned[] = [];
+    store.write(() => {
+      for (const c of chunk) if (store.outbox.markSending(c.row.id, clock.now())) sending.push(c);
+    });
+    result.sent += sending.length;
+    const outcomes = await this.sendLanes(sending);
+    const rejected: [OutboxRow, unknown][] = [];
+    store.write(() => {
+      for (const [{ row, lane }, outcome] of outcomes) {
+        const r = this.apply(row, lane, outcome, pass, result);
+        if (r) rejected.push(r);
+      }
+    });
+    result.sent -= outcomes.filter(([, o]) => o.kind === 'skipped').length;
+    for (const [row, reason] of rejected) this.o.onRejected?.(row, reason);
+  }
+
+  /** Records one outcome; returns the row and reason when it was refused. */
+  private apply(
+    row: OutboxRow,
+    lane: string,
+    outcome: Outcome,
+    pass: Pass,
+    result: DrainResult,
+  ): [OutboxRow, unknown] | null {
+    const { store, clock } = this.o;
+    if (outcome.kind === 'skipped') {
+      store.outbox.unsend(row.id, clock.now());
+      return null;
+    }
+    if (outcome.kind !== 'retry') pass.answered = true;
+    if (outcome.kind === 'done') {
+      store.outbox.markDone(row.id, outcome.value, clock.now());
+      result.done += 1;
+      return null;
+    }
+    if (outcome.kind === 'rejected') {
+      store.outbox.markRejected(row.id, outcome.reason, clock.now());
+      result.rejected += 1;
+      return [row, outcome.reason];
+    }
+    const f = outcome.failure;
+    result.lastFailure = f;
+    result.retried += 1;
+    const link = linkFailure(f);
+    // A failure of the link backs the row off at least as long as the link is paused.
+    const exponent = link ? Math.max(row.attempts, this.linkFailures) : row.attempts;
+    const { base_ms, max_ms } = this.o.retry;
+    const dueAt = clock.now() + backoffMs(exponent, base_ms, max_ms, this.random, retryAfterOf(f));
+    store.outbox.markRetry(row.id, `${f.code}: ${f.message}`, dueAt, clock.now());
+    this.block(pass, lane, dueAt);
+    if (link) {
+      // Every lane waits until the failed rows are due again (the longest of them).
+      this.pausedUntil = Math.max(this.pausedUntil ?? 0, dueAt);
+      pass.halted = true;
+    }
+    return null;
+  }
+
+  /** Sends a chunk: rows of one lane one after another, different lanes side by side. */
+  private async sendLanes(rows: Laned[]): Promise<[Laned, Outcome][]> {
+    const lanes = new Map<string, Laned[]>();
+    for (const r of rows) lanes.set(r.lane, [...(lanes.get(r.lane) ?? []), r]);
     const out = new Map<number, Outcome>();
     const queue = [...lanes.values()];
     const worker = async () => {
       for (let lane = queue.shift(); lane; lane = queue.shift()) {
-        for (const row of lane) {
-          const outcome = await this.sendOne(row);
-          out.set(row.id, outcome);
+        let stopped = false;
+        for (const { row } of lane) {
           // A lane stops at its first transient failure: its later rows wait their turn.
-          if (outcome.kind === 'retry') {
-            for (const later of lane.slice(lane.indexOf(row) + 1)) out.set(later.id, outcome);
-            break;
-          }
+          const outcome: Outcome = stopped ? { kind: 'skipped' } : await this.sendOne(row);
+          out.set(row.id, outcome);
+          if (outcome.kind === 'retry') stopped = true;
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
-    return rows.map((row) => [row, out.get(row.id)!]);
+    await Promise.all(Array.from({ length: Math.min(this.concurrency(), queue.length) }, worker));
+    return rows.map((r) => [r, out.get(r.row.id)!]);
   }
 
   private async sendOne(row: OutboxRow): Promise<Outcome> {
     const operation = row.operation as OutboxOperation;
     const name = OUTBOX_OPERATIONS[operation];
     const parsed = OutboxPayloadV1.safeParse(row.payload);
-    if (!name || !parsed.success) {
+    if (!name || row.unreadable !== undefined || !parsed.success) {
       // Not something this version can send: kept, visible, never dropped.
-      return {
-        kind: 'rejected',
-        reason: {
-          error: {
-            code: 'unsendable',
-            message: `outbox row ${row.id}: unknown operation or payload`,
-            path: null,
-          },
-        },
-      };
+      const why = row.unreadable ?? 'unknown operation or payload';
+      return { kind: 'rejected', reason: refusal('unsendable', `outbox row ${row.id}: ${why}`) };
     }
     const r = await this.o.client.write(
       name,
@@ -281,21 +391,30 @@ export class OutboxPusher {
       row.transactionId,
     );
     if (r.ok) return { kind: 'done', value: r.value };
-    if (isPermanent(r.failure)) {
-      const f = r.failure as Extract<Failure, { kind: 'http' }>;
+    const f = r.failure;
+    if (isPermanent(f)) {
+      const h = f as Extract<Failure, { kind: 'http' }>;
       return {
         kind: 'rejected',
         reason: {
-          status: f.status,
+          status: h.status,
           error: {
-            code: f.code,
-            message: f.message,
-            path: f.path,
-            ...(f.details !== undefined ? { details: f.details } : {}),
+            code: h.code,
+            message: h.message,
+            path: h.path,
+            ...(h.details !== undefined ? { details: h.details } : {}),
           },
         },
       };
     }
-    return { kind: 'retry', failure: r.failure };
+    if (f.kind === 'invalid-response' && row.attempts + 1 >= UNREADABLE_ATTEMPTS)
+      return {
+        kind: 'rejected',
+        reason: refusal(
+          'invalid-response',
+          `the server answered ${UNREADABLE_ATTEMPTS} times with an answer this terminal cannot read (it may have applied the write): ${f.message}`,
+        ),
+      };
+    return { kind: 'retry', failure: f };
   }
 }

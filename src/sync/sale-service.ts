@@ -154,17 +154,25 @@ export function spends(check: EngineCheck): boolean {
   );
 }
 
-/** Failures after which the terminal stands in: the server may simply be unreachable. */
+/**
+ * Failures after which the terminal stands in: the server may simply be unreachable, or it
+ * answered in a way the terminal cannot read (the outcome is unknown, never a refusal).
+ */
 function standsIn(f: Failure): boolean {
   return (
     f.kind === 'network' ||
     f.kind === 'timeout' ||
+    f.kind === 'invalid-response' ||
     (f.kind === 'http' && (f.status >= 500 || f.status === 429 || f.status === 408))
   );
 }
 
-/** A failure after which the request may have reached the server (its answer was lost). */
+/**
+ * A failure after which the request may have reached the server (its answer was lost, or
+ * came back unreadable: a 2xx whose body breaks the contract may well have applied the sale).
+ */
 function ambiguous(f: Failure): boolean {
+  if (f.kind === 'invalid-response') return true;
   if (f.kind === 'timeout') return !/connect/i.test(f.code);
   if (f.kind === 'network')
     return !/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN/.test(f.code);

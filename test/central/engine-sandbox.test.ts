@@ -1,6 +1,7 @@
 // The sandbox with the real check engine and the demo seed: the operations move the
 // balances the way engine.md says, and the feed carries the moved records.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
 
 let central: RunningCentral;
@@ -174,5 +175,32 @@ describe('sandbox with the engine', () => {
     expect(r.status).toBe(200);
     expect(r.body.transaction_cancelled).toBe(1);
     expect(balance(DEMO.customers.anna)).toBeCloseTo(before, 2);
+  });
+
+  it('the sandbox emits coupon ids that are UUIDs', async () => {
+    // Anna fills 45 EUR (a coffee coupon) and buys shop goods (a dated promotional lot).
+    const ids = (entity: string) =>
+      (central.store.findBy(entity, 'customer_id', DEMO.customers.anna) as { id: string }[]).map(
+        (r) => r.id,
+      );
+    const before = new Set([...ids('coupon'), ...ids('bonus_lot')]);
+    const id = '019a1111-0000-7000-8000-000000000005';
+    const sale = await post(
+      '/v1/terminal/process_check',
+      {
+        transaction_id: id,
+        customer_id: DEMO.customers.anna,
+        check_items: [
+          { code: 'FUEL-95', category: 'fuel', quantity: 25, price: 1.8 },
+          { code: 'SNK-1', category: 'shop', quantity: 4, price: 4.99 },
+        ],
+      },
+      id,
+    );
+    expect(sale.status).toBe(200);
+    expect(sale.body.emitted_coupons).toHaveLength(1);
+    const made = [...ids('coupon'), ...ids('bonus_lot')].filter((r) => !before.has(r));
+    expect(made.length).toBe(2);
+    for (const r of made) expect(z.uuid().safeParse(r).success, r).toBe(true);
   });
 });

@@ -96,6 +96,7 @@ describe('bridgeApi and chooseApi', () => {
 describe('isError', () => {
   it("takes sync-now's `error: null` for an answer, an error object for a refusal", () => {
     expect(isError({ pushed: 1, error: null })).toBe(false);
+    expect(isError({ pushed: 1, error: { code: 'x', message: 'y', path: '(root)' } })).toBe(false);
     expect(isError({ error: { code: 'x', message: 'y', path: '(root)' } })).toBe(true);
   });
 });

@@ -38,14 +38,14 @@ interface Till {
 }
 
 /** A till whose stand-in refuses every offline spend (customer-day limit 0). */
-async function till(central: RunningCentral): Promise<Till> {
+async function till(central: RunningCentral, deadlineMs = 150): Promise<Till> {
   const dir = mkdtempSync(join(tmpdir(), 'lt-void-'));
   const clock = systemSyncClock;
   const store = await openTerminalStore(dir, clock);
   const { link, client } = connectTill(store, central.url, central, clock);
   const salesVia = (via: CentralClient) =>
     tillSales({ store, client: via, link, clock }, central.terminal_id, {
-      central: { timeouts: { online_deadline_ms: 150 } },
+      central: { timeouts: { online_deadline_ms: deadlineMs } },
       standin: { customer_day_limit: 0 },
     });
   const sales = salesVia(client);
@@ -171,5 +171,33 @@ describe('void of a refused stand-in', () => {
     expectRefused(r);
     expect(t.store.outbox.unsent()).toEqual([]);
     expect(t.store.outbox.oldestUnsent()).toBeNull();
+  });
+});
+
+describe('an answer the terminal cannot read', () => {
+  it('an unreadable answer to an online sale is an unknown outcome, fenced by a void', async () => {
+    const central = await sandbox();
+    // A server whose coupon ids break the contract: its answer to a check presenting the
+    // coupon fails the terminal's schema, though the server applied the sale.
+    const [coffee] = central.store.findBy('coupon', 'code', DEMO.coupons.coffee) as {
+      id: string;
+    }[];
+    central.store.remove('coupon', coffee!.id);
+    central.store.upsert('coupon', 'legacy-coupon-c0', { ...coffee, id: 'legacy-coupon-c0' });
+    // A deadline the answer always meets: its body, not its time, is the fault here.
+    const t = await till(central, 5_000);
+    const before = serverBonuses(central);
+    const r = await t.sales.process({
+      check: { ...spend, redeemed_coupons: [{ code: DEMO.coupons.coffee }] },
+    });
+    expect(central.store.transaction(r.transaction_id)?.operation).toBe('process_check');
+    // Not a definite refusal: the stand-in decided (and refused), and a void fences the sale.
+    expectRefused(r);
+    expect(t.store.outbox.unsent()).toMatchObject([
+      { operation: 'cancel_check', payload: { body: { transaction_id: r.transaction_id } } },
+    ]);
+    await t.pusher.drain();
+    expect(central.store.transaction(r.transaction_id)?.cancelled).toBe(1);
+    expect(serverBonuses(central)).toEqual(before);
   });
 });

@@ -131,9 +131,17 @@ export function recordCashSale(
   store: Store,
   amount: number,
   clock: SyncClock = systemSyncClock,
+  /** Body fields to override (a malformed body the server refuses). */
+  bodyExtra: Record<string, unknown> = {},
+  /** Payload fields to override (a payload that no longer passes its schema). */
+  payloadExtra: Record<string, unknown> = {},
 ): string {
   const id = uuidv7(clock.now());
-  const body = { transaction_id: id, check_items: [{ code: 'WTR-1', quantity: 1, price: amount }] };
+  const body = {
+    transaction_id: id,
+    check_items: [{ code: 'WTR-1', quantity: 1, price: amount }],
+    ...bodyExtra,
+  };
   store.record({
     id,
     kind: 'check',
@@ -150,6 +158,7 @@ export function recordCashSale(
         schema_version: 2,
         made_at: new Date(clock.now()).toISOString(),
         clock_suspect: false,
+        ...payloadExtra,
       },
     },
   });

@@ -200,6 +200,9 @@ describe('dispatch', () => {
 describe('isErrorResponse', () => {
   it("takes sync-now's `error: null` for an answer, an error object for a refusal", () => {
     expect(isErrorResponse({ pushed: 0, error: null })).toBe(false);
+    expect(
+      isErrorResponse({ pushed: 0, error: { code: 'offline', message: 'm', path: '(root)' } }),
+    ).toBe(false);
     expect(isErrorResponse(refuse('x', 'y'))).toBe(true);
     expect(isErrorResponse(null)).toBe(false);
   });

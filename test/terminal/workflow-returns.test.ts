@@ -19,6 +19,23 @@ async function senior(): Promise<Till> {
   return till;
 }
 
+/** Anna fills 45 EUR: the server emits her a free coffee coupon, which the till then pulls. */
+async function emittedCoupon(t: Till): Promise<{ id: string; code: string }> {
+  const mine = () =>
+    (t.central.store.findBy('coupon', 'customer_id', DEMO.customers.anna) as { id: string }[]).map(
+      (c) => c.id,
+    );
+  const before = new Set(mine());
+  await t.ok('sale-process', {
+    transaction_id: uuidv7(Date.now()),
+    check: { customer_id: DEMO.customers.anna, check_items: [item('FUEL-95', 25)] },
+  });
+  expect((await t.ok('sync-now', {})).error).toBeNull();
+  const made = mine().filter((id) => !before.has(id));
+  expect(made).toHaveLength(1);
+  return t.central.store.getRecord('coupon', made[0]!) as { id: string; code: string };
+}
+
 describe('coupons, refunds and cancels', () => {
   it('redeems a free-coffee coupon online', async () => {
     const t = await senior();
@@ -38,6 +55,41 @@ describe('coupons, refunds and cancels', () => {
     const second = await t.ok('check-calc', { check });
     expect(second.check.redeemed_coupons?.[0]).toMatchObject({ valid: false });
     expect(second.check.amount_to_pay).toBe(3.74);
+  }, 30_000);
+
+  it('presents and redeems a coupon the sandbox emitted', async () => {
+    const t = await senior();
+    const coupon = await emittedCoupon(t);
+    const check = {
+      customer_id: DEMO.customers.anna,
+      redeemed_coupons: [{ code: coupon.code }],
+      check_items: [item('COF-1', 1)],
+    };
+    const calc = await t.ok('check-calc', { check });
+    expect(calc.check.redeemed_coupons?.[0]).toMatchObject({ code: coupon.code, id: coupon.id });
+    const sale = await t.ok('sale-process', { transaction_id: uuidv7(Date.now()), check });
+    expect(sale).toMatchObject({ subtype: 'online', sync: { state: 'done' } });
+  }, 30_000);
+
+  it('answers a stand-in sale presenting a coupon the sandbox emitted (committed, never 500)', async () => {
+    const t = await senior();
+    const coupon = await emittedCoupon(t);
+    t.central.server.setFaults({ error_rate: 1 });
+    const id = uuidv7(Date.now());
+    const sale = await t.call('sale-process', {
+      transaction_id: id,
+      check: {
+        customer_id: DEMO.customers.anna,
+        redeemed_coupons: [{ code: coupon.code }],
+        check_items: [item('COF-1', 1)],
+      },
+    });
+    t.central.server.setFaults({ error_rate: 0 });
+    expect(sale.status, JSON.stringify(sale.body)).toBe(200);
+    expect(sale.body).toMatchObject({ subtype: 'offline', sync: { state: 'queued' } });
+    expect(await t.ok('sale-status', { transaction_id: id })).toMatchObject({
+      state: 'committed',
+    });
   }, 30_000);
 
   it('refunds one line from the stored check and cancels another sale whole', async () => {

@@ -84,3 +84,27 @@ describe('a sale while the central service is unreachable', () => {
     expect(after.customer.bonuses.available).toBeCloseTo(anna.regular + anna.promotional, 2);
   }, 60_000);
 });
+
+describe('sync-now while the central service is down', () => {
+  it('sync-now answers with the error when the central service is down', async () => {
+    const dir = tempDir();
+    const central = await startCentral({ db: join(dir, 'central.sqlite'), faultSeed: 1 });
+    const t: Till = await openTill({ central, dir: join(dir, 'till') });
+    cleanups.push(() => t.close());
+    await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
+    await t.ok('shift-open', {});
+    await central.close();
+    await t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: { check_items: [item('COF-2', 1)] },
+    });
+
+    const r = await t.call('sync-now', {});
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({
+      pushed: 0,
+      sync: { connection: 'offline', outbox_depth: 1 },
+      error: { code: expect.any(String) as unknown },
+    });
+  }, 30_000);
+});
