@@ -87,6 +87,37 @@ describe('outbox', () => {
     );
   });
 
+  it("marks a row whose payload no longer reads instead of throwing, in the pusher's and the attention list's reads", async () => {
+    const id = testId();
+    db.store.record(
+      sale(id, {
+        outbox: { operation: 'process_check', payload: { version: 1, check: 5 }, version: 1 },
+      }),
+    );
+    await db.reopen({
+      payloadSchemas: (op, v) =>
+        op === 'process_check' && v === 1
+          ? z.object({ version: z.literal(1), check: z.object({}) })
+          : undefined,
+    });
+    const [row] = db.store.outbox.unsentAfter(0, 10);
+    expect(row).toMatchObject({ transactionId: id, payload: null });
+    expect(row?.unreadable).toMatch(/no longer valid/);
+    db.store.outbox.markSending(row?.id ?? 0, db.clock.now());
+    db.store.outbox.markRejected(row?.id ?? 0, { error: { code: 'unsendable' } }, db.clock.now());
+    expect(db.store.outbox.attention()).toMatchObject([{ transactionId: id, payload: null }]);
+  });
+
+  it('puts a row back to queued with its attempt uncounted when it was not sent', () => {
+    const id = testId();
+    db.store.record(sale(id));
+    const row = db.store.outbox.byTransaction(id)!;
+    expect(db.store.outbox.markSending(row.id, db.clock.now())).toBe(true);
+    expect(db.store.outbox.unsend(row.id, db.clock.now())).toBe(true);
+    expect(db.store.outbox.get(row.id)).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(db.store.outbox.unsend(row.id, db.clock.now())).toBe(false);
+  });
+
   it('lists every unsent row for an export', () => {
     const a = testId();
     const b = testId();
