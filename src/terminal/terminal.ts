@@ -183,7 +183,7 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
       appVersion: app.version,
       schemaVersion,
       onQueued: () => sync.kick(),
-      newId: ports.ids.newId,
+      newId: () => ports.ids.newId(),
     });
     // Before any command: a sale a killed run sent online first and never recorded is voided.
     const recovered = sales.recoverOnlineAttempts();
