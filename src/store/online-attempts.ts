@@ -1,6 +1,6 @@
 // Online-first sales in flight (0005). A row is written, and committed, before the request
 // leaves, and deleted in the transaction that records the outcome; a row found at start is a
-// sale whose fate on the server is unknown (sync.md: the sale-service voids it).
+// sale whose fate on the server is unknown (sync.md: the terminal's sale service voids it).
 import type Database from 'better-sqlite3';
 
 export interface OnlineAttempt {

@@ -10,7 +10,6 @@ import { systemTimers, type SyncClock, type SyncTimers } from './clock.js';
 import { Connectivity, type LinkState, type LinkStatus } from './connectivity.js';
 import { OutboxPusher, type DrainResult } from './pusher.js';
 import { Puller, type PullOptions, type PullResult } from './puller.js';
-import { SaleService } from './sale-service.js';
 
 export interface SyncServiceOptions {
   store: Store;
@@ -50,9 +49,6 @@ export class SyncService {
   readonly link: Connectivity;
   readonly pusher: OutboxPusher;
   readonly puller: Puller;
-  readonly sales: SaleService;
-  /** What start-up found of online attempts a killed run left open (sale-service.ts). */
-  readonly recovered: { voided: number; recorded: number };
   private timers: { drain: unknown; pull: unknown } = { drain: null, pull: null };
   private readonly clockTimers: SyncTimers;
   private running = false;
@@ -94,19 +90,6 @@ export class SyncService {
       onRejected: () => void this.pull().catch(() => undefined),
     });
     this.puller = new Puller({ store, client: this.client, clock });
-    this.sales = new SaleService({
-      store,
-      client: this.client,
-      link: this.link,
-      clock,
-      config,
-      terminalId: o.terminalId,
-      appVersion: o.appVersion,
-      schemaVersion: o.schemaVersion,
-      onQueued: () => this.kick(),
-    });
-    // Before any command: a sale a killed run sent online first and never recorded is voided.
-    this.recovered = this.sales.recoverOnlineAttempts();
   }
 
   /** Starts the loops: a first pull and drain now, then on their timers. */

@@ -15,7 +15,12 @@ import type { EngineCheck, EngineCheckResult, EngineError } from '../contract/en
 import { add, dec, eq, fromMinor, gt, sub, toNumber, ZERO, type Dec } from '../money/index.js';
 import type { OutboxRow } from '../store/outbox.js';
 import { localDateOf } from '../store/context.js';
-import { computeSale, transactionVoided, type LocalSale } from '../sync/sale-service.js';
+import {
+  computeSale,
+  transactionVoided,
+  type LocalSale,
+  type SaleService,
+} from './sale-service.js';
 import type { JournalEntry } from '../devices/payment-journal.js';
 import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-payments.js';
 import { refuse } from './command-map.js';
@@ -35,7 +40,7 @@ interface CatalogItem {
 }
 
 /** The engine's compiled rules, kept per rules array (one cache, the sale service's). */
-export { preparedRules as prepareRules } from '../sync/sale-service.js';
+export { preparedRules as prepareRules } from './sale-service.js';
 
 /** The engine's refusal as the command's error: its code, message, path and details. */
 export function engineRefusal(error: EngineError, path = error.path): ErrorResponse {
@@ -218,16 +223,19 @@ interface Authorisation {
 export class CheckoutService {
   private readonly p: TerminalPorts;
   private readonly cards: CardPayments;
+  private readonly sales: SaleService;
   /** The customer's balances after a sale, for the receipt (identify.ts). */
   private readonly balancesOf: (customerId: string) => Array<{ title: string; value: string }>;
 
   constructor(
     p: TerminalPorts,
     cards: CardPayments,
+    sales: SaleService,
     balancesOf: (customerId: string) => Array<{ title: string; value: string }> = () => [],
   ) {
     this.p = p;
     this.cards = cards;
+    this.sales = sales;
     this.balancesOf = balancesOf;
   }
 
@@ -517,10 +525,10 @@ export class CheckoutService {
     warnings: Warning[],
     fuel: Authorisation | null,
   ): Promise<SaleAnswer | ErrorResponse> {
-    const { store, clock, sync, log } = this.p;
+    const { store, clock, log } = this.p;
     // The frozen check names the card operations that paid it, as the check sent does.
     const tendered: LocalSale = { ...frozen, processed: withTender(frozen.processed, paid.sale) };
-    const outcome = await sync.sales.process({ check: paid.sale, local: tendered });
+    const outcome = await this.sales.process({ check: paid.sale, local: tendered });
     if (!outcome.ok) {
       await this.reverse(id, paid.charged);
       const e = outcome.error;

@@ -8,6 +8,7 @@ import type { Config } from '../contract/config.js';
 import type { DeviceState as DriverDeviceState } from '../devices/states.js';
 import type { Handlers } from './command-map.js';
 import type { TerminalPorts } from './ports.js';
+import type { SaleService } from './sale-service.js';
 import type { AttentionService } from './attention.js';
 import type { CardPayments } from './card-payments.js';
 import type { CheckoutService } from './checkout.js';
@@ -23,6 +24,8 @@ export interface Services {
   shifts: ShiftService;
   identify: IdentifyService;
   checkout: CheckoutService;
+  /** Records a sale, or sends it online first (the pipeline's last step). */
+  sales: SaleService;
   returns: ReturnsService;
   cards: CardPayments;
   attention: AttentionService;

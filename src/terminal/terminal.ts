@@ -28,6 +28,7 @@ import { createHandlers, devicesOf, type Services } from './handlers.js';
 import { IdentifyService } from './identify.js';
 import { createFileLogger, type Logger } from './log.js';
 import type { AppInfo, Emit, Ids, TerminalPorts } from './ports.js';
+import { SaleService } from './sale-service.js';
 import { ReturnsService } from './returns.js';
 import { resolveSecret, type SecretStore } from './secrets.js';
 import { ShiftService } from './shifts.js';
@@ -172,7 +173,22 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
     const workflow = new Workflow(ports);
     const cards = new CardPayments(ports);
     const identify = new IdentifyService(ports);
-    const checkout = new CheckoutService(ports, cards, (id) => identify.receiptBalances(id));
+    const sales = new SaleService({
+      store,
+      client: sync.client,
+      link: sync.link,
+      clock,
+      config,
+      terminalId,
+      appVersion: app.version,
+      schemaVersion,
+      onQueued: () => sync.kick(),
+      newId: () => ports.ids.newId(),
+    });
+    // Before any command: a sale a killed run sent online first and never recorded is voided.
+    const recovered = sales.recoverOnlineAttempts();
+    if (recovered.voided > 0) log.warn('online attempts voided at start', recovered);
+    const checkout = new CheckoutService(ports, cards, sales, (id) => identify.receiptBalances(id));
     let syncRunning = false;
     const services: Services = {
       workflow,
@@ -180,6 +196,7 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
       shifts: new ShiftService(ports, workflow),
       identify,
       checkout,
+      sales,
       returns: new ReturnsService(ports, cards),
       cards,
       attention: new AttentionService(ports, workflow, () => cards.busy),

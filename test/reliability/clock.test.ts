@@ -16,7 +16,7 @@ import type { Connectivity } from '../../src/sync/connectivity.js';
 import type { OutboxPayloadV1 } from '../../src/sync/outbox-payload.js';
 import { OutboxPusher } from '../../src/sync/pusher.js';
 import { Puller } from '../../src/sync/puller.js';
-import type { SaleOutcome, SaleService } from '../../src/sync/sale-service.js';
+import type { SaleOutcome, SaleService } from '../../src/terminal/sale-service.js';
 import { connectTill, openTerminalStore, tillSales } from '../sync/world.js';
 
 const T0 = Date.parse('2026-11-22T10:15:00Z');

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineCheck } from '../../src/contract/engine.js';
 import { DEMO } from '../../src/central/index.js';
 import { dec, sub, toNumber, ZERO } from '../../src/money/index.js';
-import type { SaleOutcome } from '../../src/sync/sale-service.js';
+import type { SaleOutcome } from '../../src/terminal/sale-service.js';
 import { Puller } from '../../src/sync/puller.js';
 import { recordRefund, startSalesWorld, type SalesWorld } from './sales-world.js';
 import { drainAll, makeClient, tillSales } from './world.js';

@@ -12,7 +12,7 @@ import type { CentralClient } from '../../src/sync/client.js';
 import { systemSyncClock } from '../../src/sync/clock.js';
 import { OutboxPusher } from '../../src/sync/pusher.js';
 import { Puller } from '../../src/sync/puller.js';
-import type { SaleService } from '../../src/sync/sale-service.js';
+import type { SaleService } from '../../src/terminal/sale-service.js';
 import { annaSpends, connectTill, waitUntil, openTerminalStore, tillSales } from './world.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -15,7 +15,7 @@ import { systemSyncClock } from '../../src/sync/clock.js';
 import type { Connectivity } from '../../src/sync/connectivity.js';
 import { OutboxPusher } from '../../src/sync/pusher.js';
 import { Puller } from '../../src/sync/puller.js';
-import type { SaleService } from '../../src/sync/sale-service.js';
+import type { SaleService } from '../../src/terminal/sale-service.js';
 import { connectTill, drainAll, openTerminalStore, tillSales } from './world.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -3,7 +3,7 @@
 import type { EngineCheckResult } from '../../src/contract/engine.js';
 import { calculate, compileRules } from '../../src/engine/index.js';
 import { OUTBOX_PAYLOAD_VERSION } from '../../src/sync/outbox-payload.js';
-import type { SaleService } from '../../src/sync/sale-service.js';
+import type { SaleService } from '../../src/terminal/sale-service.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { startWorld, tillSales, type World } from './world.js';
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { ConfigSchema } from '../../src/contract/config.js';
+import { SaleService } from '../../src/terminal/sale-service.js';
 import { startCentral, type RunningCentral } from '../../src/central/index.js';
 import type { Store } from '../../src/store/open.js';
 import { manualClock, manualTimers } from '../../src/sync/clock.js';
@@ -140,7 +141,19 @@ describe('sync service loops', () => {
     rig.sync.start();
     await rig.advance(0);
     const atStart = rig.drains.mock.calls.length;
-    const sale = await rig.sync.sales.process({
+    const { store, sync, clock } = rig;
+    const sales = new SaleService({
+      store,
+      client: sync.client,
+      link: sync.link,
+      clock,
+      config: ConfigSchema.parse({ central: { url: 'http://127.0.0.1:1' } }),
+      terminalId: rig.central.terminal_id,
+      appVersion: 'test',
+      schemaVersion: 2,
+      onQueued: () => sync.kick(),
+    });
+    const sale = await sales.process({
       check: { check_items: [{ code: 'WTR-1', category: 'shop', quantity: 1, price: 1.49 }] },
     });
     expect(sale.ok && sale.sync).toBe('queued');

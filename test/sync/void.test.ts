@@ -13,7 +13,7 @@ import type { CentralClient } from '../../src/sync/client.js';
 import { systemSyncClock } from '../../src/sync/clock.js';
 import { OutboxPusher } from '../../src/sync/pusher.js';
 import { Puller } from '../../src/sync/puller.js';
-import type { SaleOutcome, SaleService } from '../../src/sync/sale-service.js';
+import type { SaleOutcome, SaleService } from '../../src/terminal/sale-service.js';
 import {
   annaSpends,
   connectTill,

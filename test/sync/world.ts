@@ -20,7 +20,7 @@ import { entitySchemas } from '../../src/sync/entities.js';
 import { outboxPayloadSchema, OUTBOX_PAYLOAD_VERSION } from '../../src/sync/outbox-payload.js';
 import { OutboxPusher } from '../../src/sync/pusher.js';
 import { Puller } from '../../src/sync/puller.js';
-import { SaleService } from '../../src/sync/sale-service.js';
+import { SaleService } from '../../src/terminal/sale-service.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 
 export interface World {

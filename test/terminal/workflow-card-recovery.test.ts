@@ -107,7 +107,7 @@ describe('a card charged and its sale never recorded', () => {
     const charged = await a.cards.run('purchase', 1.49, id);
     if (!charged.ok) throw new Error('not charged');
     // The sale is recorded; the till dies before the card operation is.
-    const sale = await a.till.terminal.sync.sales.process({
+    const sale = await a.till.terminal.services.sales.process({
       check: { transaction_id: id, check_items: [item('WTR-1', 1)] },
     });
     expect(sale.ok).toBe(true);

@@ -177,7 +177,7 @@ describe('a corporate fuel sale', () => {
     expect(offline.error.details).toEqual({ limit: 'user-day', available: left([first, third]) });
   }, 30_000);
 
-  // Needs src/sync/sale-service.ts to hand the engine the check with its PIN when it stands in
+  // Needs src/terminal/sale-service.ts to hand the engine the check with its PIN when it stands in
   // (it strips the PIN first, so the engine answers pin-required): reported to the sync helper.
   it('stands in offline with a PIN verified against the cached hash', async () => {
     till = await openTill();

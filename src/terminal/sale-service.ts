@@ -20,13 +20,17 @@ import { dec, toNumber, ZERO, add, type Dec } from '../money/index.js';
 import { localDateOf } from '../store/context.js';
 import type { OperationInput } from '../store/ledger.js';
 import type { Store } from '../store/open.js';
-import type { CentralClient, Failure } from './client.js';
-import type { SyncClock } from './clock.js';
-import type { Connectivity } from './connectivity.js';
-import { uuidv7 } from './ids.js';
-import { OUTBOX_PAYLOAD_VERSION, outboxPayload, type OutboxPayloadV1 } from './outbox-payload.js';
-import { verifySecret } from './secret-hash.js';
-import { checkStandin, type StandinLimit } from './standin.js';
+import type { CentralClient, Failure } from '../sync/client.js';
+import type { SyncClock } from '../sync/clock.js';
+import type { Connectivity } from '../sync/connectivity.js';
+import { uuidv7 } from '../sync/ids.js';
+import {
+  OUTBOX_PAYLOAD_VERSION,
+  outboxPayload,
+  type OutboxPayloadV1,
+} from '../sync/outbox-payload.js';
+import { verifySecret } from '../sync/secret-hash.js';
+import { checkStandin, type StandinLimit } from '../sync/standin.js';
 
 /** The contract's error body, except that a sale's refusal may name no path. */
 export type SaleError = Omit<ErrorBody, 'path'> & { path: string | null };
