@@ -1,0 +1,116 @@
+// What this till's own cancels leave behind, and the server's answer to them: a certificate the
+// cancel reopened can be redeemed again (in stand-in too) with the server agreeing, and the
+// bonuses a cancel said were owed are reconciled with what the server actually wrote off.
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
+import { uuidv7 } from '../../src/sync/ids.js';
+import { item, openTill, tempDir, type Till } from './helpers.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+interface Balances {
+  customers: Array<{ customer_id: string; regular: number; promotional: number; owed: number }>;
+}
+interface Transactions {
+  transactions: Array<{ transaction_id: string; operation: string; cancelled: number }>;
+}
+
+async function sandbox<T>(central: RunningCentral, path: string): Promise<T> {
+  const r = await fetch(`${central.url}/sandbox/${path}`, {
+    headers: { Authorization: `Bearer ${DEMO.apiKey}` },
+  });
+  return (await r.json()) as T;
+}
+
+/** A till on a sandbox that can be stopped and started again on the same port (an outage). */
+async function outageTill(): Promise<{
+  t: Till;
+  central: () => RunningCentral;
+  down: () => Promise<void>;
+  up: () => Promise<void>;
+}> {
+  const dir = tempDir();
+  const db = join(dir, 'central.sqlite');
+  let central: RunningCentral = await startCentral({ db, faultSeed: 1 });
+  const port = Number(new URL(central.url).port);
+  const t = await openTill({ central, dir: join(dir, 'till') });
+  let running = true;
+  cleanups.push(async () => {
+    await t.close();
+    if (running) await central.close();
+  });
+  await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.senior });
+  await t.ok('shift-open', {});
+  return {
+    t,
+    central: () => central,
+    async down() {
+      await central.close();
+      running = false;
+    },
+    async up() {
+      central = await startCentral({ db, port, faultSeed: 1 });
+      running = true;
+    },
+  };
+}
+
+const giftSale = {
+  customer_id: DEMO.customers.ben,
+  redeemed_coupons: [{ code: DEMO.coupons.gift }],
+  check_items: [item('WTR-1', 1)],
+};
+
+describe('our own cancel and the server', () => {
+  it.each([
+    ['queued', false],
+    ['done', true],
+  ])(
+    'a certificate our own cancel reopened (%s) can be redeemed again in stand-in, and the server agrees',
+    async (_, pushed) => {
+      const { t, central, down, up } = await outageTill();
+      const first = uuidv7(Date.now());
+      const sale = await t.ok('sale-process', { transaction_id: first, check: giftSale });
+      expect(sale.subtype).toBe('online');
+      expect(sale.check.redeemed_coupons?.[0]).toMatchObject({ code: DEMO.coupons.gift });
+      const credited = sale.check.bonuses_added_amount ?? 0;
+      expect(credited).toBeGreaterThanOrEqual(10);
+      await t.ok('sale-cancel', { transaction_id: first });
+      // Done: the server reopened it, but no pull has brought that record yet.
+      if (pushed) expect((await t.terminal.sync.push()).done).toBe(1);
+
+      await down();
+      const again = uuidv7(Date.now());
+      const standIn = await t.ok('sale-process', { transaction_id: again, check: giftSale });
+      expect(standIn.subtype).toBe('offline');
+      expect(standIn.check.redeemed_coupons?.[0]).not.toMatchObject({ valid: false });
+      expect(standIn.check.bonuses_added_amount).toBe(credited);
+      // Redeemed again here: a third sale sees it spent.
+      const third = await t.ok('check-calc', { check: giftSale });
+      expect(third.check.redeemed_coupons?.[0]).toMatchObject({ valid: false });
+
+      await up();
+      const synced = await t.ok('sync-now', {});
+      expect(synced.pushed).toBe(pushed ? 1 : 2);
+      expect(await t.ok('sale-status', { transaction_id: again })).toMatchObject({
+        sync: { state: 'done' },
+      });
+      const server = await sandbox<Balances>(central(), 'balances');
+      const ben = server.customers.find((c) => c.customer_id === DEMO.customers.ben)!;
+      const who = await t.ok('customer-identify', { id: DEMO.cards.ben, id_type: 'card' });
+      expect(who.customer.bonuses.regular).toBe(ben.regular);
+      // Redeemed once on the server: the first sale is cancelled, the stand-in one stands.
+      const tx = await sandbox<Transactions>(central(), 'transactions');
+      expect(tx.transactions.find((x) => x.transaction_id === first)?.cancelled).toBeTruthy();
+      expect(tx.transactions.find((x) => x.transaction_id === again)?.cancelled).toBeFalsy();
+      const after = await t.ok('check-calc', { check: giftSale });
+      expect(after.check.redeemed_coupons?.[0]).toMatchObject({ valid: false });
+      expect(t.terminal.store.attention.list()).toEqual([]);
+    },
+    60_000,
+  );
+});
