@@ -30,6 +30,8 @@ export interface PusherOptions {
   random?: () => number;
   /** A row was refused (422 or a permanent error): the caller refreshes the cache. */
   onRejected?: (row: OutboxRow, reason: unknown) => void;
+  /** A row was done: the caller compares the server's answer with what the till recorded. */
+  onDone?: (row: OutboxRow, response: unknown) => void;
 }
 
 export interface DrainResult {
@@ -187,10 +189,12 @@ export class OutboxPusher {
         result.sent += sending.length;
         const outcomes = await this.sendChunk(sending, concurrency);
         const rejected: [OutboxRow, unknown][] = [];
+        const done: [OutboxRow, unknown][] = [];
         together(() => {
           for (const [row, outcome] of outcomes) {
             if (outcome.kind === 'done') {
-              store.outbox.markDone(row.id, outcome.value, clock.now());
+              if (store.outbox.markDone(row.id, outcome.value, clock.now()))
+                done.push([row, outcome.value]);
               if (this.gate?.id === row.id) this.gate = null;
               result.done += 1;
             } else if (outcome.kind === 'rejected') {
@@ -224,6 +228,7 @@ export class OutboxPusher {
           }
         });
         for (const [row, reason] of rejected) this.o.onRejected?.(row, reason);
+        for (const [row, value] of done) this.o.onDone?.(row, value);
       }
       if (rows.length < PAGE) break;
     }

@@ -114,3 +114,52 @@ describe('our own cancel and the server', () => {
     60_000,
   );
 });
+
+describe('bonuses owed after a cancel', () => {
+  it('owed bonuses are reconciled with the server answer to the cancel', async () => {
+    const { t, central } = await outageTill();
+    // Sale A earns; the till's cache does not show the credit yet (no pull since).
+    const earn = uuidv7(Date.now());
+    const a = await t.ok('sale-process', {
+      transaction_id: earn,
+      check: {
+        customer_id: DEMO.customers.ben,
+        payment_type: 'cash',
+        check_items: [item('COF-1', 3), item('SNK-1', 1)],
+      },
+    });
+    const earned = a.check.bonuses_added_amount ?? 0;
+    expect(earned).toBeGreaterThan(0);
+    // Sale B spends everything the till sees (40 regular + a 5 lot).
+    const who = await t.ok('customer-identify', { id: DEMO.cards.ben, id_type: 'card' });
+    const spend = who.customer.bonuses.available;
+    const b = await t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: {
+        customer_id: DEMO.customers.ben,
+        bonuses_redeemed_amount: spend,
+        check_items: [item('OIL-1', 8)],
+      },
+    });
+    expect(b.check.bonuses_redeemed_amount).toBe(spend);
+    // The till sees no balance left: the cancel says the customer owes what A earned.
+    const cancel = await t.ok('sale-cancel', { transaction_id: earn });
+    expect(cancel.owed?.bonuses).toBe(earned);
+    const [noted] = t.terminal.store.attention.list();
+    expect(noted).toMatchObject({ kind: 'bonuses-owed', details: { bonuses: earned } });
+
+    await t.ok('sync-now', {});
+    const server = await sandbox<Balances>(central(), 'balances');
+    const ben = server.customers.find((c) => c.customer_id === DEMO.customers.ben)!;
+    // The server had the credit: it took the whole write-off, nothing is owed.
+    expect(ben.owed).toBe(0);
+    expect(t.terminal.store.attention.list()).toEqual([]);
+    const settled = t.terminal.store.attention.get(noted!.id)!;
+    expect(settled.resolvedAt).not.toBeNull();
+    expect(settled.resolvedBy).toBeNull();
+    expect(settled.comment).toContain(`this till counted ${earned}`);
+    // And the till's figures are the server's.
+    const after = await t.ok('customer-identify', { id: DEMO.cards.ben, id_type: 'card' });
+    expect(after.customer.bonuses.regular).toBe(ben.regular);
+  }, 60_000);
+});
