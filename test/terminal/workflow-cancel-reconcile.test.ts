@@ -163,3 +163,48 @@ describe('bonuses owed after a cancel', () => {
     expect(after.customer.bonuses.regular).toBe(ben.regular);
   }, 60_000);
 });
+
+describe('a queued sale the server answers otherwise', () => {
+  it('a queued sale the server cannot agree with goes to the attention list with both figures', async () => {
+    const { t, central, down, up } = await outageTill();
+    // Another till redeems Ben's certificate; this one has not pulled since.
+    const other = await openTill({ central: central() });
+    await other.ok('staff-sign-in', { auth_code: DEMO.authCodes.senior });
+    await other.ok('shift-open', {});
+    await other.ok('sale-process', { transaction_id: uuidv7(Date.now()), check: giftSale });
+    await other.close();
+
+    await down();
+    const id = uuidv7(Date.now());
+    const standIn = await t.ok('sale-process', { transaction_id: id, check: giftSale });
+    expect(standIn.subtype).toBe('offline');
+    const here = standIn.check.bonuses_added_amount ?? 0;
+    expect(here).toBeGreaterThanOrEqual(10);
+    expect(t.terminal.store.attention.list()).toEqual([]);
+
+    await up();
+    await t.ok('sync-now', {});
+    const tx = await sandbox<{ transactions: Array<{ transaction_id: string }> }>(
+      central(),
+      'transactions',
+    );
+    expect(tx.transactions.some((x) => x.transaction_id === id)).toBe(true);
+    const items = await t.ok('attention-list', {});
+    const differs = items.items.filter((i) => i.kind === 'sale-differs');
+    expect(differs).toHaveLength(1);
+    expect(differs[0]).toMatchObject({
+      transaction_id: id,
+      details: {
+        customer_id: DEMO.customers.ben,
+        differences: expect.arrayContaining([
+          { field: 'redeemed_coupons', till: DEMO.coupons.gift, server: '' },
+        ]) as unknown,
+      },
+    });
+    const bonuses = (
+      differs[0]!.details!.differences as Array<{ field: string; till: number; server: number }>
+    ).find((d) => d.field === 'bonuses_added_amount')!;
+    expect(bonuses.till).toBe(here);
+    expect(bonuses.server).toBeLessThan(here);
+  }, 60_000);
+});
