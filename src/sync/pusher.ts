@@ -30,7 +30,10 @@ export interface PusherOptions {
   random?: () => number;
   /** A row was refused (422 or a permanent error): the caller refreshes the cache. */
   onRejected?: (row: OutboxRow, reason: unknown) => void;
-  /** A row was done: the caller compares the server's answer with what the till recorded. */
+  /**
+   * A row was done: the caller compares the server's answer with what the till recorded. Runs
+   * in the transaction that marks the row done (a kill cannot lose it), so it must not throw.
+   */
   onDone?: (row: OutboxRow, response: unknown) => void;
 }
 
@@ -189,12 +192,11 @@ export class OutboxPusher {
         result.sent += sending.length;
         const outcomes = await this.sendChunk(sending, concurrency);
         const rejected: [OutboxRow, unknown][] = [];
-        const done: [OutboxRow, unknown][] = [];
         together(() => {
           for (const [row, outcome] of outcomes) {
             if (outcome.kind === 'done') {
               if (store.outbox.markDone(row.id, outcome.value, clock.now()))
-                done.push([row, outcome.value]);
+                this.o.onDone?.(row, outcome.value);
               if (this.gate?.id === row.id) this.gate = null;
               result.done += 1;
             } else if (outcome.kind === 'rejected') {
@@ -228,7 +230,6 @@ export class OutboxPusher {
           }
         });
         for (const [row, reason] of rejected) this.o.onRejected?.(row, reason);
-        for (const [row, value] of done) this.o.onDone?.(row, value);
       }
       if (rows.length < PAGE) break;
     }
