@@ -239,6 +239,7 @@ const en = {
   'attention.kind.record-quarantined': 'Record quarantined',
   'attention.kind.clock-skew': 'Clock differs from the server',
   'attention.kind.device-failed': 'Device failed',
+  'attention.kind.sale-differs': 'The central service answered a sale otherwise',
 
   'report.title': 'Shift report',
   'report.shift': 'Shift',
@@ -465,6 +466,7 @@ export const attentionKindKey = {
   'record-quarantined': 'attention.kind.record-quarantined',
   'clock-skew': 'attention.kind.clock-skew',
   'device-failed': 'attention.kind.device-failed',
+  'sale-differs': 'attention.kind.sale-differs',
 } as const satisfies Record<AttentionItem['kind'], MessageKey>;
 
 export const reasonKey = {

@@ -376,7 +376,7 @@ export function createService(o: ServiceOptions) {
     if (row.cancelled)
       throw new HttpError(422, 'invalid-input', 'the check is already cancelled', 'transaction_id');
     const today = localDateOf(clock.now(), timeZoneOf(store, session.terminal));
-    reverseEffects(store, body.transaction_id, stored.effects, today);
+    const owed = reverseEffects(store, body.transaction_id, stored.effects, today);
     store.markCancelled(body.transaction_id);
     const cancelled = {
       ...stored.check,
@@ -392,7 +392,8 @@ export function createService(o: ServiceOptions) {
       body: JSON.stringify({ cancels: body.transaction_id, check: cancelled }),
       created: new Date(clock.now()).toISOString(),
     });
-    return cancelled;
+    // What the write-off could not take, as done here: the till reconciles its figure with it.
+    return { ...cancelled, owed: { bonuses: owed } } as Rec;
   }
 
   /** The refunds recorded against a sale, oldest first. */
@@ -498,7 +499,7 @@ export function createService(o: ServiceOptions) {
       }),
       created: new Date(clock.now()).toISOString(),
     });
-    return refund;
+    return { ...refund, owed: { bonuses: effects.owed } } as Rec;
   }
 
   function bonusesOperation(

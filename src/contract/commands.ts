@@ -223,6 +223,7 @@ export const AttentionKind = z.enum([
   'record-quarantined',
   'clock-skew',
   'device-failed',
+  'sale-differs',
 ]);
 
 export const AttentionItem = z.strictObject({

@@ -81,6 +81,13 @@ export function createAttention(db: Database.Database) {
     "UPDATE outbox SET resolved_at = ?, resolved_by = ? WHERE transaction_id = ? AND status = 'rejected' AND resolved_at IS NULL",
   );
 
+  const amend = db.prepare(
+    'UPDATE attention_item SET message = ?, details = ? WHERE id = ? AND resolved_at IS NULL',
+  );
+  const settle = db.prepare(
+    'UPDATE attention_item SET resolved_at = ?, comment = ? WHERE id = ? AND resolved_at IS NULL',
+  );
+
   const byRef = db.prepare<[string, string], Raw>(
     'SELECT * FROM attention_item WHERE kind = ? AND ref = ?',
   );
@@ -117,6 +124,17 @@ export function createAttention(db: Database.Database) {
     },
     openCount(): number {
       return countOpen.get()?.n ?? 0;
+    },
+    /** Corrects an open item's figures (the server's answer differs); false when not open. */
+    amend(id: string, message: string, details: Record<string, unknown>): boolean {
+      return amend.run(message, JSON.stringify(details), id).changes > 0;
+    },
+    /**
+     * Resolves an open item that needs no one any more (the server's answer settled it): no
+     * staff, the reason in the comment. False when unknown or already resolved.
+     */
+    settle(id: string, comment: string, nowMs: number): boolean {
+      return settle.run(nowMs, comment, id).changes > 0;
     },
     /** Resolves an open item (and its outbox row); false when unknown or already resolved. */
     resolve(

@@ -348,8 +348,10 @@ export function createContextAssembler(deps: {
       if (b?.code)
         out = { ...c, batch: { ...(batch ?? {}), code: b.code } as EngineCoupon['batch'] };
     }
-    if (out.status === 'open' && deps.ledger().couponHeld(out.code ?? record.code))
-      out = { ...out, status: 'redeemed' };
+    // This till's own redeem or cancel wins over a cached status that does not show it yet.
+    const mark = deps.ledger().couponMark(out.code ?? record.code);
+    if (out.status === 'open' && mark === 'redeemed') out = { ...out, status: 'redeemed' };
+    if (out.status === 'redeemed' && mark === 'reopened') out = { ...out, status: 'open' };
     return out;
   }
 

@@ -135,6 +135,8 @@ export interface OperationEffects {
 export type PendingKind = 'bonuses' | 'account' | 'stats' | 'coupon';
 
 const amountText = (a: Amount): string => toFixed(dec(a));
+/** A coupon mark's amount when our cancel reopened it (a redeem hold's is null). */
+const REOPENED = '-1';
 const isPositive = (a: Amount | undefined): a is Amount => a !== undefined && dec(a).units > 0n;
 
 export function createLedger(db: Database.Database, outbox: Outbox) {
@@ -245,8 +247,10 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
   const pendingOfAccess = db.prepare<[string], { amount: string }>(
     "SELECT amount FROM pending WHERE access_id = ? AND kind = 'account'",
   );
-  const pendingCoupon = db.prepare<[string], { n: number }>(
-    "SELECT count(*) AS n FROM pending WHERE coupon_code = ? AND kind = 'coupon'",
+  // The latest of this till's coupon marks the cache does not show yet: a redeem hold (amount
+  // null) or a reopen by our own cancel (amount '-1', one use given back).
+  const latestCouponMark = db.prepare<[string], { amount: string | null }>(
+    "SELECT amount FROM pending WHERE coupon_code = ? AND kind = 'coupon' ORDER BY id DESC LIMIT 1",
   );
   const lastOdometer = db.prepare<[string, string], { value: string }>(
     'SELECT value FROM ledger_odometer WHERE vehicle_id = ? AND unit = ?',
@@ -454,6 +458,9 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
     for (const c of op.coupons ?? []) {
       insertCoupon.run(op.id, c.code, c.action);
       if (c.action === 'redeem') pending('coupon', { customer: customerId, coupon: c.code });
+      // Our cancel gave the use back: open here until a pull brings the record showing it.
+      if (c.action === 'reopen')
+        pending('coupon', { customer: customerId, coupon: c.code, amount: REOPENED });
     }
     if (op.odometer)
       insertOdometer.run(
@@ -574,7 +581,16 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
     },
     /** True while a redemption of this code made here is not yet reflected in the cache. */
     couponHeld(code: string): boolean {
-      return (pendingCoupon.get(code)?.n ?? 0) > 0;
+      return ledger.couponMark(code) === 'redeemed';
+    },
+    /**
+     * What this till last did to a coupon that the cache may not show yet: `redeemed` (a sale
+     * spent it), `reopened` (our own cancel gave it back), or null (the cache's status stands).
+     */
+    couponMark(code: string): 'redeemed' | 'reopened' | null {
+      const r = latestCouponMark.get(code);
+      if (!r) return null;
+      return r.amount === REOPENED ? 'reopened' : 'redeemed';
     },
     /** The highest odometer reading taken here for a vehicle in a unit, or null. */
     lastOdometer(vehicleId: string, unit: string): Dec | null {

@@ -33,6 +33,11 @@ export interface PusherOptions {
   random?: () => number;
   /** A row was refused (422 or a permanent error): the caller refreshes the cache. */
   onRejected?: (row: OutboxRow, reason: unknown) => void;
+  /**
+   * A row was done: the caller compares the server's answer with what the till recorded. Runs
+   * in the transaction that marks the row done (a kill cannot lose it), so it must not throw.
+   */
+  onDone?: (row: OutboxRow, response: unknown) => void;
 }
 
 export interface DrainResult {
@@ -328,7 +333,9 @@ export class OutboxPusher {
     }
     if (outcome.kind !== 'retry') pass.answered = true;
     if (outcome.kind === 'done') {
-      store.outbox.markDone(row.id, outcome.value, clock.now());
+      // Inside the chunk's write: the answer's reconciliation commits with the row's state.
+      if (store.outbox.markDone(row.id, outcome.value, clock.now()))
+        this.o.onDone?.(row, outcome.value);
       result.done += 1;
       return null;
     }

@@ -10,6 +10,8 @@ import { systemTimers, type SyncClock, type SyncTimers } from './clock.js';
 import { Connectivity, type LinkState, type LinkStatus } from './connectivity.js';
 import { OutboxPusher, type DrainResult } from './pusher.js';
 import { Puller, type PullOptions, type PullResult } from './puller.js';
+import { reconcile } from './reconcile.js';
+import { uuidv7 } from './ids.js';
 
 export interface SyncServiceOptions {
   store: Store;
@@ -88,6 +90,13 @@ export class SyncService {
       retry: config.central.retry,
       // A refusal means the cached figures were wrong: fetch the server's at once.
       onRejected: () => void this.pull().catch(() => undefined),
+      // The server's answer against the till's: owed bonuses settled, differences listed.
+      onDone: (row, response) =>
+        reconcile(
+          { store, now: () => clock.now(), newId: () => uuidv7(clock.now()) },
+          row,
+          response,
+        ),
     });
     this.puller = new Puller({ store, client: this.client, clock });
   }

@@ -16,6 +16,7 @@ const KINDS = new Set<string>([
   'record-quarantined',
   'clock-skew',
   'device-failed',
+  'sale-differs',
 ]);
 
 function itemOf(r: AttentionRecord): AttentionItem {

@@ -162,6 +162,41 @@ describe('confirmation and release', () => {
     expect(pendingAccount()).toBe('0');
   });
 
+  it('reads a coupon our own cancel reopened as reopened until a pull brings its record', () => {
+    const id = testId();
+    db.store.record(sale(id));
+    expect(db.store.ledger.couponMark('CPN-1')).toBe('redeemed');
+    const cancel = testId();
+    db.store.record({
+      id: cancel,
+      kind: 'cancellation',
+      subtype: 'online',
+      customerId: 'c1',
+      localDate: '2026-11-22',
+      cancellation: { transactionId: id },
+      coupons: [{ code: 'CPN-1', action: 'reopen' }],
+      outbox: { operation: 'cancel_check', payload: { transaction_id: id }, version: 1 },
+    });
+    expect(db.store.ledger.couponMark('CPN-1')).toBe('reopened');
+    expect(db.store.ledger.couponHeld('CPN-1')).toBe(false);
+    // Redeemed again (a stand-in sale): held again.
+    const again = testId();
+    db.store.record(sale(again));
+    expect(db.store.ledger.couponMark('CPN-1')).toBe('redeemed');
+    for (const t of [id, cancel, again])
+      db.store.outbox.markDone(db.store.outbox.byTransaction(t)?.id ?? 0, null, db.clock.now());
+    db.clock.advance(1000);
+    pull([
+      {
+        entity: 'coupon',
+        op: 'upsert',
+        id: 'k1',
+        data: { id: 'k1', code: 'CPN-1', status: 'redeemed' },
+      },
+    ]);
+    expect(db.store.ledger.couponMark('CPN-1')).toBeNull();
+  });
+
   it('does not release a hold by a page requested before the confirmation', () => {
     const id = testId();
     db.store.record(sale(id));

@@ -1,0 +1,145 @@
+// The server's answer to a queued write, set against what the till recorded. A queued sale
+// was computed here from the cache; the server computes it again from its own records, and
+// where the two answers differ (bonuses, coupons) the difference is listed with both figures,
+// never left to show up silently in a balance. A cancel or refund computed the bonuses owed
+// (a write-off past the balance, engine.md 15) from the cached balance, which may be stale;
+// the server's answer says what it could not write off, and its figure stands: the till's
+// attention item is settled, corrected or raised with both figures.
+import { z } from 'zod';
+import { cmp, dec, ZERO } from '../money/index.js';
+import type { Store } from '../store/open.js';
+import type { OutboxRow } from '../store/outbox.js';
+
+/** Operations whose answer carries `owed` (our addition to the Check answer, docs/sync.md). */
+const OWING = new Set(['cancel_check', 'refund_check']);
+
+const ServerOwed = z.looseObject({ owed: z.looseObject({ bonuses: z.number() }) });
+const TillOwed = z.looseObject({ bonuses: z.number(), customer_id: z.string().nullish() });
+
+export interface ReconcilePorts {
+  store: Store;
+  now: () => number;
+  newId: () => string;
+}
+
+/** Compares a done row's answer with what the till recorded. */
+export function reconcile(p: ReconcilePorts, row: OutboxRow, response: unknown): void {
+  if (row.operation === 'process_check') reconcileSale(p, row, response);
+  else reconcileOwed(p, row, response);
+}
+
+/** What a sale did that both sides must agree on. */
+const SaleFigures = z.looseObject({
+  bonuses_added_amount: z.number().nullish(),
+  bonuses_redeemed_amount: z.number().nullish(),
+  redeemed_coupons: z
+    .array(
+      z.looseObject({
+        code: z.string().nullish(),
+        valid: z.boolean().nullish(),
+        applicable: z.boolean().nullish(),
+      }),
+    )
+    .nullish(),
+});
+type SaleFigures = z.infer<typeof SaleFigures>;
+
+/** The codes of the coupons a check actually used (not answered invalid or not applicable). */
+const usedCoupons = (c: SaleFigures): string =>
+  (c.redeemed_coupons ?? [])
+    .filter((x) => x.code && x.valid !== false && x.applicable !== false)
+    .map((x) => x.code!)
+    .sort()
+    .join(', ');
+
+/** The figures of a sale on which this till and the server differ. */
+function saleDifferences(
+  till: SaleFigures,
+  server: SaleFigures,
+): Array<{ field: string; till: number | string; server: number | string }> {
+  const out: Array<{ field: string; till: number | string; server: number | string }> = [];
+  for (const field of ['bonuses_added_amount', 'bonuses_redeemed_amount'] as const) {
+    const a = till[field] ?? 0;
+    const b = server[field] ?? 0;
+    if (cmp(dec(a), dec(b)) !== 0) out.push({ field, till: a, server: b });
+  }
+  const a = usedCoupons(till);
+  const b = usedCoupons(server);
+  if (a !== b) out.push({ field: 'redeemed_coupons', till: a, server: b });
+  return out;
+}
+
+/** A queued sale the server answered otherwise than the till: listed with both figures. */
+function reconcileSale(p: ReconcilePorts, row: OutboxRow, response: unknown): void {
+  const stored = p.store.ledger.storedCheck(row.transactionId);
+  const till = SaleFigures.safeParse(stored?.document);
+  const server = SaleFigures.safeParse(response);
+  if (!till.success || !server.success) return;
+  const differences = saleDifferences(till.data, server.data);
+  if (differences.length === 0) return;
+  const said = differences
+    .map(
+      (d) =>
+        `${d.field}: this till ${JSON.stringify(d.till)}, the central service ${JSON.stringify(d.server)}`,
+    )
+    .join('; ');
+  p.store.attention.note(
+    {
+      id: p.newId(),
+      kind: 'sale-differs',
+      ref: row.transactionId,
+      transactionId: row.transactionId,
+      message: `the central service answered this queued sale otherwise (${said})`,
+      details: {
+        customer_id: p.store.ledger.status(row.transactionId)?.customerId ?? null,
+        differences,
+      },
+    },
+    p.now(),
+  );
+}
+
+/** Compares the owed bonuses of a done cancel or refund with the server's answer. */
+export function reconcileOwed(p: ReconcilePorts, row: OutboxRow, response: unknown): void {
+  if (!OWING.has(row.operation)) return;
+  const answer = ServerOwed.safeParse(response);
+  // A server that does not say leaves the till's figure to staff, as before.
+  if (!answer.success) return;
+  const { store } = p;
+  const opId = row.transactionId;
+  const server = answer.data.owed.bonuses;
+  const item = store.attention.find('bonuses-owed', opId);
+  const noted = item ? TillOwed.safeParse(item.details) : null;
+  const till = noted?.success ? noted.data.bonuses : 0;
+  if (cmp(dec(server), dec(till)) === 0) return;
+  const customerId =
+    (noted?.success ? noted.data.customer_id : null) ??
+    store.ledger.status(opId)?.customerId ??
+    null;
+  const details = { customer_id: customerId, bonuses: server, till_bonuses: till };
+  const message = `the customer owes ${server} bonuses (the central service's figure; this till counted ${till})`;
+  if (item && item.resolvedAt === null) {
+    if (cmp(dec(server), ZERO) === 0)
+      store.attention.settle(
+        item.id,
+        `the central service took the whole write-off: nothing is owed (this till counted ${till})`,
+        p.now(),
+      );
+    else store.attention.amend(item.id, message, details);
+    return;
+  }
+  // Nothing noted here, or staff already resolved the till's figure: a new item, both figures.
+  store.attention.note(
+    {
+      id: p.newId(),
+      kind: 'bonuses-owed',
+      ref: item ? `${opId}:server` : opId,
+      transactionId: opId,
+      message: item
+        ? `this till counted ${till} bonuses owed (resolved); the central service counts ${server}: check what was collected`
+        : message,
+      details,
+    },
+    p.now(),
+  );
+}
