@@ -348,38 +348,46 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       sendStatic(res, found, method === 'HEAD');
     };
 
-    const server = createServer((req, res) => {
-      const requestId = randomUUID();
-      const started = now();
-      res.on('finish', () =>
-        log.debug('http', {
-          request_id: requestId,
-          method: req.method,
-          path: (req.url ?? '').split('?')[0],
-          status: res.statusCode,
-          ms: now() - started,
-        }),
-      );
-      route(req, res, requestId).catch((e: unknown) => {
-        if (res.headersSent) {
-          res.destroy();
-          return;
-        }
-        if (e instanceof HttpRefusal) {
-          const extra: Record<string, string> = {};
-          if (e.body.error.code === 'unauthorized') extra['WWW-Authenticate'] = 'Bearer';
-          // An oversized or unread body is not drained: close the connection instead.
-          if (e.body.error.code === 'payload-too-large') extra.Connection = 'close';
-          sendError(res, e.body, extra);
-          if (extra.Connection === 'close') req.destroy();
-          return;
-        }
-        log.error('agent request failed', { request_id: requestId, err: e });
-        sendError(res, refuse('internal', 'internal error; the terminal log has the details'));
-      });
-    });
-    server.requestTimeout = 30_000;
-    server.headersTimeout = 10_000;
+    const { headers_timeout_ms, request_timeout_ms } = opts.config.terminal.agent;
+    const server = createServer(
+      {
+        headersTimeout: headers_timeout_ms,
+        requestTimeout: request_timeout_ms,
+        // Node checks these timeouts on this interval (default 30 s), which is what made a
+        // 10 s header timeout end a slow client after about 39 s.
+        connectionsCheckingInterval: Math.min(1_000, headers_timeout_ms),
+      },
+      (req, res) => {
+        const requestId = randomUUID();
+        const started = now();
+        res.on('finish', () =>
+          log.debug('http', {
+            request_id: requestId,
+            method: req.method,
+            path: (req.url ?? '').split('?')[0],
+            status: res.statusCode,
+            ms: now() - started,
+          }),
+        );
+        route(req, res, requestId).catch((e: unknown) => {
+          if (res.headersSent) {
+            res.destroy();
+            return;
+          }
+          if (e instanceof HttpRefusal) {
+            const extra: Record<string, string> = {};
+            if (e.body.error.code === 'unauthorized') extra['WWW-Authenticate'] = 'Bearer';
+            // An oversized or unread body is not drained: close the connection instead.
+            if (e.body.error.code === 'payload-too-large') extra.Connection = 'close';
+            sendError(res, e.body, extra);
+            if (extra.Connection === 'close') req.destroy();
+            return;
+          }
+          log.error('agent request failed', { request_id: requestId, err: e });
+          sendError(res, refuse('internal', 'internal error; the terminal log has the details'));
+        });
+      },
+    );
 
     await new Promise<void>((resolveListen, rejectListen) => {
       server.once('error', rejectListen);

@@ -71,6 +71,13 @@ const TerminalSection = z.strictObject({
     .prefault({}),
   /** Card reader and scanner recognition rules; absent = the built-in rules. */
   recognition: Recognition.optional(),
+  /** The local API: how long a client may take to send its headers, and a whole request. */
+  agent: z
+    .strictObject({
+      headers_timeout_ms: positiveMs.default(10_000),
+      request_timeout_ms: positiveMs.default(30_000),
+    })
+    .prefault({}),
 });
 
 const CentralTimeouts = z.strictObject({

@@ -77,7 +77,21 @@ export class StaffService {
     return null;
   }
 
-  async signIn(code: string): Promise<CommandOutput<'staff-sign-in'> | ErrorResponse> {
+  /** The attempt before this one: each waits for it, so no two overlap. */
+  private previous: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Attempts run one at a time: the lockout check, the online call and the recording of a
+   * failure are one step, so parallel codes cannot all pass the check before any failure is
+   * counted (whatever the network does in between).
+   */
+  signIn(code: string): Promise<CommandOutput<'staff-sign-in'> | ErrorResponse> {
+    const attempt = this.previous.then(() => this.attempt(code));
+    this.previous = attempt.catch(() => undefined);
+    return attempt;
+  }
+
+  private async attempt(code: string): Promise<CommandOutput<'staff-sign-in'> | ErrorResponse> {
     const { store, clock, config, sync } = this.p;
     const st = store.signin.state(this.policy(), clock.now());
     if (st.lockedUntil !== null) return this.locked(st.lockedUntil);

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorResponse } from '../../src/contract/commands.js';
+import { ConfigSchema } from '../../src/contract/config.js';
 import type { Agent } from '../../src/agent/server.js';
 import { AGENT_CSP } from '../../src/agent/static.js';
 import { agentFor, bearer, postCommand, tempDir } from './helpers.js';
@@ -284,4 +285,23 @@ describe('the kiosk page', () => {
       expect(await rawGet(a, path), path).toMatch(/^HTTP\/1\.1 404/);
     }
   });
+});
+
+describe('slow clients', () => {
+  it('closes a connection whose headers never finish after the configured timeout, not 30 s later', async () => {
+    const a = await agent({
+      config: ConfigSchema.parse({ terminal: { agent: { headers_timeout_ms: 300 } } }),
+    });
+    const closedAfterMs = await new Promise<number>((done) => {
+      const started = Date.now();
+      const s = connect({ host: '127.0.0.1', port: a.port }, () => {
+        s.write(`GET /api/status HTTP/1.1\r\nHost: 127.0.0.1:${a.port}\r\n`); // never ends
+      });
+      s.on('data', () => undefined);
+      s.on('error', () => undefined);
+      s.on('close', () => done(Date.now() - started));
+    });
+    // Node checked header timeouts every 30 s by default: a slow client lived about 39 s.
+    expect(closedAfterMs).toBeLessThan(10_000);
+  }, 30_000);
 });

@@ -42,6 +42,24 @@ describe('staff sign-in', () => {
     await again.refused('staff-sign-in', { auth_code: DEMO.authCodes.manager }, 'sign-in-locked');
   }, 30_000);
 
+  it('counts parallel wrong codes one by one, so none is checked past the lockout', async () => {
+    const t = await till({ signIn: { max_failures: 3, lockout_s: 300 } });
+    const codes = Array.from({ length: 12 }, (_, i) => String(9000 + i));
+    const answers = await Promise.all(
+      codes.map((auth_code) => t.call('staff-sign-in', { auth_code })),
+    );
+    const codesOf = answers.map((a) => (a.body as { error: { code: string } }).error.code);
+    expect(codesOf.filter((c) => c === 'auth-code-invalid')).toHaveLength(2);
+    expect(codesOf.filter((c) => c === 'sign-in-locked')).toHaveLength(10);
+    // The store counted exactly the codes it checked: the limit, and not one more.
+    expect(
+      t.terminal.store.signin.state(
+        { maxFailures: 3, windowMs: 900_000, lockoutMs: 300_000 },
+        Date.now(),
+      ).failures,
+    ).toBe(3);
+  }, 60_000);
+
   it('signs in offline against the cached hashes', async () => {
     const t = await till();
     await t.central.close();
