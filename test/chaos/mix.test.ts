@@ -702,10 +702,16 @@ describe('the chaos run over the whole payment mix', () => {
       for (const s of sales.values()) if (s.state === 'pending') s.state = 'unknown';
       let drained = false;
       let last: Json = {};
-      for (let i = 0; i < 120 && !drained; i++) {
+      // Bounded twice: 120 rounds at most, and 20 rounds in a row that move nothing end it.
+      let depth = Number.POSITIVE_INFINITY;
+      let still = 0;
+      for (let i = 0; i < 120 && !drained && still < 20; i++) {
         const r = await command(api(), 'sync-now', {}, 30_000);
         last = r.json;
         drained = r.status === 200 && r.json.sync?.outbox_depth === 0;
+        const now = (r.json.sync?.outbox_depth as number | undefined) ?? depth;
+        still = now < depth ? 0 : still + 1;
+        depth = Math.min(depth, now);
         if (!drained) await sleep(250);
       }
       expect.soft(drained, `the outbox did not drain: ${JSON.stringify(last)}`).toBe(true);
@@ -732,14 +738,14 @@ describe('the chaos run over the whole payment mix', () => {
       const inEffect = (tid: string) => (checks.get(tid) ?? []).some((t) => !t.cancelled);
       const all = [...sales.values()].filter((s) => s.body.transaction_type !== 'preauthorization');
       const committed = all.filter((s) => s.state === 'committed');
-      const lost = committed.filter((s) => !checks.has(s.id)).map((s) => s.id);
+      const lost = committed.filter((s) => !checks.has(s.id)).map((s) => `${s.id} (${s.kind})`);
       const doubled = [...checks].filter(([, rows]) => rows.length > 1).map(([tid]) => tid);
       const wrongCancel = committed
         .filter((s) => checks.has(s.id) && inEffect(s.id) === Boolean(s.cancel))
         .map((s) => `${s.id} (driver cancelled: ${Boolean(s.cancel)})`);
       const ghosts = all
         .filter((s) => s.state !== 'committed' && inEffect(s.id))
-        .map((s) => `${s.id} (${s.state})`);
+        .map((s) => `${s.id} (${s.state} ${s.kind}${s.refusal ? ` ${s.refusal.code}` : ''})`);
       const strangers = [...checks.keys()].filter((tid) => !sales.has(tid));
       const auths = [...sales.values()].filter(
         (s) => s.body.transaction_type === 'preauthorization',
