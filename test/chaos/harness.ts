@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = 'bin/loyalty-terminal.cjs';
@@ -211,4 +212,42 @@ export async function sandbox(
   });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as Json;
+}
+
+/**
+ * The simulated payment unit's books as the unit keeps them on disk (`devices sim-books`):
+ * the unit's side of every card operation, read from outside the agent like a reconciliation.
+ */
+export async function simBooks(dataDir: string): Promise<Json> {
+  const proc = spawn(process.execPath, [BIN, 'devices', 'sim-books', '--data', dataDir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  proc.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  proc.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const code = await within(
+    new Promise<number | null>((resolve) => proc.once('exit', resolve)),
+    30_000,
+    'devices sim-books',
+  );
+  if (code !== 0) throw new Error(`devices sim-books exited ${code}: ${err}`);
+  return JSON.parse(out) as Json;
+}
+
+/**
+ * The sandbox's own records of one entity (coupons, corporate accesses), read straight from
+ * its database file, read-only: the sandbox has no control route for them.
+ */
+export function centralRecords(dbFile: string, entity: string): Json[] {
+  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db
+      .prepare('SELECT data FROM records WHERE entity = ? AND deleted = 0')
+      .all(entity) as { data: string }[];
+    return rows.map((r) => JSON.parse(r.data) as Json);
+  } finally {
+    db.close();
+  }
 }
