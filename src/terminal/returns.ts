@@ -220,6 +220,7 @@ export class ReturnsService {
     const subtype = this.subtype();
     const localDate = posLocalDate(this.p, original.pos?.id);
     // The card's reversal is reported with the cancel it belongs to: both commit or neither.
+    let answer: CommandOutput<'sale-cancel'> | null = null;
     store.write(() => {
       store.record({
         id: opId,
@@ -253,20 +254,22 @@ export class ReturnsService {
         },
       });
       this.cards.report(settled, opId, subtype, localDate);
+      this.noteOwed(customerId, opId, owed);
+      // The answer is kept in the same transaction: a kill cannot leave the cancel recorded
+      // without it, where a retry would be answered `already-cancelled`.
+      answer = {
+        transaction_id: id,
+        check: back,
+        warnings: result.warnings as Warning[],
+        payments,
+        ...(owed > 0 ? { owed: { bonuses: owed } } : {}),
+        sync: saleSyncOf(store.outbox.byTransaction(opId)),
+      };
+      store.commandResults.put('sale-cancel', id, hash, answer, clock.now());
     });
-    this.noteOwed(customerId, opId, owed);
     sync.kick();
-    const answer: CommandOutput<'sale-cancel'> = {
-      transaction_id: id,
-      check: back,
-      warnings: result.warnings as Warning[],
-      payments,
-      ...(owed > 0 ? { owed: { bonuses: owed } } : {}),
-      sync: saleSyncOf(store.outbox.byTransaction(opId)),
-    };
-    store.commandResults.put('sale-cancel', id, hash, answer, clock.now());
     log.info('sale cancelled', { transaction_id: id, cancellation_id: opId, subtype, owed });
-    return answer;
+    return answer!;
   }
 
   private async refundOnce(
@@ -414,6 +417,7 @@ export class ReturnsService {
     const subtype = this.subtype();
     const localDate = posLocalDate(this.p, original.pos?.id);
     // The card's refund is reported with the refund it belongs to: both commit or neither.
+    let answer: CommandOutput<'sale-refund'> | null = null;
     store.write(() => {
       store.record({
         id,
@@ -446,25 +450,27 @@ export class ReturnsService {
         },
       });
       this.cards.report(settled, id, subtype, localDate);
+      this.noteOwed(customerId, id, owed);
+      // Kept in the same transaction: a kill cannot leave the refund recorded without its
+      // answer, where a retry under its id would be refused as another operation.
+      answer = {
+        transaction_id: id,
+        original_transaction_id: originalId,
+        check: back,
+        warnings: result.warnings as Warning[],
+        payments,
+        ...(owed > 0 ? { owed: { bonuses: owed } } : {}),
+        sync: saleSyncOf(store.outbox.byTransaction(id)),
+      };
+      store.commandResults.put('sale-refund', id, hash, answer, clock.now());
     });
-    this.noteOwed(customerId, id, owed);
     sync.kick();
-    const answer: CommandOutput<'sale-refund'> = {
-      transaction_id: id,
-      original_transaction_id: originalId,
-      check: back,
-      warnings: result.warnings as Warning[],
-      payments,
-      ...(owed > 0 ? { owed: { bonuses: owed } } : {}),
-      sync: saleSyncOf(store.outbox.byTransaction(id)),
-    };
-    store.commandResults.put('sale-refund', id, hash, answer, clock.now());
     log.info('sale refunded', {
       transaction_id: id,
       original_transaction_id: originalId,
       amount: toNumber(toPayBack),
       owed,
     });
-    return answer;
+    return answer!;
   }
 }

@@ -313,3 +313,48 @@ describe('card money given back is reported like card money taken', () => {
     expect(await reportedCardPayment(t, refund.transaction_id)).not.toBeNull();
   }, 30_000);
 });
+
+describe('a cancel or refund killed before its answer was kept', () => {
+  /** The till dies right after recording, before the answer is kept: the next put throws. */
+  function dieOnNextAnswer(t: Till): void {
+    const results = t.terminal.store.commandResults;
+    const put = results.put.bind(results);
+    results.put = (...args: Parameters<typeof put>) => {
+      results.put = put;
+      throw new Error('killed before the answer was kept');
+    };
+  }
+
+  it('a refund retried under its id after the kill refunds once', async () => {
+    const t = await senior();
+    const saleId = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: saleId,
+      check: { customer_id: DEMO.customers.ben, check_items: [item('COF-1', 2)] },
+    });
+    const refund = {
+      transaction_id: uuidv7(Date.now()),
+      original_transaction_id: saleId,
+      lines: [{ index: 0, quantity: 1 }],
+    };
+    dieOnNextAnswer(t);
+    expect((await t.call('sale-refund', refund)).status).not.toBe(200);
+    const again = await t.ok('sale-refund', refund);
+    expect(again.transaction_id).toBe(refund.transaction_id);
+    expect(t.terminal.store.refunds.of(saleId)).toHaveLength(1);
+  }, 30_000);
+
+  it('a cancel retried after the kill cancels once', async () => {
+    const t = await senior();
+    const saleId = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: saleId,
+      check: { customer_id: DEMO.customers.ben, check_items: [item('COF-1', 1)] },
+    });
+    dieOnNextAnswer(t);
+    expect((await t.call('sale-cancel', { transaction_id: saleId })).status).not.toBe(200);
+    const again = await t.ok('sale-cancel', { transaction_id: saleId });
+    expect(again.transaction_id).toBe(saleId);
+    expect(t.terminal.store.ledger.storedCheck(saleId)?.cancelledBy).not.toBeNull();
+  }, 30_000);
+});
