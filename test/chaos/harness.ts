@@ -203,12 +203,15 @@ export async function sandbox(
   method: 'GET' | 'PUT',
   path: string,
   body?: unknown,
+  // A long run's final reads list every transaction of the run: on two loaded cores that
+  // took more than 10 s once (10,000 sales).
+  timeoutMs = 60_000,
 ): Promise<Json> {
   const res = await fetch(`${central.url}${path}`, {
     method,
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${central.api_key}` },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(10_000),
+    signal: AbortSignal.timeout(timeoutMs),
   });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as Json;
