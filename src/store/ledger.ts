@@ -226,6 +226,10 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
     `SELECT c.operation_id, c.comment FROM ledger_cancellation c
       WHERE c.transaction_id = ? AND NOT EXISTS (SELECT 1 FROM ledger_check k WHERE k.operation_id = c.transaction_id)`,
   );
+  const setCheckJson = db.prepare('UPDATE ledger_check SET check_json = ? WHERE operation_id = ?');
+  const renameEmitted = db.prepare(
+    "UPDATE ledger_coupon SET code = ? WHERE operation_id = ? AND code = ? AND action = 'emit'",
+  );
   const checkJson = db.prepare<[string], { check_json: string; cancelled_by: string | null }>(
     'SELECT check_json, cancelled_by FROM ledger_check WHERE operation_id = ?',
   );
@@ -528,6 +532,21 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
       return r
         ? { document: JSON.parse(r.check_json) as unknown, cancelledBy: r.cancelled_by }
         : null;
+    },
+    /**
+     * The central service confirmed a queued sale's emitted coupons (engine.md 9: a provisional
+     * code until then): the stored check takes the confirmed ones, and the ledger's emit
+     * records their codes. `renames` pairs each provisional code with its confirmed one.
+     */
+    confirmEmitted(
+      transactionId: string,
+      document: unknown,
+      renames: ReadonlyArray<readonly [string, string]>,
+    ): void {
+      db.transaction(() => {
+        setCheckJson.run(JSON.stringify(document), transactionId);
+        for (const [from, to] of renames) renameEmitted.run(to, transactionId, from);
+      })();
     },
     /**
      * Whether this customer or vehicle has operations the central service has not received

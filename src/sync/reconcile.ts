@@ -24,8 +24,38 @@ export interface ReconcilePorts {
 
 /** Compares a done row's answer with what the till recorded. */
 export function reconcile(p: ReconcilePorts, row: OutboxRow, response: unknown): void {
-  if (row.operation === 'process_check') reconcileSale(p, row, response);
-  else reconcileOwed(p, row, response);
+  if (row.operation === 'process_check') {
+    confirmEmitted(p, row, response);
+    reconcileSale(p, row, response);
+  } else reconcileOwed(p, row, response);
+}
+
+const Emitting = z.looseObject({
+  emitted_coupons: z.array(z.looseObject({ code: z.string().nullish() })).nullish(),
+});
+
+/**
+ * A queued sale's emitted coupons carry provisional codes (engine.md 9) until the central
+ * service answers with its own: the stored check takes those, so the receipt's reprint,
+ * `sale-status` and a later cancel name the codes the customer's wallet holds. Paired by
+ * position (the same rules emit in the same order); a different count is left to
+ * reconcileSale's comparison.
+ */
+function confirmEmitted(p: ReconcilePorts, row: OutboxRow, response: unknown): void {
+  const stored = p.store.ledger.storedCheck(row.transactionId);
+  const till = Emitting.safeParse(stored?.document);
+  const server = Emitting.safeParse(response);
+  if (!till.success || !server.success) return;
+  const mine = till.data.emitted_coupons ?? [];
+  const theirs = server.data.emitted_coupons ?? [];
+  if (mine.length === 0 || mine.length !== theirs.length) return;
+  const renames = mine.flatMap((c, i): Array<[string, string]> => {
+    const to = theirs[i]!.code;
+    return c.code && to && c.code !== to ? [[c.code, to]] : [];
+  });
+  if (renames.length === 0) return;
+  const document = { ...till.data, emitted_coupons: theirs };
+  p.store.ledger.confirmEmitted(row.transactionId, document, renames);
 }
 
 /** What a sale did that both sides must agree on. */

@@ -172,3 +172,27 @@ describe('a spending sale for a customer with sales still queued', () => {
     await central.close();
   }, 30_000);
 });
+
+describe('a coupon emitted by a queued sale', () => {
+  it('takes the code the central service confirmed once the sale is synced', async () => {
+    const t = await cashier();
+    const id = uuidv7(Date.now());
+    const sale = await t.ok('sale-process', {
+      transaction_id: id,
+      check: { customer_id: DEMO.customers.anna, check_items: [item('FUEL-95', 30)] },
+    });
+    const provisional = sale.check.emitted_coupons?.[0]?.code;
+    expect(provisional).toMatch(/^T01-/);
+    await t.ok('sync-now', {});
+    const status = await t.ok('sale-status', { transaction_id: id });
+    const confirmed = status.state === 'committed' ? status.check.emitted_coupons?.[0]?.code : null;
+    const wallet = t.central.store.findBy('coupon', 'code', confirmed ?? '') as Array<{
+      customer_id?: string;
+      status?: string;
+    }>;
+    expect(wallet).toEqual([
+      expect.objectContaining({ customer_id: DEMO.customers.anna, status: 'open' }),
+    ]);
+    expect(confirmed).not.toBe(provisional);
+  }, 30_000);
+});
