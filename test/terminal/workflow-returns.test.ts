@@ -319,7 +319,7 @@ describe('a cancel or refund killed before its answer was kept', () => {
   function dieOnNextAnswer(t: Till): void {
     const results = t.terminal.store.commandResults;
     const put = results.put.bind(results);
-    results.put = (...args: Parameters<typeof put>) => {
+    results.put = (..._args: Parameters<typeof put>) => {
       results.put = put;
       throw new Error('killed before the answer was kept');
     };
