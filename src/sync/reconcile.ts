@@ -24,10 +24,11 @@ export interface ReconcilePorts {
 
 /** Compares a done row's answer with what the till recorded. */
 export function reconcile(p: ReconcilePorts, row: OutboxRow, response: unknown): void {
-  if (row.operation === 'process_check') {
-    confirmEmitted(p, row, response);
-    reconcileSale(p, row, response);
-  } else reconcileOwed(p, row, response);
+  if (row.operation !== 'process_check') return reconcileOwed(p, row, response);
+  // One read of the stored check serves both: the codes, then the figures.
+  const stored = p.store.ledger.storedCheck(row.transactionId)?.document;
+  confirmEmitted(p, row, stored, response);
+  reconcileSale(p, row, stored, response);
 }
 
 const Emitting = z.looseObject({
@@ -41,9 +42,13 @@ const Emitting = z.looseObject({
  * position (the same rules emit in the same order); a different count is left to
  * reconcileSale's comparison.
  */
-function confirmEmitted(p: ReconcilePorts, row: OutboxRow, response: unknown): void {
-  const stored = p.store.ledger.storedCheck(row.transactionId);
-  const till = Emitting.safeParse(stored?.document);
+function confirmEmitted(
+  p: ReconcilePorts,
+  row: OutboxRow,
+  stored: unknown,
+  response: unknown,
+): void {
+  const till = Emitting.safeParse(stored);
   const server = Emitting.safeParse(response);
   if (!till.success || !server.success) return;
   const mine = till.data.emitted_coupons ?? [];
@@ -100,9 +105,13 @@ function saleDifferences(
 }
 
 /** A queued sale the server answered otherwise than the till: listed with both figures. */
-function reconcileSale(p: ReconcilePorts, row: OutboxRow, response: unknown): void {
-  const stored = p.store.ledger.storedCheck(row.transactionId);
-  const till = SaleFigures.safeParse(stored?.document);
+function reconcileSale(
+  p: ReconcilePorts,
+  row: OutboxRow,
+  stored: unknown,
+  response: unknown,
+): void {
+  const till = SaleFigures.safeParse(stored);
   const server = SaleFigures.safeParse(response);
   if (!till.success || !server.success) return;
   const differences = saleDifferences(till.data, server.data);

@@ -39,9 +39,6 @@ interface CatalogItem {
   price?: number;
 }
 
-/** The engine's compiled rules, kept per rules array (one cache, the sale service's). */
-export { preparedRules as prepareRules } from './sale-service.js';
-
 /** The engine's refusal as the command's error: its code, message, path and details. */
 export function engineRefusal(error: EngineError, path = error.path): ErrorResponse {
   return refuse(error.code, error.message, path, error.details);

@@ -12,18 +12,32 @@ import { OUTBOX_PAYLOAD_VERSION, outboxPayload } from '../sync/outbox-payload.js
 import { calculate, remainderOf } from '../engine/index.js';
 import type { JournalEntry } from '../devices/payment-journal.js';
 import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-payments.js';
-import {
-  engineRefusal,
-  isAccountType,
-  posLocalDate,
-  prepareRules,
-  saleSyncOf,
-} from './checkout.js';
+import { engineRefusal, isAccountType, posLocalDate, saleSyncOf } from './checkout.js';
+import { preparedRules } from './sale-service.js';
 import { refuse } from './command-map.js';
 import { InFlight, requestHash } from './idempotency.js';
 import type { TerminalPorts } from './ports.js';
 
 type Charge = NonNullable<EngineCheckResult['special_accounts_charges']>[number];
+
+/**
+ * The bonuses a cancel or refund moves: the spent ones given back, the earned ones written
+ * off, less what the customer owes because the balance could not cover it (engine.md 15).
+ */
+function bonusesBack(
+  customerId: string | null,
+  back: EngineProcessedCheck,
+  owed: number,
+): Pick<OperationInput, 'bonuses'> {
+  if (!customerId) return {};
+  const writeOff = sub(dec(back.bonuses_added_amount ?? 0), dec(owed));
+  return {
+    bonuses: {
+      returned: back.bonuses_redeemed_amount ?? 0,
+      writtenOff: toNumber(gt(writeOff, ZERO) ? writeOff : ZERO),
+    },
+  };
+}
 
 export class ReturnsService {
   private readonly p: TerminalPorts;
@@ -189,7 +203,7 @@ export class ReturnsService {
         'this terminal has no processed check with this id',
         'transaction_id',
       );
-    const result = calculate(ctx.context, prepareRules(ctx.rules));
+    const result = calculate(ctx.context, preparedRules(ctx.rules));
     if ('error' in result) return engineRefusal(result.error);
     const back = result.check;
     const owed = result.owed?.bonuses ?? 0;
@@ -209,7 +223,6 @@ export class ReturnsService {
     }
     const payments: PaymentRecord[] = settled.map(paymentRecordOf);
     const customerId = status.customerId;
-    const writeOff = sub(dec(back.bonuses_added_amount ?? 0), dec(owed));
     const paid = original.payments?.length
       ? original.payments.map((p) => ({ type: p.type, amount: p.amount }))
       : [{ type: original.payment_type ?? 'cash', amount: original.amount_to_pay ?? 0 }];
@@ -220,8 +233,7 @@ export class ReturnsService {
     const subtype = this.subtype();
     const localDate = posLocalDate(this.p, original.pos?.id);
     // The card's reversal is reported with the cancel it belongs to: both commit or neither.
-    let answer: CommandOutput<'sale-cancel'> | null = null;
-    store.write(() => {
+    const answer = store.write((): CommandOutput<'sale-cancel'> => {
       store.record({
         id: opId,
         kind: 'cancellation',
@@ -229,14 +241,7 @@ export class ReturnsService {
         customerId,
         localDate,
         cancellation: { transactionId: id, comment: input.comment ?? null },
-        ...(customerId
-          ? {
-              bonuses: {
-                returned: back.bonuses_redeemed_amount ?? 0,
-                writtenOff: toNumber(gt(writeOff, ZERO) ? writeOff : ZERO),
-              },
-            }
-          : {}),
+        ...bonusesBack(customerId, back, owed),
         payments: paid,
         accounts: this.accountsBack(back.special_accounts_charges ?? []),
         coupons: [
@@ -257,7 +262,7 @@ export class ReturnsService {
       this.noteOwed(customerId, opId, owed);
       // The answer is kept in the same transaction: a kill cannot leave the cancel recorded
       // without it, where a retry would be answered `already-cancelled`.
-      answer = {
+      const kept: CommandOutput<'sale-cancel'> = {
         transaction_id: id,
         check: back,
         warnings: result.warnings as Warning[],
@@ -265,11 +270,12 @@ export class ReturnsService {
         ...(owed > 0 ? { owed: { bonuses: owed } } : {}),
         sync: saleSyncOf(store.outbox.byTransaction(opId)),
       };
-      store.commandResults.put('sale-cancel', id, hash, answer, clock.now());
+      store.commandResults.put('sale-cancel', id, hash, kept, clock.now());
+      return kept;
     });
     sync.kick();
     log.info('sale cancelled', { transaction_id: id, cancellation_id: opId, subtype, owed });
-    return answer!;
+    return answer;
   }
 
   private async refundOnce(
@@ -364,7 +370,7 @@ export class ReturnsService {
         'this terminal has no processed check with this id',
         'original_transaction_id',
       );
-    const result = calculate(ctx.context, prepareRules(ctx.rules));
+    const result = calculate(ctx.context, preparedRules(ctx.rules));
     if ('error' in result)
       return engineRefusal(result.error, result.error.path.replace(/^refund_lines/, 'lines'));
     const owed = result.owed?.bonuses ?? 0;
@@ -407,7 +413,6 @@ export class ReturnsService {
     ];
     const status = store.ledger.status(originalId);
     const customerId = status?.customerId ?? null;
-    const writeOff = sub(dec(back.bonuses_added_amount ?? 0), dec(owed));
     const body: Record<string, unknown> = {
       transaction_id: id,
       original_transaction_id: originalId,
@@ -417,8 +422,7 @@ export class ReturnsService {
     const subtype = this.subtype();
     const localDate = posLocalDate(this.p, original.pos?.id);
     // The card's refund is reported with the refund it belongs to: both commit or neither.
-    let answer: CommandOutput<'sale-refund'> | null = null;
-    store.write(() => {
+    const answer = store.write((): CommandOutput<'sale-refund'> => {
       store.record({
         id,
         kind: 'check',
@@ -432,14 +436,7 @@ export class ReturnsService {
           amountToPay: back.amount_to_pay ?? 0,
           document: back,
         },
-        ...(customerId
-          ? {
-              bonuses: {
-                returned: back.bonuses_redeemed_amount ?? 0,
-                writtenOff: toNumber(gt(writeOff, ZERO) ? writeOff : ZERO),
-              },
-            }
-          : {}),
+        ...bonusesBack(customerId, back, owed),
         payments: paid,
         accounts: this.accountsBack(back.special_accounts_charges ?? []),
         // An outbox operation of its own (ours): the central service refunds from its stored check too.
@@ -453,7 +450,7 @@ export class ReturnsService {
       this.noteOwed(customerId, id, owed);
       // Kept in the same transaction: a kill cannot leave the refund recorded without its
       // answer, where a retry under its id would be refused as another operation.
-      answer = {
+      const kept: CommandOutput<'sale-refund'> = {
         transaction_id: id,
         original_transaction_id: originalId,
         check: back,
@@ -462,7 +459,8 @@ export class ReturnsService {
         ...(owed > 0 ? { owed: { bonuses: owed } } : {}),
         sync: saleSyncOf(store.outbox.byTransaction(id)),
       };
-      store.commandResults.put('sale-refund', id, hash, answer, clock.now());
+      store.commandResults.put('sale-refund', id, hash, kept, clock.now());
+      return kept;
     });
     sync.kick();
     log.info('sale refunded', {
@@ -471,6 +469,6 @@ export class ReturnsService {
       amount: toNumber(toPayBack),
       owed,
     });
-    return answer!;
+    return answer;
   }
 }
