@@ -24,6 +24,18 @@ export const ApiErrorBody = z.looseObject({
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
 
+/**
+ * The answer to a cancel or refund (ours): the check as the server now holds it, plus the
+ * bonuses the customer owes because a write-off went past the balance (engine.md 15). The
+ * till reconciles its own owed figure with this one (reconcile.ts).
+ */
+export const ReturnAnswer = strictShared.CheckResponse.extend({
+  owed: z.strictObject({ bonuses: num.min(0) }).optional(),
+});
+export const ReturnAnswerInbound = looseShared.CheckResponse.extend({
+  owed: z.looseObject({ bonuses: num.min(0) }).optional(),
+});
+
 export const TerminalSignIn = z.strictObject({ terminal_id: uuid, api_key: z.string().min(1) });
 export const StaffSignIn = z.strictObject({ auth_code: z.string().min(1) });
 
@@ -217,8 +229,8 @@ export const operations = {
     summary: 'Cancel a processed check as a whole.',
     request: CancelCheck,
     serverRequest: CancelCheck,
-    response: strictShared.CheckResponse,
-    inbound: looseShared.CheckResponse,
+    response: ReturnAnswer,
+    inbound: ReturnAnswerInbound,
   }),
   refundCheck: op({
     name: 'refund_check',
@@ -230,8 +242,8 @@ export const operations = {
       "Refund some lines of a processed check under the refund's terminal-made transaction_id (the Idempotency-Key), computed from the stored check.",
     request: RefundCheck,
     serverRequest: RefundCheck,
-    response: strictShared.CheckResponse,
-    inbound: looseShared.CheckResponse,
+    response: ReturnAnswer,
+    inbound: ReturnAnswerInbound,
   }),
   bonusesAdd: op({
     name: 'bonuses_add',

@@ -18,6 +18,7 @@ import {
   StaffSignIn,
   TerminalSignIn,
   RefundCheck,
+  ReturnAnswer,
   type Operation,
 } from './api.js';
 
@@ -40,6 +41,7 @@ function namedSchemas(): [string, z.ZodType][] {
     ['ProcessCheckRequest', ProcessCheckRequest],
     ['CancelCheck', CancelCheck],
     ['RefundCheck', RefundCheck],
+    ['ReturnAnswer', ReturnAnswer],
     ['BonusesOperationObject', strictBusiness.BonusesOperationObject],
     ['BonusesOperationResult', BonusesOperationResult],
     ['BankCardPayment', BankCardPayment],

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
+import { operations } from '../../src/sync/api.js';
 
 let central: RunningCentral;
 let token = '';
@@ -175,6 +176,28 @@ describe('sandbox with the engine', () => {
     expect(r.status).toBe(200);
     expect(r.body.transaction_cancelled).toBe(1);
     expect(balance(DEMO.customers.anna)).toBeCloseTo(before, 2);
+  });
+
+  it("a cancel's answer holds to the documented answer, the owed bonuses included", async () => {
+    const id = '019a1111-0000-7000-8000-000000000013';
+    const sale = await post(
+      '/v1/terminal/process_check',
+      {
+        transaction_id: id,
+        customer_id: DEMO.customers.ben,
+        check_items: [{ code: 'COF-1', category: 'coffee', quantity: 1, price: 2.5 }],
+      },
+      id,
+    );
+    expect(sale.status).toBe(200);
+    const r = await post(
+      '/v1/terminal/cancel_check',
+      { transaction_id: id, comment: 'test' },
+      '019a1111-0000-7000-8000-000000000014',
+    );
+    expect(r.status).toBe(200);
+    const answer = operations.cancelCheck.response.parse(r.body);
+    expect(answer.owed).toEqual({ bonuses: expect.any(Number) as number });
   });
 
   it('the sandbox emits coupon ids that are UUIDs', async () => {
