@@ -139,7 +139,7 @@ export async function runSync(args: string[], io: CliIO): Promise<number> {
         return 0;
       }
       if (f.sub === 'push') {
-        const r = await sync.push();
+        const r = await sync.push({ now: true });
         const depth = store.outbox.depth();
         io.stdout(
           f.json
