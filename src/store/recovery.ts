@@ -43,6 +43,11 @@ export interface RecoveryReport {
   readonly unreadableRows: number;
   /** True when the damaged file could not be read at all (its unsent rows are unknown). */
   readonly unreadableFile: boolean;
+  /**
+   * True when the damaged file's outbox could not be walked whole: rows on its damaged pages
+   * are not even known by id, so unsent operations newer than the backup may be missing.
+   */
+  readonly outboxDamaged: boolean;
   /** Bank-card journal rows put back (an `inprocess` operation must still be reconciled). */
   readonly paymentsReinserted: number;
   /** The ledger's own check after recovery (empty when whole). */
@@ -121,6 +126,40 @@ export async function openStoreWithRecovery(options: RecoveryOptions): Promise<O
     if (reason === null) throw error;
     return recover(options, reason);
   }
+}
+
+/** The attention item's kind for a recovery at start (src/contract/commands.ts, AttentionKind). */
+export const RECOVERY_ATTENTION_KIND = 'store-recovered';
+
+/**
+ * Puts a recovery on the attention list, once (its quarantine directory is its reference): the
+ * cashier's screen shows the list's count and the report's message until a manager resolves it.
+ */
+export function noteRecovery(store: Store, r: RecoveryReport, id: string, nowMs: number): void {
+  store.attention.note(
+    {
+      id,
+      kind: RECOVERY_ATTENTION_KIND,
+      ref: `recovery:${r.quarantineDir}`,
+      message: r.message,
+      details: {
+        reason: r.reason,
+        quarantine_dir: r.quarantineDir,
+        restored_from: r.restoredFrom,
+        rejected_backups: r.rejectedBackups.length,
+        reinserted: r.reinserted.length,
+        already_present: r.alreadyPresent,
+        exported: r.exported,
+        export_file: r.exportFile,
+        unreadable_rows: r.unreadableRows,
+        unreadable_file: r.unreadableFile,
+        outbox_damaged: r.outboxDamaged,
+        payments_reinserted: r.paymentsReinserted,
+        ledger_problems: r.ledgerProblems.length,
+      },
+    },
+    nowMs,
+  );
 }
 
 /** Moves the file and its side files to a new quarantine directory; returns the new path. */
@@ -441,6 +480,10 @@ function messageOf(r: Omit<RecoveryReport, 'message'>): string {
       `${r.exported} unsent operation(s) could not be put back and were exported to ${r.exportFile}.`,
     );
   if (r.unreadableRows > 0) parts.push(`${r.unreadableRows} queued row(s) could not be read.`);
+  if (r.outboxDamaged && !r.unreadableFile)
+    parts.push(
+      'Part of the list of unsent operations could not be read: sales made after the backup may be missing.',
+    );
   parts.push(`Call support: the damaged file is kept in ${r.quarantineDir}.`);
   return parts.join(' ');
 }
@@ -474,6 +517,7 @@ async function recover(options: RecoveryOptions, reason: string): Promise<Opened
   let alreadyPresent = 0;
   let unreadableRows = 0;
   let unreadableFile = false;
+  let outboxDamaged = false;
   let paymentsReinserted = 0;
 
   let reader: DamagedReader | null = null;
@@ -494,7 +538,8 @@ async function recover(options: RecoveryOptions, reason: string): Promise<Opened
       const restoredMax =
         writer.db.prepare<[], { m: number | null }>('SELECT max(id) AS m FROM outbox').get()?.m ??
         0;
-      const { ids } = reader.outboxIds(restoredMax + 1);
+      const { ids, failedWalk } = reader.outboxIds(restoredMax + 1);
+      outboxDamaged = failedWalk;
       for (const id of ids) {
         let row: Row | undefined;
         try {
@@ -583,10 +628,13 @@ async function recover(options: RecoveryOptions, reason: string): Promise<Opened
     exportFile,
     unreadableRows,
     unreadableFile,
+    outboxDamaged,
     paymentsReinserted,
     ledgerProblems: check.ledger,
   };
   const report: RecoveryReport = { ...partial, message: messageOf(partial) };
-  writeFileSync(join(quarantineDir, 'recovery.json'), JSON.stringify(report, null, 2) + '\n');
+  writeFileSync(join(quarantineDir, 'recovery.json'), JSON.stringify(report, null, 2) + '\n', {
+    mode: 0o600,
+  });
   return { store, recovery: report };
 }
