@@ -15,7 +15,7 @@ import { createDevices, type DeviceSet } from '../devices/registry.js';
 import type { Recognition } from '../devices/recognition.js';
 import { SIMULATOR_DIR } from '../devices/sim/state-file.js';
 import type { Store } from '../store/open.js';
-import { noteRecovery, openStoreWithRecovery, type OpenedWithRecovery } from '../store/recovery.js';
+import { openStoreWithRecovery, type OpenedWithRecovery } from '../store/recovery.js';
 import { systemSyncClock, type SyncClock } from '../sync/clock.js';
 import { entitySchemas } from '../sync/entities.js';
 import { uuidv7 } from '../sync/ids.js';
@@ -135,10 +135,11 @@ export async function openTerminalStore(o: {
     entitySchemas,
     payloadSchemas: outboxPayloadSchema,
     verifyAtStart: true,
+    attentionId: o.newId,
     ...(o.dailyBackup === undefined ? {} : { dailyBackup: o.dailyBackup }),
     ...(o.migrationsDir === undefined ? {} : { migrationsDir: o.migrationsDir }),
   });
-  const { store, recovery } = opened;
+  const { recovery } = opened;
   if (recovery) {
     o.log.error('damaged database recovered at start', {
       reason: recovery.reason,
@@ -148,7 +149,6 @@ export async function openTerminalStore(o: {
       exported: recovery.exported,
       unreadable_rows: recovery.unreadableRows,
     });
-    noteRecovery(store, recovery, o.newId(), o.clock.now());
   }
   return opened;
 }
