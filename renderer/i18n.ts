@@ -240,6 +240,7 @@ const en = {
   'attention.kind.clock-skew': 'Clock differs from the server',
   'attention.kind.device-failed': 'Device failed',
   'attention.kind.sale-differs': 'The central service answered a sale otherwise',
+  'attention.kind.store-recovered': 'Damaged database recovered from a backup',
 
   'report.title': 'Shift report',
   'report.shift': 'Shift',
@@ -467,6 +468,7 @@ export const attentionKindKey = {
   'clock-skew': 'attention.kind.clock-skew',
   'device-failed': 'attention.kind.device-failed',
   'sale-differs': 'attention.kind.sale-differs',
+  'store-recovered': 'attention.kind.store-recovered',
 } as const satisfies Record<AttentionItem['kind'], MessageKey>;
 
 export const reasonKey = {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseConfig, type Config } from '../contract/config.js';
 import { AgentStartError, defaultRendererDir, startAgent, type Agent } from '../agent/server.js';
 import { createFileLogger } from '../terminal/log.js';
-import { createFileSecretStore, SECRETS_FILE } from '../terminal/secrets.js';
+import { createFileSecretStore, SECRETS_FILE, type SecretStore } from '../terminal/secrets.js';
 import { createTerminal } from '../terminal/terminal.js';
 import type { CliIO } from './io.js';
 import { packageRoot, packageVersion } from './package-info.js';
@@ -86,6 +86,19 @@ export async function loadConfig(
   return { ok: true, config: parsed.config };
 }
 
+/**
+ * The data directory: `terminal.data_dir` of the configuration, else --data. It moves
+ * everything (lock, store, secrets, logs), for the agent and for every operator command.
+ */
+export function dataDirOf(config: Config, flags: CommonFlags): string {
+  return config.terminal.data_dir ?? flags.data;
+}
+
+/** The agent's secret store, DIR/secrets.json (the Electron app seals its own). */
+export function agentSecrets(dataDir: string): SecretStore {
+  return createFileSecretStore(join(dataDir, SECRETS_FILE));
+}
+
 function untilSignal(): AbortSignal {
   const controller = new AbortController();
   const stop = () => controller.abort();
@@ -130,8 +143,7 @@ export async function runAgent(
     return 2;
   }
 
-  // `terminal.data_dir` moves everything (lock, store, logs) when the configuration names one.
-  const dataDir = loaded.config.terminal.data_dir ?? flags.data;
+  const dataDir = dataDirOf(loaded.config, flags);
   const log = createFileLogger({ dir: join(dataDir, 'logs'), name: 'agent' });
   const app = { name: 'loyalty-terminal', version: packageVersion() };
   let agent: Agent;
@@ -151,7 +163,7 @@ export async function runAgent(
               const terminal = await createTerminal({
                 dataDir,
                 config: loaded.config,
-                secrets: createFileSecretStore(join(dataDir, SECRETS_FILE)),
+                secrets: agentSecrets(dataDir),
                 log: log.child({ part: 'terminal' }),
                 app,
                 emit: (name, payload) => events.emit(name, payload),

@@ -1,17 +1,16 @@
 // `loyalty-terminal db migrate|status|backup|check`: the operator's commands on the terminal's
-// database. `status`, `check` and `backup` never migrate or otherwise change the file.
+// database. `status`, `check` and `backup` never migrate or otherwise change the file (a
+// damaged file is reported, not recovered); `migrate` recovers one as a start does.
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { classifyStoreError } from '../store/errors.js';
 import type { Migration, SchemaStatus } from '../store/migrate.js';
-import {
-  backupFile,
-  checkFile,
-  inspectFile,
-  openStore,
-  resolveMigrations,
-  systemClock,
-} from '../store/open.js';
+import { backupFile, checkFile, inspectFile, resolveMigrations } from '../store/open.js';
+import { systemSyncClock } from '../sync/clock.js';
+import { uuidv7 } from '../sync/ids.js';
+import { acquireDataDirLock } from '../terminal/lock.js';
+import { nullLogger } from '../terminal/log.js';
+import { openTerminalStore } from '../terminal/terminal.js';
 import { stampOf } from '../store/backup.js';
 import type { CliIO } from './io.js';
 
@@ -19,7 +18,9 @@ export const DB_HELP = `Usage: loyalty-terminal db COMMAND [--db FILE | --data D
 
 Commands:
   status    the applied and pending migrations (exit 1 when the app must refuse the file)
-  migrate   apply the pending migrations (after a backup to DIR/backups/)
+  migrate   apply the pending migrations (after a backup to DIR/backups/); a damaged
+            file is set aside and recovered from DIR/backups/, as at the terminal's start
+            (stop the terminal first: migrate takes the data directory's lock)
   backup    copy the database with SQLite's backup API (--out FILE; default
             DIR/backups/manual-STAMP.sqlite)
   check     PRAGMA integrity_check, foreign keys and the ledger's invariants (exit 1 on a fault)
@@ -86,6 +87,53 @@ function describeSchema(s: SchemaStatus, all: readonly Migration[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * `db migrate` opens the store as every start does: a damaged file is recovered from
+ * DIR/backups/ (and listed for the cashier). It holds the data directory's lock meanwhile, so
+ * it never moves or migrates a file under a running terminal.
+ */
+async function migrate(p: Parsed, migrations: readonly Migration[], io: CliIO): Promise<number> {
+  const lock = acquireDataDirLock(dirname(p.file));
+  if (!lock.ok) {
+    io.stderr(`db migrate: ${lock.error.message}\n`);
+    return 1;
+  }
+  try {
+    const before = statusUnlessDamaged(p.file, migrations);
+    if (before?.problem) throw before.problem;
+    const { store, recovery } = await openTerminalStore({
+      file: p.file,
+      clock: systemSyncClock,
+      log: nullLogger,
+      newId: () => uuidv7(Date.now()),
+      dailyBackup: false,
+      ...(p.migrationsDir === undefined ? {} : { migrationsDir: p.migrationsDir }),
+    });
+    store.close();
+    if (recovery) io.stderr(`db migrate: ${recovery.message}\n`);
+    const pending = recovery ? [] : (before?.pending ?? migrations);
+    if (pending.length === 0)
+      io.stdout(`database: ${p.file} is up to date (schema ${pad(migrations.length)})\n`);
+    else {
+      io.stdout(`database: ${p.file} migrated to schema ${pad(migrations.length)}\n`);
+      for (const m of pending) io.stdout(`  applied ${pad(m.version)}_${m.name}\n`);
+    }
+    return 0;
+  } finally {
+    lock.lock.release();
+  }
+}
+
+/** The file's schema, or null when the file is too damaged to say (recovery decides). */
+function statusUnlessDamaged(file: string, migrations: readonly Migration[]): SchemaStatus | null {
+  try {
+    return inspectFile(file, migrations);
+  } catch (error) {
+    if (classifyStoreError(error).code === 'corrupt') return null;
+    throw error;
+  }
+}
+
 export async function runDb(args: string[], io: CliIO): Promise<number> {
   const p = parse(args);
   if (p.command === undefined || p.command === 'help' || args.includes('--help')) {
@@ -109,24 +157,8 @@ export async function runDb(args: string[], io: CliIO): Promise<number> {
         }
         return 0;
       }
-      case 'migrate': {
-        const before = inspectFile(p.file, migrations);
-        if (before.problem) throw before.problem;
-        const store = await openStore({
-          file: p.file,
-          clock: systemClock,
-          migrations,
-          dailyBackup: false,
-        });
-        store.close();
-        if (before.pending.length === 0)
-          io.stdout(`database: ${p.file} is up to date (schema ${pad(migrations.length)})\n`);
-        else {
-          io.stdout(`database: ${p.file} migrated to schema ${pad(migrations.length)}\n`);
-          for (const m of before.pending) io.stdout(`  applied ${pad(m.version)}_${m.name}\n`);
-        }
-        return 0;
-      }
+      case 'migrate':
+        return await migrate(p, migrations, io);
       case 'backup': {
         const dest =
           p.out ?? join(dirname(p.file), 'backups', `manual-${stampOf(Date.now())}.sqlite`);

@@ -16,7 +16,7 @@ import {
   secretInConfig,
   TERMINAL_SECRETS,
 } from '../terminal/secrets.js';
-import { loadConfig, parseCommonFlags } from './agent.js';
+import { dataDirOf, loadConfig, parseCommonFlags } from './agent.js';
 import type { CliIO } from './io.js';
 
 export const SECRETS_USAGE = `usage: loyalty-terminal secrets set NAME [--data DIR] [--config FILE]   (value on stdin)
@@ -70,7 +70,7 @@ export async function runSecrets(args: string[], io: CliIO): Promise<number> {
     return 2;
   }
   // `terminal.data_dir` moves the data directory, as it does for the agent.
-  const dataDir = loaded.config.terminal.data_dir ?? flags.data;
+  const dataDir = dataDirOf(loaded.config, flags);
   const file = join(dataDir, SECRETS_FILE);
   const safeFile = join(dataDir, SAFE_SECRETS_FILE);
 

@@ -1,17 +1,30 @@
 // `loyalty-terminal sync status|pull|push` for operators: the link's state, the outbox depth
-// and the attention list; a pull of the change feed now; a drain of the outbox now. push and
-// pull take the data directory's lock, so they never race a running terminal.
-import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+// and the attention list; a pull of the change feed now; a drain of the outbox now (every
+// queued row, whatever its backoff). They start as the agent does (src/cli/agent.ts,
+// src/terminal/terminal.ts): the configuration, the data directory it names
+// (`terminal.data_dir`, else --data), the agent's secret store there for the central API
+// key, and the store opened with recovery from DIR/backups/ when damaged. push and pull take
+// the data directory's lock, so they never race a running terminal.
 import { join } from 'node:path';
-import { parseConfig, type Config } from '../contract/config.js';
-import { startCentral, type RunningCentral } from '../central/index.js';
-import { openStore } from '../store/open.js';
+import type { Config } from '../contract/config.js';
+import { effectiveTerminalId } from '../contract/config.js';
+import type { RunningCentral } from '../central/index.js';
+import { openStore, type Store } from '../store/open.js';
 import { systemSyncClock } from '../sync/clock.js';
 import { entitySchemas } from '../sync/entities.js';
+import { uuidv7 } from '../sync/ids.js';
 import { outboxPayloadSchema } from '../sync/outbox-payload.js';
 import { SyncService } from '../sync/sync-service.js';
 import { acquireDataDirLock } from '../terminal/lock.js';
+import { loggerOver, type Logger } from '../terminal/log.js';
+import { connectCentral, openTerminalStore } from '../terminal/terminal.js';
+import {
+  agentSecrets,
+  dataDirOf,
+  loadConfig,
+  parseCommonFlags,
+  type CommonFlags,
+} from './agent.js';
 import type { CliIO } from './io.js';
 import { packageVersion } from './package-info.js';
 
@@ -19,53 +32,63 @@ const USAGE =
   'usage: loyalty-terminal sync status|pull|push [--data DIR] [--db FILE] [--config FILE] [--json]\n';
 
 interface Flags {
-  sub: string;
-  data: string;
+  sub: 'status' | 'pull' | 'push';
+  common: CommonFlags;
   db: string | null;
-  config: string | null;
   json: boolean;
 }
 
 function parseFlags(args: string[]): Flags | null {
-  const [sub, ...rest] = args;
+  if (args.some((a) => a === '--port' || a.startsWith('--port='))) return null;
+  const parsed = parseCommonFlags(args);
+  if (!parsed.ok) return null;
+  const [sub, ...rest] = parsed.flags.rest;
   if (sub !== 'status' && sub !== 'pull' && sub !== 'push') return null;
-  const f: Flags = {
-    sub,
-    data: join(homedir(), '.loyalty-terminal'),
-    db: null,
-    config: null,
-    json: false,
-  };
+  const f: Flags = { sub, common: parsed.flags, db: null, json: false };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     const v = rest[i + 1];
     if (a === '--json') f.json = true;
-    else if ((a === '--data' || a === '--db' || a === '--config') && v !== undefined) {
-      f[a.slice(2) as 'data' | 'db' | 'config'] = v;
+    else if (a === '--db' && v !== undefined) {
+      f.db = v;
       i++;
     } else return null;
   }
   return f;
 }
 
-function loadConfig(f: Flags, io: CliIO): Config | null {
-  const file = f.config ?? join(f.data, 'config.json');
-  let json: unknown = {};
-  if (existsSync(file)) {
-    try {
-      json = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (err) {
-      io.stderr(`${file}: ${(err as Error).message}\n`);
-      return null;
-    }
-  } else if (f.config) {
-    io.stderr(`${file}: no such file\n`);
-    return null;
-  }
-  const r = parseConfig(json);
-  if (r.ok) return r.config;
-  for (const e of r.errors) io.stderr(`${file}: ${e.path || '(root)'}: ${e.message}\n`);
-  return null;
+/** Warnings of the start (a secret in clear in config.json, ...) go to stderr. */
+function stderrLogger(io: CliIO, sub: string): Logger {
+  return loggerOver(
+    (r) => io.stderr(`sync ${sub}: ${r.level}: ${r.msg}${r.key ? ` (${String(r.key)})` : ''}\n`),
+    { level: 'warn' },
+  );
+}
+
+/**
+ * The store. pull and push hold the lock: a damaged file is recovered as at the agent's start
+ * (and listed for the cashier). status takes no lock, so it never moves a file a running
+ * terminal may have open: it reports the damage.
+ */
+async function openFor(f: Flags, file: string, io: CliIO, log: Logger): Promise<Store> {
+  const clock = systemSyncClock;
+  if (f.sub === 'status')
+    return openStore({
+      file,
+      clock,
+      dailyBackup: false,
+      entitySchemas,
+      payloadSchemas: outboxPayloadSchema,
+    });
+  const { store, recovery } = await openTerminalStore({
+    file,
+    clock,
+    log,
+    newId: () => uuidv7(clock.now()),
+    dailyBackup: false,
+  });
+  if (recovery) io.stderr(`sync ${f.sub}: ${recovery.message}\n`);
+  return store;
 }
 
 const seconds = (ms: number | null) => (ms === null ? 'never' : `${Math.round(ms / 1000)} s`);
@@ -76,44 +99,44 @@ export async function runSync(args: string[], io: CliIO): Promise<number> {
     io.stderr(USAGE);
     return 2;
   }
-  const config = loadConfig(f, io);
-  if (!config) return 2;
-  const lock = f.sub === 'status' ? null : acquireDataDirLock(f.data);
+  const loaded = await loadConfig(f.common, io);
+  if (!loaded.ok) {
+    io.stderr(`${loaded.message}\n`);
+    return 2;
+  }
+  const config: Config = loaded.config;
+  const dataDir = dataDirOf(config, f.common);
+  const lock = f.sub === 'status' ? null : acquireDataDirLock(dataDir);
   if (lock && !lock.ok) {
     io.stderr(`sync ${f.sub}: ${lock.error.message}\n`);
     return 1;
   }
   const clock = systemSyncClock;
+  const log = stderrLogger(io, f.sub);
   let embedded: RunningCentral | null = null;
-  let store;
+  let store: Store;
   try {
-    store = await openStore({
-      file: f.db ?? join(f.data, 'terminal.sqlite'),
-      clock,
-      dailyBackup: false,
-      entitySchemas,
-      payloadSchemas: outboxPayloadSchema,
-    });
+    store = await openFor(f, f.db ?? join(dataDir, 'terminal.sqlite'), io, log);
   } catch (err) {
     if (lock?.ok) lock.lock.release();
     io.stderr(`sync ${f.sub}: ${(err as Error).message}\n`);
     return 1;
   }
   try {
-    let baseUrl = config.central.url;
-    if (baseUrl === null && f.sub !== 'status') {
-      // No central URL: the embedded sandbox, kept beside the terminal's data.
-      embedded = await startCentral({ db: join(f.data, 'sandbox-central.sqlite'), seed: 'demo' });
-      baseUrl = embedded.url;
-    }
+    // status reads only the store; pull and push reach the central service as the agent does.
+    const link =
+      f.sub === 'status'
+        ? { config, baseUrl: config.central.url ?? 'http://127.0.0.1:9', central: null }
+        : await connectCentral({ dataDir, config, secrets: agentSecrets(dataDir), clock, log });
+    embedded = link.central;
     const sync = new SyncService({
       store,
-      config,
+      config: link.config,
       clock,
-      baseUrl: baseUrl ?? 'http://127.0.0.1:9',
+      baseUrl: link.baseUrl,
       appVersion: packageVersion(),
       schemaVersion: store.schema().applied.length,
-      terminalId: config.terminal.id ?? config.central.terminal_id,
+      terminalId: effectiveTerminalId(config),
     });
     try {
       if (f.sub === 'pull') {
@@ -139,7 +162,7 @@ export async function runSync(args: string[], io: CliIO): Promise<number> {
         return 0;
       }
       if (f.sub === 'push') {
-        const r = await sync.push();
+        const r = await sync.push({ now: true });
         const depth = store.outbox.depth();
         io.stdout(
           f.json

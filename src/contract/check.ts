@@ -45,6 +45,7 @@ import type { IdSchema, SharedBase } from './shared.js';
 import {
   currency,
   date,
+  dateTime,
   decimalDigits,
   droppedField,
   flag,
@@ -83,6 +84,28 @@ export const cardOtpPassword = z.string().min(3, { error: 'at least 3 characters
 export const localTime = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, { error: 'a local time, HH:MM or HH:MM:SS' });
+
+/** RFC 3339 `full-time`: a time of day with its offset (`10:00:00Z`, `10:00:00.5+02:00`). */
+const offsetTime = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/);
+
+/**
+ * A rule's `time_from` / `time_to`: a local time (engine.md 4), or RFC 3339 as the contract
+ * declares it (data-contract.md, Schedule), a time with its offset or a date-time whose time
+ * and offset count (its date is ignored). src/engine/schedule.ts reads all three.
+ */
+export const ruleTime = z.union([localTime, offsetTime, dateTime], {
+  error: 'a time of day: HH:MM or HH:MM:SS (local), HH:MM:SS with an offset, or a date-time',
+});
+
+/**
+ * A rule's `valid_after` / `valid_before`: a local date (inclusive), or a date-time (an
+ * instant) as the contract declares it.
+ */
+export const ruleDate = z.union([date, dateTime], {
+  error: 'a date YYYY-MM-DD or a date-time with an offset',
+});
 
 /** Every field of `shape` may be null or absent (CheckImplementedRule: "all fields nullable"). */
 function nullableFields<S extends Record<string, z.ZodType>>(shape: S) {
@@ -281,11 +304,11 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
       promotional_bonuses_starting_type: PromotionalBonusesStartingType,
       promotional_bonuses_starting_value: z.int().min(0),
       promotional_bonuses_starting_date: date,
-      // engine.md 4: inclusive local dates and local times (the contract's format is unclear)
-      valid_after: date,
-      valid_before: date,
-      time_from: localTime,
-      time_to: localTime,
+      // engine.md 4: local dates and times; or RFC 3339 as the contract declares (ruleTime)
+      valid_after: ruleDate,
+      valid_before: ruleDate,
+      time_from: ruleTime,
+      time_to: ruleTime,
       week_days: s.WeekDaysList,
       pos: s.PosEmbeddedList,
       value: s.ThresholdsValues,

@@ -224,6 +224,8 @@ export const AttentionKind = z.enum([
   'clock-skew',
   'device-failed',
   'sale-differs',
+  /** The database was damaged at start and recovered from a backup (docs/reliability.md). */
+  'store-recovered',
 ]);
 
 export const AttentionItem = z.strictObject({

@@ -11,6 +11,10 @@ export interface LocalNow {
   readonly seconds: number;
   /** ISO weekday of `date`, Monday = 1. */
   readonly weekday: number;
+  /** The zone's offset from UTC at `now`, in seconds (east positive). */
+  readonly offset: number;
+  /** `now` itself, epoch milliseconds (for bounds that are instants). */
+  readonly instant: number;
 }
 
 /** Formatters by zone: building one is costly, and a formatter is immutable. */
@@ -54,7 +58,9 @@ export function localNow(nowIso: string, zone: string, cache?: ZoneCache): Local
     date = `${parts.year}-${parts.month}-${parts.day}`;
     seconds = Number(parts.hour) * 3600 + Number(parts.minute) * 60 + Number(parts.second);
   }
-  return { date, seconds, weekday: weekdayOf(date) };
+  const instantMs = instant.getTime();
+  const offset = dayNumber(date) * 86_400 + seconds - Math.floor(instantMs / 1000);
+  return { date, seconds, weekday: weekdayOf(date), offset, instant: instantMs };
 }
 
 /** Days since 1970-01-01 of a `YYYY-MM-DD` date. */
@@ -97,13 +103,51 @@ export function parseLocalTime(text: string): number {
   return Number(h) * 3600 + Number(m) * 60 + Number(s);
 }
 
+/**
+ * A bound of the daily window. `offset` null: a local time in the POS zone (engine.md 4).
+ * Otherwise a time of day at that UTC offset (seconds east), as RFC 3339 writes it
+ * (`10:00:00Z`, `10:00:00+02:00`, or the time and offset of a date-time; its date is ignored).
+ */
+export interface TimeBound {
+  readonly seconds: number;
+  readonly offset: number | null;
+}
+
+/** A bound of the validity: a local date (inclusive), or an instant (epoch ms) from a date-time. */
+export type DateBound = { readonly date: string } | { readonly instant: number };
+
+const TIME =
+  /^(?:\d{4}-\d{2}-\d{2}[Tt ])?(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:([Zz])|([+-])(\d{2}):(\d{2}))?$/;
+
+/** A rule's `time_from` / `time_to` in any form the contract accepts (contract/check.ts). */
+export function parseRuleTime(text: string): TimeBound {
+  const m = TIME.exec(text);
+  if (!m) return { seconds: parseLocalTime(text), offset: null };
+  const seconds = Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3] ?? 0);
+  if (m[4]) return { seconds, offset: 0 };
+  if (!m[5]) return { seconds, offset: null };
+  const sign = m[5] === '-' ? -1 : 1;
+  return { seconds, offset: sign * (Number(m[6]) * 3600 + Number(m[7]) * 60) };
+}
+
+/** A rule's `valid_after` / `valid_before`: `YYYY-MM-DD`, or a date-time (an instant). */
+export function parseRuleDate(text: string): DateBound {
+  return text.length === 10 ? { date: text } : { instant: Date.parse(text) };
+}
+
+/** A bound of the window as seconds since local midnight on `now`'s local day. */
+function localSeconds(b: TimeBound, now: LocalNow): number {
+  if (b.offset === null) return b.seconds;
+  return (((b.seconds - b.offset + now.offset) % 86_400) + 86_400) % 86_400;
+}
+
 /** A rule's schedule, compiled once. */
 export interface Schedule {
-  readonly validAfter: string | null;
-  readonly validBefore: string | null;
-  /** Seconds since midnight; null = open on that side. */
-  readonly from: number | null;
-  readonly to: number | null;
+  readonly validAfter: DateBound | null;
+  readonly validBefore: DateBound | null;
+  /** Null = open on that side. */
+  readonly from: TimeBound | null;
+  readonly to: TimeBound | null;
   /** ISO weekdays; null = every day. */
   readonly weekDays: ReadonlySet<number> | null;
 }
@@ -116,12 +160,24 @@ export function compileSchedule(rule: {
   week_days: readonly number[];
 }): Schedule {
   return {
-    validAfter: rule.valid_after ?? null,
-    validBefore: rule.valid_before ?? null,
-    from: rule.time_from ? parseLocalTime(rule.time_from) : null,
-    to: rule.time_to ? parseLocalTime(rule.time_to) : null,
+    validAfter: rule.valid_after ? parseRuleDate(rule.valid_after) : null,
+    validBefore: rule.valid_before ? parseRuleDate(rule.valid_before) : null,
+    from: rule.time_from ? parseRuleTime(rule.time_from) : null,
+    to: rule.time_to ? parseRuleTime(rule.time_to) : null,
     weekDays: rule.week_days.length > 0 ? new Set(rule.week_days) : null,
   };
+}
+
+/**
+ * Whether `now` is inside the validity. Dates bound the local date, both inclusive; instants
+ * bound `now` itself, [valid_after, valid_before) like the daily window.
+ */
+function inValidity(s: Schedule, now: LocalNow): boolean {
+  const a = s.validAfter;
+  if (a !== null && ('date' in a ? now.date < a.date : now.instant < a.instant)) return false;
+  const b = s.validBefore;
+  if (b !== null && ('date' in b ? now.date > b.date : now.instant >= b.instant)) return false;
+  return true;
 }
 
 /**
@@ -130,10 +186,10 @@ export function compileSchedule(rule: {
  * one of the day on which the current window opened.
  */
 export function inSchedule(s: Schedule, now: LocalNow): boolean {
-  if (s.validAfter !== null && now.date < s.validAfter) return false;
-  if (s.validBefore !== null && now.date > s.validBefore) return false;
+  if (!inValidity(s, now)) return false;
   let openedYesterday = false;
-  const { from, to } = s;
+  const from = s.from && localSeconds(s.from, now);
+  const to = s.to && localSeconds(s.to, now);
   if (from !== null && to !== null && from !== to) {
     if (from < to) {
       if (now.seconds < from || now.seconds >= to) return false;

@@ -11,6 +11,7 @@ import {
   existsSync,
   mkdirSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
   statSync,
@@ -43,6 +44,11 @@ export interface RecoveryReport {
   readonly unreadableRows: number;
   /** True when the damaged file could not be read at all (its unsent rows are unknown). */
   readonly unreadableFile: boolean;
+  /**
+   * True when the damaged file's outbox could not be walked whole: rows on its damaged pages
+   * are not even known by id, so unsent operations newer than the backup may be missing.
+   */
+  readonly outboxDamaged: boolean;
   /** Bank-card journal rows put back (an `inprocess` operation must still be reconciled). */
   readonly paymentsReinserted: number;
   /** The ledger's own check after recovery (empty when whole). */
@@ -61,6 +67,11 @@ export interface RecoveryOptions extends OpenStoreOptions {
    * (a broken page of a table) is caught at start. Costs a read of the whole file.
    */
   readonly verifyAtStart?: boolean;
+  /**
+   * Ids for the attention item a recovery puts on the list (noteRecovery). Noted before the
+   * report is written, so a kill in between resumes the recovery and notes it again.
+   */
+  readonly attentionId?: () => string;
 }
 
 export interface OpenedWithRecovery {
@@ -105,6 +116,8 @@ function quickCheck(file: string): string | null {
  * (busy, full, a newer schema, ...) is thrown as openStore throws it: those are not damage.
  */
 export async function openStoreWithRecovery(options: RecoveryOptions): Promise<OpenedWithRecovery> {
+  const cut = unfinishedRecovery(options);
+  if (cut !== null) return recover(options, null, cut);
   try {
     if (options.verifyAtStart) {
       const problem = quickCheck(options.file);
@@ -121,6 +134,84 @@ export async function openStoreWithRecovery(options: RecoveryOptions): Promise<O
     if (reason === null) throw error;
     return recover(options, reason);
   }
+}
+
+/** The attention item's kind for a recovery at start (src/contract/commands.ts, AttentionKind). */
+export const RECOVERY_ATTENTION_KIND = 'store-recovered';
+
+/**
+ * Puts a recovery on the attention list, once (its quarantine directory is its reference): the
+ * cashier's screen shows the list's count and the report's message until a manager resolves it.
+ */
+export function noteRecovery(store: Store, r: RecoveryReport, id: string, nowMs: number): void {
+  store.attention.note(
+    {
+      id,
+      kind: RECOVERY_ATTENTION_KIND,
+      ref: `recovery:${r.quarantineDir}`,
+      message: r.message,
+      details: {
+        reason: r.reason,
+        quarantine_dir: r.quarantineDir,
+        restored_from: r.restoredFrom,
+        rejected_backups: r.rejectedBackups.length,
+        reinserted: r.reinserted.length,
+        already_present: r.alreadyPresent,
+        exported: r.exported,
+        export_file: r.exportFile,
+        unreadable_rows: r.unreadableRows,
+        unreadable_file: r.unreadableFile,
+        outbox_damaged: r.outboxDamaged,
+        payments_reinserted: r.paymentsReinserted,
+        ledger_problems: r.ledgerProblems.length,
+      },
+    },
+    nowMs,
+  );
+}
+
+/** What a recovery writes first into its quarantine directory, so a resumed one knows why. */
+const PROGRESS = 'progress.json';
+const REPORT = 'recovery.json';
+
+/**
+ * A recovery a kill cut short: a quarantine directory holding a damaged file but no report.
+ * The next start resumes it, before anything opens the store: otherwise the till would start
+ * on an empty file (the damaged one already moved) or a half-filled one, and say nothing.
+ */
+function unfinishedRecovery(options: RecoveryOptions): string | null {
+  const root = options.quarantineDir ?? join(dirname(options.file), 'quarantine');
+  if (!existsSync(root)) return null;
+  for (const stamp of readdirSync(root).sort().reverse()) {
+    const dir = join(root, stamp);
+    if (existsSync(join(dir, basename(options.file))) && !existsSync(join(dir, REPORT))) return dir;
+  }
+  return null;
+}
+
+/**
+ * Resuming: side files of the damaged file the kill left behind join it; a restored copy the
+ * kill left half-filled (derived from a backup and the damaged file, never served) is removed,
+ * to be restored and filled again from the start.
+ */
+function prepareResume(file: string, damaged: string): void {
+  if (existsSync(file)) {
+    for (const suffix of ['', ...SIDE_FILES]) rmSync(file + suffix, { force: true });
+    return;
+  }
+  for (const suffix of SIDE_FILES)
+    if (existsSync(file + suffix) && !existsSync(damaged + suffix))
+      renameSync(file + suffix, damaged + suffix);
+}
+
+function savedReason(dir: string): string {
+  try {
+    const saved = JSON.parse(readFileSync(join(dir, PROGRESS), 'utf8')) as { reason?: unknown };
+    if (typeof saved.reason === 'string') return `${saved.reason} (resumed after a stop)`;
+  } catch {
+    // The kill came before the reason was written.
+  }
+  return 'a recovery was cut short by a stop, and resumed';
 }
 
 /** Moves the file and its side files to a new quarantine directory; returns the new path. */
@@ -441,18 +532,40 @@ function messageOf(r: Omit<RecoveryReport, 'message'>): string {
       `${r.exported} unsent operation(s) could not be put back and were exported to ${r.exportFile}.`,
     );
   if (r.unreadableRows > 0) parts.push(`${r.unreadableRows} queued row(s) could not be read.`);
+  if (r.outboxDamaged && !r.unreadableFile)
+    parts.push(
+      'Part of the list of unsent operations could not be read: sales made after the backup may be missing.',
+    );
   parts.push(`Call support: the damaged file is kept in ${r.quarantineDir}.`);
   return parts.join(' ');
 }
 
-async function recover(options: RecoveryOptions, reason: string): Promise<OpenedWithRecovery> {
+/** Recovers; with `resumeDir`, finishes a recovery a kill cut short (its reason is saved). */
+async function recover(
+  options: RecoveryOptions,
+  why: string | null,
+  resumeDir?: string,
+): Promise<OpenedWithRecovery> {
   const { file, clock } = options;
   const dataDir = dirname(file);
   const stamp = stampOf(clock.now());
-  const quarantineDir = join(options.quarantineDir ?? join(dataDir, 'quarantine'), stamp);
+  const quarantineDir =
+    resumeDir ?? join(options.quarantineDir ?? join(dataDir, 'quarantine'), stamp);
   const backupsDir = options.backupsDir ?? join(dataDir, 'backups');
   const migrations = resolveMigrations(options);
-  const damaged = quarantine(file, quarantineDir);
+  let damaged: string;
+  let reason: string;
+  if (resumeDir) {
+    damaged = join(resumeDir, basename(file));
+    prepareResume(file, damaged);
+    reason = why ?? savedReason(resumeDir);
+  } else {
+    damaged = quarantine(file, quarantineDir);
+    reason = why ?? 'damaged';
+    writeFileSync(join(quarantineDir, PROGRESS), JSON.stringify({ reason }) + '\n', {
+      mode: 0o600,
+    });
+  }
 
   const rejectedBackups: Array<{ file: string; reason: string }> = [];
   let restoredFrom: string | null = null;
@@ -474,6 +587,7 @@ async function recover(options: RecoveryOptions, reason: string): Promise<Opened
   let alreadyPresent = 0;
   let unreadableRows = 0;
   let unreadableFile = false;
+  let outboxDamaged = false;
   let paymentsReinserted = 0;
 
   let reader: DamagedReader | null = null;
@@ -494,7 +608,8 @@ async function recover(options: RecoveryOptions, reason: string): Promise<Opened
       const restoredMax =
         writer.db.prepare<[], { m: number | null }>('SELECT max(id) AS m FROM outbox').get()?.m ??
         0;
-      const { ids } = reader.outboxIds(restoredMax + 1);
+      const { ids, failedWalk } = reader.outboxIds(restoredMax + 1);
+      outboxDamaged = failedWalk;
       for (const id of ids) {
         let row: Row | undefined;
         try {
@@ -583,10 +698,14 @@ async function recover(options: RecoveryOptions, reason: string): Promise<Opened
     exportFile,
     unreadableRows,
     unreadableFile,
+    outboxDamaged,
     paymentsReinserted,
     ledgerProblems: check.ledger,
   };
   const report: RecoveryReport = { ...partial, message: messageOf(partial) };
-  writeFileSync(join(quarantineDir, 'recovery.json'), JSON.stringify(report, null, 2) + '\n');
+  if (options.attentionId) noteRecovery(store, report, options.attentionId(), clock.now());
+  writeFileSync(join(quarantineDir, REPORT), JSON.stringify(report, null, 2) + '\n', {
+    mode: 0o600,
+  });
   return { store, recovery: report };
 }

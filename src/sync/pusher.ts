@@ -40,6 +40,14 @@ export interface PusherOptions {
   onDone?: (row: OutboxRow, response: unknown) => void;
 }
 
+export interface DrainOptions {
+  /**
+   * A manual sync (`sync-now`, `loyalty-terminal sync push`): every queued row is due now,
+   * whatever its backoff and the link's pause. Lane order still holds.
+   */
+  readonly now?: boolean;
+}
+
 export interface DrainResult {
   sent: number;
   done: number;
@@ -74,6 +82,8 @@ interface Laned {
 
 /** What one pass knows: lanes that may not move, when the first may, whether it stopped. */
 interface Pass {
+  /** A manual pass: backoffs do not hold rows back. */
+  now: boolean;
   blocked: Set<string>;
   /** The lane of each transaction seen, so a cancel or refund finds its sale's without a read. */
   laneOfTx: Map<string, string>;
@@ -187,12 +197,31 @@ export class OutboxPusher {
     return dueAt <= this.o.clock.now() || this.stale(dueAt);
   }
 
-  /** One drain at a time: a second call joins the running one. */
-  drain(maxRows = Number.POSITIVE_INFINITY): Promise<DrainResult> {
-    this.draining ??= this.run(maxRows).finally(() => {
-      this.draining = null;
-    });
+  /**
+   * One drain at a time: a second call joins the running one. A manual drain (`now`) waits for
+   * the running one and then runs its own pass: joining would answer a pass that skipped the
+   * backed-off rows (`sync-now` answered `pushed: 0` with rows queued).
+   */
+  drain(maxRows = Number.POSITIVE_INFINITY, options: DrainOptions = {}): Promise<DrainResult> {
+    if (!options.now) {
+      this.draining ??= this.track(this.run(maxRows, false));
+      return this.draining;
+    }
+    const running = this.draining ?? Promise.resolve();
+    this.draining = this.track(
+      running.then(
+        () => this.run(maxRows, true),
+        () => this.run(maxRows, true),
+      ),
+    );
     return this.draining;
+  }
+
+  private track(drain: Promise<DrainResult>): Promise<DrainResult> {
+    const tracked: Promise<DrainResult> = drain.finally(() => {
+      if (this.draining === tracked) this.draining = null;
+    });
+    return tracked;
   }
 
   /** When the link's pause ends, or null when nothing holds every lane back. */
@@ -203,7 +232,9 @@ export class OutboxPusher {
       : null;
   }
 
-  private async run(maxRows: number): Promise<DrainResult> {
+  private async run(maxRows: number, now: boolean): Promise<DrainResult> {
+    // A manual pass tries the link now; a failure in it sets the pause again.
+    if (now) this.pausedUntil = null;
     const result: DrainResult = {
       sent: 0,
       done: 0,
@@ -213,6 +244,7 @@ export class OutboxPusher {
       lastFailure: null,
     };
     const pass: Pass = {
+      now,
       blocked: new Set(),
       laneOfTx: new Map(),
       nextDueAt: null,
@@ -271,7 +303,8 @@ export class OutboxPusher {
       const lane = this.laneOf(row, pass);
       if (pass.blocked.has(lane)) continue;
       if (row.status !== 'queued') this.block(pass, lane, null);
-      else if (!this.isDue(row.nextAttemptAt)) this.block(pass, lane, row.nextAttemptAt);
+      else if (!pass.now && !this.isDue(row.nextAttemptAt))
+        this.block(pass, lane, row.nextAttemptAt);
       else out.push({ row, lane });
     }
     return out;

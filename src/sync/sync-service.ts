@@ -8,7 +8,7 @@ import type { Store } from '../store/open.js';
 import { CentralClient } from './client.js';
 import { systemTimers, type SyncClock, type SyncTimers } from './clock.js';
 import { Connectivity, type LinkState, type LinkStatus } from './connectivity.js';
-import { OutboxPusher, type DrainResult } from './pusher.js';
+import { OutboxPusher, type DrainOptions, type DrainResult } from './pusher.js';
 import { Puller, type PullOptions, type PullResult } from './puller.js';
 import { reconcile } from './reconcile.js';
 import { uuidv7 } from './ids.js';
@@ -124,8 +124,9 @@ export class SyncService {
     if (this.running) this.scheduleDrain(0);
   }
 
-  push(maxRows?: number): Promise<DrainResult> {
-    return this.pusher.drain(maxRows);
+  /** Drains the outbox; `{ now: true }` for a manual sync, which ignores every backoff. */
+  push(options: DrainOptions & { maxRows?: number } = {}): Promise<DrainResult> {
+    return this.pusher.drain(options.maxRows, options);
   }
 
   pull(options: PullOptions = {}): Promise<PullResult> {

@@ -1,6 +1,7 @@
 // The attention list: what staff must look at. Sale rejections the central service sent back
 // (the outbox keeps them), card operations still unresolved, bonuses a customer owes after a
-// cancel, records quarantined by the pull, a clock the server disagrees with. Each source is
+// cancel, records quarantined by the pull, a clock the server disagrees with, a damaged
+// database recovered at start (noted by the start itself, src/store/recovery.ts). Each source is
 // mirrored into the store's attention items when listed, so every item has one uuid and one
 // resolution; resolving needs a manager (interfaces.md, Roles).
 import type { AttentionItem, CommandOutput, ErrorResponse } from '../contract/commands.js';
@@ -17,6 +18,7 @@ const KINDS = new Set<string>([
   'clock-skew',
   'device-failed',
   'sale-differs',
+  'store-recovered',
 ]);
 
 function itemOf(r: AttentionRecord): AttentionItem {

@@ -177,7 +177,8 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
           p.log.warn('sync progress event not sent', { err: e });
         }
       };
-      const pushed = await p.sync.push();
+      // A manual sync sends every queued row now, whatever its backoff.
+      const pushed = await p.sync.push({ now: true });
       progress('push', pushed.done + pushed.rejected, pushed.sent);
       const pulled = await p.sync.pull({
         onProgress: (g) => progress(g.phase === 'snapshot' ? 'snapshot' : 'pull', g.done, g.total),

@@ -14,7 +14,8 @@ import { startCentral, type RunningCentral } from '../central/index.js';
 import { createDevices, type DeviceSet } from '../devices/registry.js';
 import type { Recognition } from '../devices/recognition.js';
 import { SIMULATOR_DIR } from '../devices/sim/state-file.js';
-import { openStore, type Store } from '../store/open.js';
+import type { Store } from '../store/open.js';
+import { openStoreWithRecovery, type OpenedWithRecovery } from '../store/recovery.js';
 import { systemSyncClock, type SyncClock } from '../sync/clock.js';
 import { entitySchemas } from '../sync/entities.js';
 import { uuidv7 } from '../sync/ids.js';
@@ -71,6 +72,87 @@ export interface Terminal {
   close(): Promise<void>;
 }
 
+export interface CentralLink {
+  /** The configuration with the central API key resolved (the secret store's, else its own). */
+  readonly config: Config;
+  readonly baseUrl: string;
+  /** The in-process sandbox when no central URL is configured; the caller closes it. */
+  readonly central: RunningCentral | null;
+}
+
+/**
+ * The central service a terminal in `dataDir` talks to: the configured URL with the API key
+ * from the secret store (else the configuration), or with none the sandbox in-process on
+ * 127.0.0.1 with the demo business, its data in DIR/sandbox-central.sqlite. The agent, the
+ * Electron app and `loyalty-terminal sync pull|push` all start the link here.
+ */
+export async function connectCentral(o: {
+  dataDir: string;
+  config: Config;
+  secrets: SecretStore;
+  clock: SyncClock;
+  log: Logger;
+}): Promise<CentralLink> {
+  const { config, log } = o;
+  const apiKey = await resolveSecret('central.api_key', config, o.secrets, log);
+  let central: RunningCentral | null = null;
+  if (config.central.url === null) {
+    central = await startCentral({
+      db: join(o.dataDir, 'sandbox-central.sqlite'),
+      seed: 'demo',
+      clock: { now: () => o.clock.now() },
+    });
+    log.info('sandbox central started', { url: central.url });
+  }
+  return {
+    central,
+    baseUrl: central?.url ?? config.central.url!,
+    // The sandbox knows only its own demo key; a real one is for the real central service.
+    config: {
+      ...config,
+      central: { ...config.central, api_key: central?.api_key ?? apiKey ?? config.central.api_key },
+    },
+  };
+}
+
+/**
+ * Opens the terminal's database as every start does (agent, Electron, the operator commands
+ * that write): `PRAGMA quick_check` first, and a damaged file is set aside and recovered from
+ * DIR/backups/ (src/store/recovery.ts). The recovery is logged and put on the attention list,
+ * which the cashier's screen shows (docs/reliability.md, "Recovery from a corrupt database").
+ */
+export async function openTerminalStore(o: {
+  file: string;
+  clock: SyncClock;
+  log: Logger;
+  newId: () => string;
+  dailyBackup?: boolean;
+  migrationsDir?: string;
+}): Promise<OpenedWithRecovery> {
+  const opened = await openStoreWithRecovery({
+    file: o.file,
+    clock: { now: () => o.clock.now() },
+    entitySchemas,
+    payloadSchemas: outboxPayloadSchema,
+    verifyAtStart: true,
+    attentionId: o.newId,
+    ...(o.dailyBackup === undefined ? {} : { dailyBackup: o.dailyBackup }),
+    ...(o.migrationsDir === undefined ? {} : { migrationsDir: o.migrationsDir }),
+  });
+  const { recovery } = opened;
+  if (recovery) {
+    o.log.error('damaged database recovered at start', {
+      reason: recovery.reason,
+      quarantine: recovery.quarantineDir,
+      restored_from: recovery.restoredFrom,
+      reinserted: recovery.reinserted.length,
+      exported: recovery.exported,
+      unreadable_rows: recovery.unreadableRows,
+    });
+  }
+  return opened;
+}
+
 export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal> {
   const clock = o.clock ?? systemSyncClock;
   const ownLog = o.log
@@ -92,29 +174,25 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
   if (ownLog) cleanups.push(() => ownLog.close());
 
   try {
-    const apiKey = await resolveSecret('central.api_key', config, o.secrets, log);
+    const link = await connectCentral({
+      dataDir: o.dataDir,
+      config,
+      secrets: o.secrets,
+      clock,
+      log,
+    });
+    const central = link.central;
+    if (central) cleanups.push(() => central.close());
     const zvtPassword = config.devices.payment
       ? await resolveSecret('devices.payment.zvt_password', config, o.secrets, log)
       : undefined;
 
-    let central: RunningCentral | null = null;
-    let baseUrl = config.central.url;
-    if (baseUrl === null) {
-      central = await startCentral({
-        db: join(o.dataDir, 'sandbox-central.sqlite'),
-        seed: 'demo',
-        clock: { now: () => clock.now() },
-      });
-      cleanups.push(() => central!.close());
-      baseUrl = central.url;
-      log.info('sandbox central started', { url: central.url });
-    }
-
-    const store = await openStore({
+    const ids = o.ids ?? { newId: () => uuidv7(clock.now()) };
+    const { store } = await openTerminalStore({
       file: join(o.dataDir, 'terminal.sqlite'),
-      clock: { now: () => clock.now() },
-      entitySchemas,
-      payloadSchemas: outboxPayloadSchema,
+      clock,
+      log,
+      newId: () => ids.newId(),
     });
     cleanups.push(() => store.close());
     const schemaVersion = store.schema().applied.length;
@@ -122,16 +200,9 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
 
     const sync = new SyncService({
       store,
-      // The sandbox knows only its own demo key; a real one is for the real central service.
-      config: {
-        ...config,
-        central: {
-          ...config.central,
-          api_key: central?.api_key ?? apiKey ?? config.central.api_key,
-        },
-      },
+      config: link.config,
       clock,
-      baseUrl,
+      baseUrl: link.baseUrl,
       appVersion: app.version,
       schemaVersion,
       terminalId,
@@ -162,7 +233,7 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
       terminalId,
       app,
       clock,
-      ids: o.ids ?? { newId: () => uuidv7(clock.now()) },
+      ids,
       schemaVersion,
       log,
       store,
@@ -249,7 +320,7 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
     }
     log.info('terminal started', {
       terminal_id: terminalId,
-      central: central ? 'sandbox' : baseUrl,
+      central: central ? 'sandbox' : link.baseUrl,
       schema: schemaVersion,
     });
 

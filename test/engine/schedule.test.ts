@@ -17,6 +17,8 @@ describe('schedule', () => {
       date: '2026-11-23',
       seconds: 30 * 60,
       weekday: 1,
+      offset: 3600,
+      instant: Date.parse('2026-11-22T23:30:00Z'),
     });
   });
 
@@ -67,5 +69,46 @@ describe('schedule', () => {
     expect(inSchedule(s, at('2026-11-22T23:59:59Z'))).toBe(true);
     expect(inSchedule(s, at('2026-11-23T00:00:00Z'))).toBe(false);
     expect(inSchedule(s, at('2026-11-21T23:59:59Z'))).toBe(false);
+  });
+
+  // The contract declares these fields RFC 3339 (data-contract.md, Schedule): a time with its
+  // offset names a time at that offset, seen in the POS zone; a date-time bound is an instant.
+  it('reads a time of day with an offset at that offset, in the POS zone', () => {
+    const s = window({ time_from: '10:00:00+05:30', time_to: '12:00:00+05:30' });
+    // 04:30-06:30 UTC = 05:30-07:30 in Berlin (winter).
+    expect(inSchedule(s, at('2026-11-22T04:29:59Z', 'Europe/Berlin'))).toBe(false);
+    expect(inSchedule(s, at('2026-11-22T04:30:00Z', 'Europe/Berlin'))).toBe(true);
+    expect(inSchedule(s, at('2026-11-22T06:30:00Z', 'Europe/Berlin'))).toBe(false);
+  });
+
+  it('follows the zone offset of the day: 10:00:00Z is 12:00 in Berlin in summer', () => {
+    const s = window({ time_from: '10:00:00Z', time_to: '11:00:00z' });
+    expect(inSchedule(s, at('2026-07-01T10:30:00Z', 'Europe/Berlin'))).toBe(true);
+    expect(inSchedule(s, at('2026-07-01T09:30:00Z', 'Europe/Berlin'))).toBe(false);
+  });
+
+  it('wraps an offset window past local midnight, with the weekday it opened on', () => {
+    // 22:00Z-02:00Z on Wednesday = 23:00-03:00 in Berlin.
+    const s = window({ time_from: '22:00:00Z', time_to: '02:00:00Z', week_days: [3] });
+    expect(inSchedule(s, at('2026-11-26T01:30:00Z', 'Europe/Berlin'))).toBe(true); // Thu 02:30
+    expect(inSchedule(s, at('2026-11-26T02:30:00Z', 'Europe/Berlin'))).toBe(false); // Thu 03:30
+    expect(inSchedule(s, at('2026-11-25T21:59:00Z', 'Europe/Berlin'))).toBe(false); // Wed 22:59
+  });
+
+  it('takes only the time and offset of a date-time time bound', () => {
+    const s = window({ time_from: '1999-12-31T10:00:00.000Z', time_to: '1999-12-31T12:00:00Z' });
+    expect(inSchedule(s, at('2026-11-22T11:00:00Z'))).toBe(true);
+    expect(inSchedule(s, at('2026-11-22T12:00:00Z'))).toBe(false);
+  });
+
+  it('bounds now by date-time validity as instants, [valid_after, valid_before)', () => {
+    const s = window({
+      valid_after: '2026-11-22T18:00:00+01:00',
+      valid_before: '2026-11-23T06:00:00+01:00',
+    });
+    expect(inSchedule(s, at('2026-11-22T16:59:59Z', 'Europe/Berlin'))).toBe(false);
+    expect(inSchedule(s, at('2026-11-22T17:00:00Z', 'Europe/Berlin'))).toBe(true);
+    expect(inSchedule(s, at('2026-11-23T04:59:59Z', 'Europe/Berlin'))).toBe(true);
+    expect(inSchedule(s, at('2026-11-23T05:00:00Z', 'Europe/Berlin'))).toBe(false);
   });
 });

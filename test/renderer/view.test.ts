@@ -195,6 +195,23 @@ function screens(): Record<string, State> {
 const all = screens();
 
 describe('views', () => {
+  it('show a database recovered at start on the attention list, with what happened', () => {
+    const message =
+      "The terminal's database was damaged; it was set aside and the backup manual-1.sqlite was restored.";
+    const s = run(
+      initialState(),
+      { type: 'status', status: status({ attention: 1 }) },
+      { type: 'navigate', screen: 'attention' },
+      { type: 'attention-loaded', items: [attentionItem({ kind: 'store-recovered', message })] },
+    );
+    const tree = render(s);
+    expect(textOf(byTestId(tree, 'status-attention')!)).toBe('Attention: 1');
+    expect(textOf(byTestId(tree, 'attention-item-0-kind')!)).toBe(
+      'Damaged database recovered from a backup',
+    );
+    expect(textOf(byTestId(tree, 'attention-item-0-message')!)).toBe(message);
+  });
+
   it('render the expected screen', () => {
     expect(byTestId(render(all.sale!), 'screen-sale')).toBeDefined();
     expect(byTestId(render(all.cashPayment!), 'screen-payment')).toBeDefined();

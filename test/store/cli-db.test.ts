@@ -5,7 +5,9 @@ import { runDb } from '../../src/cli/db.js';
 import { memoryIO } from '../../src/cli/io.js';
 import { findMigrationsDir, loadMigrations } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open.js';
-import { sale, sha256, tempDir, testClock, type TempDir } from './helpers.js';
+import { acquireDataDirLock, currentProcess } from '../../src/terminal/lock.js';
+import { checkpoint, rootPageOf, smashPage } from '../reliability/damage.js';
+import { sale, sha256, tempDir, testClock, testId, type TempDir } from './helpers.js';
 
 const shipped = loadMigrations(findMigrationsDir());
 let t: TempDir;
@@ -102,5 +104,41 @@ describe('loyalty-terminal db', () => {
     expect((await run()).code).toBe(2);
     expect((await run('explode', '--db', t.file)).code).toBe(2);
     expect((await run('status', '--db')).code).toBe(2);
+  });
+
+  // Issue 12: recovery at every start, the operator's migrate included.
+  it('migrate recovers a damaged file from its backup and lists the recovery for the cashier', async () => {
+    const clock = testClock();
+    const store = await openStore({ file: t.file, clock, dailyBackup: false });
+    const id = testId();
+    store.record(sale(id));
+    await store.backup();
+    store.close();
+    checkpoint(t.file);
+    const { page, pageSize } = rootPageOf(t.file, 'schema_migrations');
+    smashPage(t.file, page, pageSize);
+
+    const r = await run('migrate', '--db', t.file);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(
+      /damaged; it was set aside and the backup manual-.+\.sqlite was restored/,
+    );
+    expect(readdirSync(join(t.dir, 'quarantine'))).toHaveLength(1);
+    const after = await openStore({ file: t.file, clock, dailyBackup: false });
+    try {
+      expect(after.outbox.byTransaction(id)?.status).toBe('queued');
+      expect(after.attention.list().map((a) => a.kind)).toEqual(['store-recovered']);
+    } finally {
+      after.close();
+    }
+  });
+
+  it('migrate refuses while a running terminal holds the data directory', async () => {
+    const held = acquireDataDirLock(t.dir, { ...currentProcess(), pid: process.ppid });
+    expect(held.ok).toBe(true);
+    const r = await run('migrate', '--db', t.file);
+    expect(r.code).toBe(1);
+    expect(existsSync(t.file)).toBe(false);
+    if (held.ok) held.lock.release();
   });
 });

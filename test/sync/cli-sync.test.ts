@@ -1,12 +1,14 @@
 // `loyalty-terminal sync status|pull|push` (src/cli/sync.ts) against the real sandbox on
 // 127.0.0.1: a data directory with its config.json naming the sandbox, as an operator has.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO, type CliIO } from '../../src/cli/io.js';
 import { runSync } from '../../src/cli/sync.js';
-import { startCentral, type RunningCentral } from '../../src/central/index.js';
+import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
+import { hashApiKey } from '../../src/central/service.js';
+import { createFileSecretStore, SECRETS_FILE } from '../../src/terminal/secrets.js';
 import { openTerminalStore, recordCashSale } from './world.js';
 import { systemSyncClock } from '../../src/sync/clock.js';
 
@@ -32,15 +34,24 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function sync(...args: string[]) {
-  const io = memoryIO();
-  const code = await runSync([...args, '--data', dir], io);
+/** Output captured, files read from the disk (config.json), as an operator's shell has. */
+function diskIO(): CliIO & { out: string; err: string } {
+  return Object.assign(memoryIO(), {
+    readInput: (file: string) => Promise.resolve(readFileSync(file, 'utf8')),
+  });
+}
+
+async function syncIn(data: string, ...args: string[]) {
+  const io = diskIO();
+  const code = await runSync([...args, '--data', data], io);
   return { code, out: io.out, err: io.err };
 }
 
+const sync = (...args: string[]) => syncIn(dir, ...args);
+
 /** Sales recorded by the till while the CLI is not running (the store closed again). */
-async function recordSales(n: number): Promise<string[]> {
-  const store = await openTerminalStore(dir, systemSyncClock);
+async function recordSales(n: number, data = dir): Promise<string[]> {
+  const store = await openTerminalStore(data, systemSyncClock);
   try {
     return Array.from({ length: n }, (_, i) => recordCashSale(store, 1 + i));
   } finally {
@@ -148,5 +159,45 @@ describe('sync command', () => {
     const r = await sync('status');
     expect(r.code).toBe(2);
     expect(r.err).toContain('central.url');
+  });
+
+  // Issue 12: push and pull ignored `terminal.data_dir` and the secret store.
+  it('pushes from the data directory the configuration names, not --data', async () => {
+    const moved = join(dir, 'moved');
+    mkdirSync(moved);
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as object;
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ ...config, terminal: { data_dir: moved } }),
+    );
+    const ids = await recordSales(2, moved);
+    const push = await sync('push');
+    expect(push.out).toBe(
+      'sent 2: 2 done, 0 rejected, 0 to retry; 0 still queued, 0 need attention\n',
+    );
+    expect(
+      central.store
+        .transactions()
+        .map((t) => t.transaction_id)
+        .sort(),
+    ).toEqual(ids.sort());
+  });
+
+  it('signs in with the central API key from the secret store, as the agent does', async () => {
+    const key = 'real-key-0c5e41d9';
+    central.store.putTerminal({
+      ...central.store.terminal(DEMO.terminalId)!,
+      api_key_hash: hashApiKey(key),
+    });
+    // config.json names the service but holds no key: the secret store has it.
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ central: { url: central.url, retry: { base_ms: 1, max_ms: 20 } } }),
+    );
+    await createFileSecretStore(join(dir, SECRETS_FILE)).set('central.api_key', key);
+    expect((await sync('pull')).code).toBe(0);
+    const ids = await recordSales(1);
+    expect((await sync('push')).out).toContain('sent 1: 1 done');
+    expect(central.store.transactions().map((t) => t.transaction_id)).toEqual(ids);
   });
 });

@@ -125,6 +125,35 @@ describe('outbox pusher', () => {
     expect(store.outbox.byTransaction(cancel)?.status).toBe('done');
   });
 
+  it('a manual drain sends backed-off rows now, a cancel still after its sale', async () => {
+    const clock = manualClock(Date.now());
+    world = await startWorld({ clock });
+    const { store, client, central } = world;
+    const sale = recordCashSale(store, 1.5, clock);
+    const cancel = recordCancelOf(store, sale, clock);
+    backOff(store, sale, clock.now() + 600_000, clock.now());
+    const pusher = new OutboxPusher({ store, client, clock, retry: { base_ms: 1, max_ms: 20 } });
+
+    expect(await pusher.drain()).toMatchObject({ sent: 0 });
+    expect(await pusher.drain(undefined, { now: true })).toMatchObject({ sent: 2, done: 2 });
+    expect(central.store.transaction(sale)?.cancelled).toBe(1);
+    expect(store.outbox.byTransaction(cancel)?.status).toBe('done');
+  });
+
+  it('a manual drain waits for the running drain and then runs its own pass', async () => {
+    const clock = manualClock(Date.now());
+    world = await startWorld({ clock });
+    const { store, client } = world;
+    const sale = recordCashSale(store, 1.5, clock);
+    backOff(store, sale, clock.now() + 600_000, clock.now());
+    const pusher = new OutboxPusher({ store, client, clock, retry: { base_ms: 1, max_ms: 20 } });
+
+    const background = pusher.drain();
+    const manual = pusher.drain(undefined, { now: true });
+    expect(await background).toMatchObject({ sent: 0 });
+    expect(await manual).toMatchObject({ sent: 1, done: 1 });
+  });
+
   it('a refund waits for its backed-off sale across chunks', async () => {
     const w = await startSalesWorld();
     world = w;
