@@ -41,10 +41,7 @@ interface CatalogItem {
 }
 
 /** The engine's refusal as the command's error: its code, message, path and details. */
-export function engineRefusal(
-  error: EngineError | PinLocked,
-  path = error.path,
-): ErrorResponse {
+export function engineRefusal(error: EngineError | PinLocked, path = error.path): ErrorResponse {
   return refuse(error.code, error.message, path, error.details);
 }
 

@@ -20,7 +20,11 @@ const PIN_PATH = 'check.special_account_pin';
 
 export function pinPolicy(config: Config): GuardPolicy {
   const p = config.terminal.pin_attempts;
-  return { maxFailures: p.max_failures, windowMs: p.window_s * 1000, lockoutMs: p.lockout_s * 1000 };
+  return {
+    maxFailures: p.max_failures,
+    windowMs: p.window_s * 1000,
+    lockoutMs: p.lockout_s * 1000,
+  };
 }
 
 /** Whose PIN a check types: `special-account:ID` or `corporate-access:ID`; null for none. */

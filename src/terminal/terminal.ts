@@ -19,6 +19,7 @@ import { systemSyncClock, type SyncClock } from '../sync/clock.js';
 import { entitySchemas } from '../sync/entities.js';
 import { uuidv7 } from '../sync/ids.js';
 import { outboxPayloadSchema } from '../sync/outbox-payload.js';
+import { keyedSecretHashes, newHashKey } from '../sync/secret-hash.js';
 import { SyncService } from '../sync/sync-service.js';
 import { AttentionService } from './attention.js';
 import { CardPayments } from './card-payments.js';
@@ -30,7 +31,7 @@ import { createFileLogger, type Logger } from './log.js';
 import type { AppInfo, Emit, Ids, TerminalPorts } from './ports.js';
 import { SaleService } from './sale-service.js';
 import { ReturnsService } from './returns.js';
-import { resolveSecret, type SecretStore } from './secrets.js';
+import { loadOrCreateHashKey, resolveSecret, type SecretStore } from './secrets.js';
 import { ShiftService } from './shifts.js';
 import { StaffService } from './staff.js';
 import { Workflow } from './workflow.js';
@@ -110,13 +111,17 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
       log.info('sandbox central started', { url: central.url });
     }
 
+    const hashKey = await loadOrCreateHashKey(o.secrets, log, newHashKey);
     const store = await openStore({
       file: join(o.dataDir, 'terminal.sqlite'),
       clock: { now: () => clock.now() },
       entitySchemas,
       payloadSchemas: outboxPayloadSchema,
+      secretHashes: keyedSecretHashes(hashKey),
     });
     cleanups.push(() => store.close());
+    if (store.rekeyed.rekeyed > 0 || store.rekeyed.foreign > 0)
+      log.warn('cached auth-code and PIN hashes re-keyed', { ...store.rekeyed });
     const schemaVersion = store.schema().applied.length;
     const terminalId = effectiveTerminalId(config);
 

@@ -64,7 +64,9 @@ describe('the PIN-attempt limit', () => {
     expect(codes.slice(4)).toEqual(Array(26).fill('pin-locked'));
     const locked = await t.refused('sale-process', sale(DEMO.pins.driver1), 'pin-locked');
     expect(locked.error.path).toBe('check.special_account_pin');
-    expect(locked.error.message).toMatch(/too many wrong PINs for this account.*try again in 15 min/);
+    expect(locked.error.message).toMatch(
+      /too many wrong PINs for this account.*try again in 15 min/,
+    );
     expect(locked.error.details).toMatchObject({ retry_after_s: 900 });
   }, 60_000);
 
@@ -112,8 +114,12 @@ describe('the PIN-attempt limit', () => {
     cleanups.push(() => central.close());
     const o = { central, dir: join(dir, 'till'), pinAttempts: { max_failures: 2 } };
     const first = await signedIn(await openTill(o));
-    expect(await codesOf(first, [['check-calc', calc('0001')], ['check-calc', calc('0002')]]))
-      .toEqual(['pin-invalid', 'pin-locked']);
+    expect(
+      await codesOf(first, [
+        ['check-calc', calc('0001')],
+        ['check-calc', calc('0002')],
+      ]),
+    ).toEqual(['pin-invalid', 'pin-locked']);
     await first.close();
     const again = await till(o);
     await again.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
@@ -129,9 +135,12 @@ describe('the PIN-attempt limit', () => {
     const t = await signedIn(
       await till({ clock, pinAttempts: { max_failures: 2, window_s: 600, lockout_s: 300 } }),
     );
-    expect(await codesOf(t, [['check-calc', calc('0001')], ['check-calc', calc('0002')]])).toEqual(
-      ['pin-invalid', 'pin-locked'],
-    );
+    expect(
+      await codesOf(t, [
+        ['check-calc', calc('0001')],
+        ['check-calc', calc('0002')],
+      ]),
+    ).toEqual(['pin-invalid', 'pin-locked']);
     offset += 299_000;
     await t.refused('check-calc', calc(DEMO.pins.driver1), 'pin-locked');
     offset += 2_000;
