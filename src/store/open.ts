@@ -44,6 +44,7 @@ import { createOnlineAttempts } from './online-attempts.js';
 import { createRefunds } from './refunds.js';
 import { createShifts } from './shifts.js';
 import { createSigninGuard } from './signin-guard.js';
+import { privateDatabaseFile, privateDir } from './private-files.js';
 import { rekeySecretHashes, type RekeyReport } from './secret-rekey.js';
 import { plainSecretHashes, type SecretHashes } from '../sync/secret-hash.js';
 import { createPinGuard } from './pin-guard.js';
@@ -157,7 +158,9 @@ export async function openStore(options: OpenStoreOptions) {
   const backupsDir = options.backupsDir ?? join(dirname(file), 'backups');
   const retention = options.retention ?? DEFAULT_RETENTION;
   const migrations = resolveMigrations(options);
-  mkdirSync(dirname(file), { recursive: true });
+  // A new directory is made 0700; an existing one is the caller's (a `--db` elsewhere).
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  privateDatabaseFile(file);
 
   const db = openConnection(file, busyTimeoutMs);
   let status: SchemaStatus;
@@ -330,7 +333,7 @@ function buildStore(
     },
     /** A consistent copy at `dest` (default DIR/backups/manual-STAMP.sqlite). */
     async backup(dest?: string): Promise<string> {
-      mkdirSync(options.backupsDir, { recursive: true });
+      privateDir(options.backupsDir);
       return backupTo(
         db,
         dest ?? join(options.backupsDir, `manual-${stampOf(clock.now())}.sqlite`),
