@@ -39,3 +39,35 @@ export function sameSecret(a: string, b: string): boolean {
   const hb = createHash('sha256').update(b).digest();
   return timingSafeEqual(ha, hb);
 }
+
+/**
+ * DIR/agent-token as it is now: read again whenever the file changed (replaced, rewritten or
+ * deleted: a new one is made), so a rotation takes effect without a restart. `onRotate` runs
+ * when the token differs from the one before.
+ */
+export function watchToken(dir: string, onRotate: () => void): { current(): string } {
+  const file = join(dir, TOKEN_FILE);
+  let token = loadOrCreateToken(dir);
+  const stamp = (): string => {
+    try {
+      const s = statSync(file);
+      return `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+    } catch {
+      return 'absent';
+    }
+  };
+  let seen = stamp();
+  return {
+    current() {
+      const now = stamp();
+      if (now === seen) return token;
+      const next = loadOrCreateToken(dir);
+      seen = stamp();
+      if (next !== token) {
+        token = next;
+        onRotate();
+      }
+      return token;
+    },
+  };
+}
