@@ -30,7 +30,7 @@ import {
   type OutboxPayloadV1,
 } from '../sync/outbox-payload.js';
 import { checkStandin, type StandinLimit } from '../sync/standin.js';
-import { pinAttempt, settleRefusal, type PinLocked } from './pin-attempts.js';
+import { pinAttempt, pinTarget, settleRefusal, type PinLocked } from './pin-attempts.js';
 
 /** The contract's error body, except that a sale's refusal may name no path. */
 export type SaleError = Omit<ErrorBody, 'path'> & { path: string | null };
@@ -252,7 +252,28 @@ export class SaleService {
     return r.ok ? r : { ok: false, error: { ...r.error, path: r.error.path ?? null } };
   }
 
-  async process(req: SaleRequest): Promise<SaleOutcome> {
+  /** The PIN sale before this one, per account: each waits for it (pin-attempts.ts). */
+  private readonly pinQueues = new Map<string, Promise<unknown>>();
+
+  /**
+   * Sales typing a PIN for the same account run one at a time: the lockout check, the online
+   * call and the counting of the central service's `pin-invalid` are one step, whatever the
+   * network does in between.
+   */
+  process(req: SaleRequest): Promise<SaleOutcome> {
+    const { special_account_pin: pin } = req.check as { special_account_pin?: string };
+    const target = pinTarget(req.check, pin);
+    if (target === null) return this.processNow(req);
+    const run = (this.pinQueues.get(target) ?? Promise.resolve()).then(() => this.processNow(req));
+    const tail = run.catch(() => undefined);
+    this.pinQueues.set(target, tail);
+    void tail.then(() => {
+      if (this.pinQueues.get(target) === tail) this.pinQueues.delete(target);
+    });
+    return run;
+  }
+
+  private async processNow(req: SaleRequest): Promise<SaleOutcome> {
     const { store, client, link, clock, config } = this.d;
     const id = req.check.transaction_id ?? (this.d.newId ? this.d.newId() : uuidv7(clock.now()));
     const existing = store.ledger.storedCheck(id);

@@ -108,6 +108,25 @@ describe('the PIN-attempt limit', () => {
     expect(codes).toEqual(['pin-invalid', 'pin-locked', 'pin-locked']);
   }, 60_000);
 
+  it('counts parallel sales the central service refuses one by one, sending none past the lockout', async () => {
+    const t = await signedIn(await till({ pinAttempts: { max_failures: 2 } }));
+    t.central.store.upsert('corporate_access', DEMO.accesses.driver1, {
+      ...(t.central.store.getRecord('corporate_access', DEMO.accesses.driver1) as object),
+      pin_hash: hashSecret('8642'),
+    });
+    t.central.server.setFaults({ latency_ms: 100 });
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => t.call('sale-process', sale(DEMO.pins.driver1))),
+    );
+    t.central.server.setFaults({ latency_ms: 0 });
+    const codes = answers.map((a) => (a.body as { error?: { code: string } }).error?.code);
+    expect(codes.filter((c) => c === 'pin-invalid')).toHaveLength(1);
+    expect(codes.filter((c) => c === 'pin-locked')).toHaveLength(5);
+    const policy = { maxFailures: 2, windowMs: 900_000, lockoutMs: 900_000 };
+    const target = `corporate-access:${DEMO.accesses.driver1}`;
+    expect(t.terminal.store.pins.state(target, policy, Date.now()).failures).toBe(2);
+  }, 60_000);
+
   it('keeps the lock across a restart', async () => {
     const dir = tempDir();
     const central = await startCentral({ db: join(dir, 'central.sqlite'), faultSeed: 1 });
