@@ -45,7 +45,7 @@ import { createRefunds } from './refunds.js';
 import { createShifts } from './shifts.js';
 import { createSigninGuard } from './signin-guard.js';
 import { privateDatabaseFile, privateDir } from './private-files.js';
-import { rekeySecretHashes, type RekeyReport } from './secret-rekey.js';
+import { rekeyBackups, rekeySecretHashes, type RekeyReport } from './secret-rekey.js';
 import { plainSecretHashes, type SecretHashes } from '../sync/secret-hash.js';
 import { createPinGuard } from './pin-guard.js';
 import { createRuleSet, type RuleValidator } from './rules.js';
@@ -188,6 +188,8 @@ export async function openStore(options: OpenStoreOptions) {
   const store = buildStore(db, { ...options, backupsDir, retention, migrations });
   if (store.hasTable('outbox')) store.outbox.resetSending(clock.now());
   store.rekeyed = rekeySecretHashes(db, store.secretHashes);
+  // The upgrade: the copies taken before it (the pre-migrate one of this very open too).
+  if (store.rekeyed.rekeyed > 0) rekeyBackups(backupsDir, store.secretHashes);
   // Hashes keyed with a lost secret verify nothing: the next pull fetches them afresh.
   if (store.rekeyed.foreign > 0) store.sync.resetCursor(clock.now());
   if (options.dailyBackup ?? true) {

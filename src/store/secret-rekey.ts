@@ -5,7 +5,9 @@
 // WAL truncated after it, so the old hashes do not linger in free pages or the log. Rows keyed
 // with another secret (the secret store was lost) cannot be re-keyed: they are counted, and
 // the caller has the next pull fetch a full snapshot.
-import type Database from 'better-sqlite3';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { keyHashes, SECRET_ENTITIES } from './cache.js';
 
 export interface HashKeying {
@@ -76,4 +78,33 @@ export function rekeySecretHashes(db: Database.Database, h: HashKeying): RekeyRe
     db.pragma('secure_delete = OFF');
   }
   return { rekeyed: changes.length, foreign };
+}
+
+/**
+ * Keys the copies in `dir` (the backups) too, once the live file needed it: a copy taken
+ * before is a database file with the same plain hashes. A copy that cannot be opened or
+ * written is left as it is (and counted), never a reason not to start.
+ */
+export function rekeyBackups(dir: string, h: HashKeying): { rekeyed: number; failed: number } {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((f) => f.endsWith('.sqlite'));
+  } catch {
+    return { rekeyed: 0, failed: 0 };
+  }
+  let rekeyed = 0;
+  let failed = 0;
+  for (const name of names) {
+    try {
+      const db = new Database(join(dir, name), { fileMustExist: true, timeout: 1_000 });
+      try {
+        if (rekeySecretHashes(db, h).rekeyed > 0) rekeyed += 1;
+      } finally {
+        db.close();
+      }
+    } catch {
+      failed += 1;
+    }
+  }
+  return { rekeyed, failed };
 }
