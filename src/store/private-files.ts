@@ -43,3 +43,23 @@ export function privateTree(dir: string): void {
     else if (entry.isFile()) narrowFile(path);
   }
 }
+
+/** What the terminal keeps at the top of its data directory (nothing else there is touched). */
+const OWN_FILE =
+  /^(?:(?:terminal|sandbox-central)\.sqlite(?:-wal|-shm|-journal)?|secrets\.json|secrets\.safe\.json|agent-token|terminal\.lock|config\.json)$/;
+const OWN_DIRS = new Set(['backups', 'logs', 'simulators', 'quarantine', 'export']);
+
+/**
+ * The data directory 0700 with what the terminal keeps in it: its files 0600, its folders
+ * (and everything in them) 0700/0600. Other entries are left alone: a `--data` pointed at a
+ * shared folder must not have every file in it narrowed.
+ */
+export function privateDataDir(dir: string): void {
+  privateDir(dir);
+  if (!posix) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && OWN_DIRS.has(entry.name)) privateTree(path);
+    else if (entry.isFile() && OWN_FILE.test(entry.name)) narrowFile(path);
+  }
+}

@@ -15,7 +15,7 @@ import { createDevices, type DeviceSet } from '../devices/registry.js';
 import type { Recognition } from '../devices/recognition.js';
 import { SIMULATOR_DIR } from '../devices/sim/state-file.js';
 import { openStore, type Store } from '../store/open.js';
-import { privateDatabaseFile, privateTree } from '../store/private-files.js';
+import { privateDatabaseFile, privateDataDir } from '../store/private-files.js';
 import { systemSyncClock, type SyncClock } from '../sync/clock.js';
 import { entitySchemas } from '../sync/entities.js';
 import { uuidv7 } from '../sync/ids.js';
@@ -96,7 +96,7 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
   try {
     // The data directory is the till's alone: 0700, its files 0600, also when an older
     // version (or another umask) left them wider (docs/store.md, "File modes").
-    privateTree(o.dataDir);
+    privateDataDir(o.dataDir);
     const apiKey = await resolveSecret('central.api_key', config, o.secrets, log);
     const zvtPassword = config.devices.payment
       ? await resolveSecret('devices.payment.zvt_password', config, o.secrets, log)
@@ -254,7 +254,7 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
     // settled before the first card operation (docs/terminal.md); it never rejects.
     void cards.startUp();
     // What the start wrote (a recovery's quarantine and export, the simulators' books).
-    privateTree(o.dataDir);
+    privateDataDir(o.dataDir);
     if (o.startSync ?? true) {
       sync.start();
       syncRunning = true;

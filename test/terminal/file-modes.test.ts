@@ -61,6 +61,9 @@ describe.skipIf(!posix)('file modes in the data directory', () => {
     writeFileSync(join(dir, 'logs', 'terminal.log.1'), '{}\n', { mode: 0o644 });
     writeFileSync(join(dir, 'config.json'), '{}\n', { mode: 0o644 });
     chmodSync(join(dir, 'config.json'), 0o644);
+    // Not the terminal's: left as it is.
+    writeFileSync(join(dir, 'notes.txt'), 'mine\n', { mode: 0o644 });
+    chmodSync(join(dir, 'notes.txt'), 0o644);
 
     const lock = acquireDataDirLock(dir);
     expect(lock.ok).toBe(true);
@@ -90,7 +93,8 @@ describe.skipIf(!posix)('file modes in the data directory', () => {
     });
     await terminal.store.backup();
 
-    const seen = modes(dir);
+    const { 'notes.txt': notes, ...seen } = modes(dir);
+    expect(notes).toBe('644');
     for (const f of [
       'terminal.sqlite',
       'terminal.sqlite-wal',
