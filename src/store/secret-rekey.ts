@@ -39,17 +39,21 @@ interface Source {
   update: string;
 }
 
+// Only rows worth a look, found by SQL: a plain hash, or a keyed one not of this key (so a
+// start with nothing to do parses no JSON). The parameter is `"` + this keying's prefix.
+const suspect = `(instr(data, '"scrypt$') > 0 OR (instr(data, '"hscrypt$') > 0 AND instr(data, ?) = 0))`;
+
 const sources: Source[] = [
   ...SECRET_ENTITIES.map((t) => ({
-    select: `SELECT rowid AS k, data FROM ${t} WHERE instr(data, '"scrypt$') > 0 OR instr(data, '"hscrypt$') > 0`,
+    select: `SELECT rowid AS k, data FROM ${t} WHERE ${suspect}`,
     update: `UPDATE ${t} SET data = ? WHERE rowid = ?`,
   })),
   {
-    select: `SELECT rowid AS k, data FROM snapshot_staging WHERE instr(data, '"scrypt$') > 0 OR instr(data, '"hscrypt$') > 0`,
+    select: `SELECT rowid AS k, data FROM snapshot_staging WHERE ${suspect}`,
     update: 'UPDATE snapshot_staging SET data = ? WHERE rowid = ?',
   },
   {
-    select: `SELECT rowid AS k, data FROM quarantine WHERE data IS NOT NULL AND (instr(data, '"scrypt$') > 0 OR instr(data, '"hscrypt$') > 0)`,
+    select: `SELECT rowid AS k, data FROM quarantine WHERE data IS NOT NULL AND ${suspect}`,
     update: 'UPDATE quarantine SET data = ? WHERE rowid = ?',
   },
 ];
@@ -59,7 +63,8 @@ export function rekeySecretHashes(db: Database.Database, h: HashKeying): RekeyRe
   const changes: Array<{ update: string; k: number; data: string }> = [];
   let foreign = 0;
   for (const s of sources) {
-    for (const row of db.prepare<[], { k: number; data: string }>(s.select).all()) {
+    const rows = db.prepare<[string], { k: number; data: string }>(s.select).all(`"${h.prefix}`);
+    for (const row of rows) {
       const value = JSON.parse(row.data) as unknown;
       const keyed = keyHashes(value, (hash) => h.wrap(hash));
       if (keyed !== value)
