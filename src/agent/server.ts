@@ -29,7 +29,7 @@ import { createEventHub, type EventHub } from './events.js';
 import { cookieValue, createSessions, SESSION_COOKIE, sessionCookie } from './sessions.js';
 import { resolveStatic, securityHeaders, sendStatic } from './static.js';
 import { stubHandlers, type AppInfo } from './stub-handlers.js';
-import { loadOrCreateToken, sameSecret } from './token.js';
+import { sameSecret, watchToken } from './token.js';
 
 export const HOST = '127.0.0.1';
 
@@ -189,10 +189,18 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
 
   let attached: AttachedWorkflow | null = null;
   try {
-    const token = loadOrCreateToken(opts.dataDir);
+    const sessions = createSessions({
+      codeTtlMs: opts.codeTtlMs ?? 15 * 60_000,
+      idleMs: opts.config.terminal.agent.session_idle_ms,
+      now,
+    });
+    // A rotated token ends every session and code: no cookie outlives the token it came from.
+    const tokens = watchToken(opts.dataDir, () => {
+      sessions.endAll();
+      log.info('agent token rotated: browser sessions ended');
+    });
     if (opts.attach) attached = await opts.attach(hub);
     const injected = attached?.handlers ?? opts.handlers;
-    const sessions = createSessions({ codeTtlMs: opts.codeTtlMs ?? 15 * 60_000, now });
 
     const commands = createCommandMap<CommandContext>({ log });
     const stubs = stubHandlers({ config: opts.config, app });
@@ -206,12 +214,19 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     const streams = new Set<ServerResponse>();
 
     const authenticated = (req: IncomingMessage): 'token' | 'session' | null => {
+      const token = tokens.current();
       const auth = req.headers.authorization;
       const m = auth === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(auth);
       if (m && sameSecret(m[1]!, token)) return 'token';
       const cookie = cookieValue(req.headers.cookie, SESSION_COOKIE);
       if (cookie !== undefined && sessions.isSession(cookie)) return 'session';
       return null;
+    };
+
+    /** A person's command keeps the session alive; the status poll and events do not. */
+    const touchSession = (req: IncomingMessage): void => {
+      const cookie = cookieValue(req.headers.cookie, SESSION_COOKIE);
+      if (cookie !== undefined) sessions.touch(cookie);
     };
 
     const requireAuth = (req: IncomingMessage, only?: 'token'): void => {
@@ -239,6 +254,8 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       requestId: string,
     ) => {
       const result = await commands.dispatch(name, input, { via: 'http', requestId });
+      // The cashier left: the browser's way in ends with the sign-in.
+      if (name === 'staff-sign-out' && result.status === 200) sessions.endAll();
       sendJson(res, result.status, result.body);
     };
 
@@ -286,8 +303,10 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
           if (method !== 'POST')
             throw new HttpRefusal(refuse('method-not-allowed', 'commands are POSTed', 'method'));
           requireAuth(req);
+          const name = commandName(commandMatch[1]!);
+          if (name !== 'status') touchSession(req);
           const input = parseJsonBody(await readBody(req, limit), req.headers['content-type']);
-          await dispatch(res, commandName(commandMatch[1]!), input, requestId);
+          await dispatch(res, name, input, requestId);
           return;
         }
         if (path === '/api/status') {
@@ -405,7 +424,9 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     return {
       url,
       openUrl,
-      token,
+      get token() {
+        return tokens.current();
+      },
       port,
       commands,
       events: hub,

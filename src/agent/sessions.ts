@@ -1,6 +1,8 @@
 // A person's way in without the token in the page (interfaces.md): the URL the agent prints
 // carries a one-time code; `GET /session?code=...` trades it for an HttpOnly, SameSite=Strict
-// session cookie. Codes work once and expire; sessions last while the agent runs.
+// session cookie. Codes work once and expire. A session ends at a staff sign-out, after
+// `terminal.agent.session_idle_ms` without a person's command, and with every session and
+// code when the agent's token is rotated: a cookie is never a way in that outlives these.
 import { newSecret, sameSecret } from './token.js';
 
 export const SESSION_COOKIE = 'lt_session';
@@ -10,12 +12,31 @@ export interface Sessions {
   mintCode(): string;
   /** Spends a code: a session id, or null when the code is unknown, spent or expired. */
   exchange(code: string): string | null;
+  /** True for a live session (one idle too long is ended here). */
   isSession(id: string): boolean;
+  /** A person's activity in the session: its idle time starts again. */
+  touch(id: string): void;
+  /** Ends every session and code (a staff sign-out, a rotated token). */
+  endAll(): void;
 }
 
-export function createSessions(opts: { codeTtlMs: number; now: () => number }): Sessions {
+export function createSessions(opts: {
+  codeTtlMs: number;
+  /** A session ends this long after its last activity. */
+  idleMs: number;
+  now: () => number;
+}): Sessions {
   const codes = new Map<string, number>(); // code -> expiry (epoch ms)
-  const sessions = new Set<string>();
+  const sessions = new Map<string, number>(); // session -> last activity (epoch ms)
+  const find = (id: string): string | null => {
+    for (const s of sessions.keys()) if (sameSecret(s, id)) return s;
+    return null;
+  };
+  const live = (id: string): string | null => {
+    const now = opts.now();
+    for (const [s, last] of sessions) if (now - last >= opts.idleMs) sessions.delete(s);
+    return find(id);
+  };
   return {
     mintCode() {
       const code = newSecret(24);
@@ -29,15 +50,22 @@ export function createSessions(opts: { codeTtlMs: number; now: () => number }): 
         if (sameSecret(c, code)) {
           codes.delete(c);
           const id = newSecret(32);
-          sessions.add(id);
+          sessions.set(id, now);
           return id;
         }
       }
       return null;
     },
     isSession(id) {
-      for (const s of sessions) if (sameSecret(s, id)) return true;
-      return false;
+      return live(id) !== null;
+    },
+    touch(id) {
+      const s = live(id);
+      if (s !== null) sessions.set(s, opts.now());
+    },
+    endAll() {
+      sessions.clear();
+      codes.clear();
     },
   };
 }

@@ -15,6 +15,8 @@ export function newSecret(bytes = 32): string {
 /** Reads DIR/agent-token, creating it when absent; narrows a too-open mode back to 0600. */
 export function loadOrCreateToken(dir: string): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // The data directory is the till's alone (docs/store.md, "File modes").
+  if (process.platform !== 'win32' && (statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
   const file = join(dir, TOKEN_FILE);
   try {
     writeFileSync(file, `${newSecret()}\n`, { mode: 0o600, flag: 'wx' });
@@ -36,4 +38,36 @@ export function sameSecret(a: string, b: string): boolean {
   const ha = createHash('sha256').update(a).digest();
   const hb = createHash('sha256').update(b).digest();
   return timingSafeEqual(ha, hb);
+}
+
+/**
+ * DIR/agent-token as it is now: read again whenever the file changed (replaced, rewritten or
+ * deleted: a new one is made), so a rotation takes effect without a restart. `onRotate` runs
+ * when the token differs from the one before.
+ */
+export function watchToken(dir: string, onRotate: () => void): { current(): string } {
+  const file = join(dir, TOKEN_FILE);
+  let token = loadOrCreateToken(dir);
+  const stamp = (): string => {
+    try {
+      const s = statSync(file);
+      return `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+    } catch {
+      return 'absent';
+    }
+  };
+  let seen = stamp();
+  return {
+    current() {
+      const now = stamp();
+      if (now === seen) return token;
+      const next = loadOrCreateToken(dir);
+      seen = stamp();
+      if (next !== token) {
+        token = next;
+        onRotate();
+      }
+      return token;
+    },
+  };
 }

@@ -12,6 +12,7 @@ import { acquireDataDirLock } from '../terminal/lock.js';
 import { nullLogger } from '../terminal/log.js';
 import { openTerminalStore } from '../terminal/terminal.js';
 import { stampOf } from '../store/backup.js';
+import { agentSecrets } from './agent.js';
 import type { CliIO } from './io.js';
 
 export const DB_HELP = `Usage: loyalty-terminal db COMMAND [--db FILE | --data DIR]
@@ -105,6 +106,8 @@ async function migrate(p: Parsed, migrations: readonly Migration[], io: CliIO): 
       file: p.file,
       clock: systemSyncClock,
       log: nullLogger,
+      // The secret of the data directory the file lives in, as the agent there keys it.
+      secrets: agentSecrets(dirname(p.file)),
       newId: () => uuidv7(Date.now()),
       dailyBackup: false,
       ...(p.migrationsDir === undefined ? {} : { migrationsDir: p.migrationsDir }),

@@ -70,7 +70,13 @@ function stderrLogger(io: CliIO, sub: string): Logger {
  * (and listed for the cashier). status takes no lock, so it never moves a file a running
  * terminal may have open: it reports the damage.
  */
-async function openFor(f: Flags, file: string, io: CliIO, log: Logger): Promise<Store> {
+async function openFor(
+  f: Flags,
+  file: string,
+  dataDir: string,
+  io: CliIO,
+  log: Logger,
+): Promise<Store> {
   const clock = systemSyncClock;
   if (f.sub === 'status')
     return openStore({
@@ -84,6 +90,7 @@ async function openFor(f: Flags, file: string, io: CliIO, log: Logger): Promise<
     file,
     clock,
     log,
+    secrets: agentSecrets(dataDir),
     newId: () => uuidv7(clock.now()),
     dailyBackup: false,
   });
@@ -116,7 +123,7 @@ export async function runSync(args: string[], io: CliIO): Promise<number> {
   let embedded: RunningCentral | null = null;
   let store: Store;
   try {
-    store = await openFor(f, f.db ?? join(dataDir, 'terminal.sqlite'), io, log);
+    store = await openFor(f, f.db ?? join(dataDir, 'terminal.sqlite'), dataDir, io, log);
   } catch (err) {
     if (lock?.ok) lock.lock.release();
     io.stderr(`sync ${f.sub}: ${(err as Error).message}\n`);

@@ -69,6 +69,17 @@ const TerminalSection = z.strictObject({
       lockout_s: z.int().min(1).default(300),
     })
     .prefault({}),
+  /**
+   * Special-account and corporate-access PINs: this many wrong PINs for one account inside
+   * the window lock that account's PIN for the lockout (check-calc and sale-process alike).
+   */
+  pin_attempts: z
+    .strictObject({
+      max_failures: z.int().min(1).default(5),
+      window_s: z.int().min(1).default(900),
+      lockout_s: z.int().min(1).default(900),
+    })
+    .prefault({}),
   /** Card reader and scanner recognition rules; absent = the built-in rules. */
   recognition: Recognition.optional(),
   /** The local API: how long a client may take to send its headers, and a whole request. */
@@ -76,6 +87,11 @@ const TerminalSection = z.strictObject({
     .strictObject({
       headers_timeout_ms: positiveMs.default(10_000),
       request_timeout_ms: positiveMs.default(30_000),
+      /**
+       * A browser session ends after this long without a command from its page (the status
+       * poll and the event stream do not count), and at every staff sign-out.
+       */
+      session_idle_ms: positiveMs.default(1_800_000),
     })
     .prefault({}),
 });

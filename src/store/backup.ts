@@ -1,9 +1,10 @@
 // Backups with SQLite's online backup API: a consistent copy even while the till sells. Each
 // copy is written under a `.partial` name and renamed when complete, so a kill mid-copy never
 // leaves a file that looks like a good backup.
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
+import { narrowFile, privateDatabaseFile, privateDir } from './private-files.js';
 
 const PARTIAL = '.partial';
 const DAILY = /^daily-(\d{4}-\d{2}-\d{2})\.sqlite$/;
@@ -25,7 +26,10 @@ export function stampOf(ms: number): string {
 export async function backupTo(db: Database.Database, dest: string): Promise<string> {
   const temp = dest + PARTIAL;
   rmSync(temp, { force: true });
+  privateDatabaseFile(temp);
   await db.backup(temp);
+  // A copy holds what the database does: 0600 like it (SQLite makes new files 0644).
+  narrowFile(temp);
   renameSync(temp, dest);
   return dest;
 }
@@ -52,7 +56,7 @@ export async function backupBeforeMigrate(
   nowMs: number,
   retention: BackupRetention = DEFAULT_RETENTION,
 ): Promise<string> {
-  mkdirSync(dir, { recursive: true });
+  privateDir(dir);
   removeStalePartials(dir);
   const name = `pre-migrate-v${String(from).padStart(4, '0')}-to-v${String(to).padStart(4, '0')}-${stampOf(nowMs)}.sqlite`;
   const path = await backupTo(db, join(dir, name));
@@ -70,7 +74,7 @@ export async function dailyBackup(
   nowMs: number,
   retention: BackupRetention = DEFAULT_RETENTION,
 ): Promise<string | null> {
-  mkdirSync(dir, { recursive: true });
+  privateDir(dir);
   const day = new Date(nowMs).toISOString().slice(0, 10);
   const dest = join(dir, `daily-${day}.sqlite`);
   if (existsSync(dest)) return null;

@@ -60,11 +60,43 @@ function issuesText(error: z.ZodError): string {
     .join('; ');
 }
 
+/** Fields holding a hash of a secret a person types (interfaces.md, Secrets). */
+const HASH_FIELDS = new Set(['auth_code_hash', 'pin_hash']);
+/** The entities that carry them. */
+export const SECRET_ENTITIES = ['staff', 'special_account', 'corporate_access'] as const;
+
+/**
+ * `value` with every hash field, at any depth, in its stored form (keyed with the terminal's
+ * secret, docs/store.md); the same object when nothing changed.
+ */
+export function keyHashes<T>(value: T, wrap: (hash: string) => string): T {
+  if (Array.isArray(value)) {
+    const out = value.map((v: unknown) => keyHashes(v, wrap));
+    return (out.some((v, i) => v !== value[i]) ? out : value) as T;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  let copy: Record<string, unknown> | null = null;
+  for (const [k, v] of Object.entries(value)) {
+    const next = HASH_FIELDS.has(k) && typeof v === 'string' ? wrap(v) : keyHashes(v, wrap);
+    if (next === v) continue;
+    copy ??= { ...(value as Record<string, unknown>) };
+    copy[k] = next;
+  }
+  return (copy ?? value) as T;
+}
+
 export function createCache(
   db: Database.Database,
-  options: { entitySchemas?: EntitySchemas; onRulesChanged: () => void },
+  options: {
+    entitySchemas?: EntitySchemas;
+    onRulesChanged: () => void;
+    /** The stored form of a secret's hash (default: as the feed sends it). */
+    wrapHash?: (hash: string) => string;
+  },
 ) {
   const extra = options.entitySchemas ?? {};
+  const wrapHash = options.wrapHash ?? ((h: string) => h);
+  const secretEntities = new Set<string>(SECRET_ENTITIES);
 
   const upserts = new Map<Entity, Database.Statement>();
   const deletes = new Map<Entity, Database.Statement>();
@@ -172,6 +204,7 @@ export function createCache(
     const more = extra[entity.data]?.safeParse(change.data);
     if (more && !more.success) return { ok: false, error: issuesText(more.error) };
     let record = withoutClearSecrets(own.data as Record<string, unknown>);
+    if (secretEntities.has(entity.data)) record = keyHashes(record, wrapHash);
     const shape = engineShapes[entity.data];
     if (shape) {
       const engine = shape.schema.safeParse(pick(record, shape.keys));
@@ -314,6 +347,14 @@ export function createCache(
   return {
     check,
     apply,
+    /** Raw feed data as it may be kept (quarantine): clear secrets dropped, hashes keyed. */
+    protect(data: unknown): unknown {
+      const plain =
+        data && typeof data === 'object' && !Array.isArray(data)
+          ? withoutClearSecrets(data as Record<string, unknown>)
+          : data;
+      return keyHashes(plain, wrapHash);
+    },
     /** EXPLAIN QUERY PLAN of every lookup (migration tests check that indexes serve them). */
     queryPlans(): Record<string, string> {
       const out: Record<string, string> = {};

@@ -44,6 +44,10 @@ import { createOnlineAttempts } from './online-attempts.js';
 import { createRefunds } from './refunds.js';
 import { createShifts } from './shifts.js';
 import { createSigninGuard } from './signin-guard.js';
+import { privateDatabaseFile, privateDir } from './private-files.js';
+import { rekeyBackups, rekeySecretHashes, type RekeyReport } from './secret-rekey.js';
+import { plainSecretHashes, type SecretHashes } from '../sync/secret-hash.js';
+import { createPinGuard } from './pin-guard.js';
 import { createRuleSet, type RuleValidator } from './rules.js';
 import { createSyncState, type PageInput, type PageResult } from './sync-state.js';
 
@@ -75,6 +79,11 @@ export interface OpenStoreOptions {
   readonly payloadSchemas?: PayloadSchemas;
   /** How a stored rule becomes an engine rule (default: the engine contract's EngineRule). */
   readonly ruleValidator?: RuleValidator<EngineRule>;
+  /**
+   * How cached hashes of auth codes and PINs are kept and checked: keyed with the terminal's
+   * secret (docs/store.md, "Secrets in the cache"); default: as the feed sends them.
+   */
+  readonly secretHashes?: SecretHashes;
 }
 
 /** Stored rules carry fields the engine does not know (the server may add some): pick, then check. */
@@ -149,7 +158,9 @@ export async function openStore(options: OpenStoreOptions) {
   const backupsDir = options.backupsDir ?? join(dirname(file), 'backups');
   const retention = options.retention ?? DEFAULT_RETENTION;
   const migrations = resolveMigrations(options);
-  mkdirSync(dirname(file), { recursive: true });
+  // A new directory is made 0700; an existing one is the caller's (a `--db` elsewhere).
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  privateDatabaseFile(file);
 
   const db = openConnection(file, busyTimeoutMs);
   let status: SchemaStatus;
@@ -176,6 +187,11 @@ export async function openStore(options: OpenStoreOptions) {
 
   const store = buildStore(db, { ...options, backupsDir, retention, migrations });
   if (store.hasTable('outbox')) store.outbox.resetSending(clock.now());
+  store.rekeyed = rekeySecretHashes(db, store.secretHashes);
+  // The upgrade: the copies taken before it (the pre-migrate one of this very open too).
+  if (store.rekeyed.rekeyed > 0) rekeyBackups(backupsDir, store.secretHashes);
+  // Hashes keyed with a lost secret verify nothing: the next pull fetches them afresh.
+  if (store.rekeyed.foreign > 0) store.sync.resetCursor(clock.now());
   if (options.dailyBackup ?? true) {
     try {
       await store.dailyBackup();
@@ -203,10 +219,12 @@ function buildStore(
     return () => (value ??= make());
   };
   const rules = createRuleSet<EngineRule>(db, options.ruleValidator ?? engineRuleValidator);
+  const secretHashes = options.secretHashes ?? plainSecretHashes;
   const cacheOf = lazy(() =>
     createCache(db, {
       entitySchemas: options.entitySchemas,
       onRulesChanged: () => rules.invalidate(),
+      wrapHash: (h) => secretHashes.wrap(h),
     }),
   );
   const outboxOf = lazy(() => createOutbox(db, { payloadSchemas: options.payloadSchemas }));
@@ -215,6 +233,7 @@ function buildStore(
   // The till's own records (0003).
   const shiftsOf = lazy(() => createShifts(db));
   const signinOf = lazy(() => createSigninGuard(db));
+  const pinsOf = lazy(() => createPinGuard(db));
   const attentionOf = lazy(() => createAttention(db));
   const resultsOf = lazy(() => createCommandResults(db));
   const attemptsOf = lazy(() => createOnlineAttempts(db));
@@ -257,6 +276,10 @@ function buildStore(
     get signin() {
       return signinOf();
     },
+    /** Wrong special-account and corporate-access PINs per target (0006). */
+    get pins() {
+      return pinsOf();
+    },
     get attention() {
       return attentionOf();
     },
@@ -276,6 +299,10 @@ function buildStore(
       return refundsOf();
     },
     rules,
+    /** How cached auth-code and PIN hashes are kept and checked (keyed or as sent). */
+    secretHashes,
+    /** What the start-up step did to hashes an older cache held unkeyed. */
+    rekeyed: { rekeyed: 0, foreign: 0 } as RekeyReport,
     /** Records an operation with its effects and outbox row (ledger.record) at the clock's now. */
     record(op: OperationInput): RecordResult {
       return ledgerOf().record(op, clock.now());
@@ -308,7 +335,7 @@ function buildStore(
     },
     /** A consistent copy at `dest` (default DIR/backups/manual-STAMP.sqlite). */
     async backup(dest?: string): Promise<string> {
-      mkdirSync(options.backupsDir, { recursive: true });
+      privateDir(options.backupsDir);
       return backupTo(
         db,
         dest ?? join(options.backupsDir, `manual-${stampOf(clock.now())}.sqlite`),

@@ -96,7 +96,7 @@ export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: (
           String(change.entity),
           typeof change.id === 'string' ? change.id : null,
           String(change.op),
-          data === undefined ? null : JSON.stringify(data),
+          data === undefined ? null : JSON.stringify(cache.protect(data)),
           checked.error,
           page.cursor,
           nowMs,

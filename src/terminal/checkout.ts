@@ -21,6 +21,7 @@ import {
   type LocalSale,
   type SaleService,
 } from './sale-service.js';
+import type { PinLocked } from './pin-attempts.js';
 import type { JournalEntry } from '../devices/payment-journal.js';
 import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-payments.js';
 import { refuse } from './command-map.js';
@@ -40,7 +41,7 @@ interface CatalogItem {
 }
 
 /** The engine's refusal as the command's error: its code, message, path and details. */
-export function engineRefusal(error: EngineError, path = error.path): ErrorResponse {
+export function engineRefusal(error: EngineError | PinLocked, path = error.path): ErrorResponse {
   return refuse(error.code, error.message, path, error.details);
 }
 

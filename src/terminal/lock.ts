@@ -98,7 +98,7 @@ export function acquireDataDirLock(dir: string, env: LockEnv = currentProcess())
   for (let round = 0; round < 2; round++) {
     let fd: number;
     try {
-      fd = openSync(file, 'wx', 0o644);
+      fd = openSync(file, 'wx', 0o600);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const held = readOwner(file);

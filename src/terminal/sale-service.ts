@@ -29,8 +29,8 @@ import {
   outboxPayload,
   type OutboxPayloadV1,
 } from '../sync/outbox-payload.js';
-import { verifySecret } from '../sync/secret-hash.js';
 import { checkStandin, type StandinLimit } from '../sync/standin.js';
+import { pinAttempt, pinTarget, settleRefusal, type PinLocked } from './pin-attempts.js';
 
 /** The contract's error body, except that a sale's refusal may name no path. */
 export type SaleError = Omit<ErrorBody, 'path'> & { path: string | null };
@@ -95,8 +95,14 @@ export function computeSale(
   check: EngineCheck,
   pin: string | undefined,
   mode: 'calc' | 'process' = 'process',
-): { ok: true; local: LocalSale; warnings: EngineWarning[] } | { ok: false; error: EngineError } {
+):
+  | { ok: true; local: LocalSale; warnings: EngineWarning[] }
+  | { ok: false; error: EngineError | PinLocked } {
   const { store, config, terminalId } = d;
+  // The PIN limit: checked, verified and counted in this one synchronous step.
+  const attempt = pinAttempt(store, config, check, pin);
+  if (attempt?.locked) return { ok: false, error: attempt.locked };
+  let targetVerified = false;
   const assembled = store.assembleContext({
     check: pin === undefined ? check : ({ ...check, special_account_pin: pin } as EngineCheck),
     mode,
@@ -105,11 +111,15 @@ export function computeSale(
     pinVerified: (id) => {
       if (pin === undefined) return undefined;
       const hash = store.cache.pinHashOf(id);
-      return hash !== null && verifySecret(pin, hash);
+      const right = hash !== null && store.secretHashes.verify(pin, hash);
+      if (right && id === check.payment_id) targetVerified = true;
+      return right;
     },
   });
   const result: EngineResult = calculate(assembled.context, preparedRules(assembled.rules));
-  if ('error' in result) return { ok: false, error: result.error };
+  if ('error' in result) return { ok: false, error: settleRefusal(attempt, result.error) };
+  // A sale's PIN is settled when the sale is (the central service may still refuse it).
+  if (targetVerified && mode === 'calc') attempt?.settle('right');
   const { context } = assembled;
   return {
     ok: true,
@@ -242,7 +252,28 @@ export class SaleService {
     return r.ok ? r : { ok: false, error: { ...r.error, path: r.error.path ?? null } };
   }
 
-  async process(req: SaleRequest): Promise<SaleOutcome> {
+  /** The PIN sale before this one, per account: each waits for it (pin-attempts.ts). */
+  private readonly pinQueues = new Map<string, Promise<unknown>>();
+
+  /**
+   * Sales typing a PIN for the same account run one at a time: the lockout check, the online
+   * call and the counting of the central service's `pin-invalid` are one step, whatever the
+   * network does in between.
+   */
+  process(req: SaleRequest): Promise<SaleOutcome> {
+    const { special_account_pin: pin } = req.check as { special_account_pin?: string };
+    const target = pinTarget(req.check, pin);
+    if (target === null) return this.processNow(req);
+    const run = (this.pinQueues.get(target) ?? Promise.resolve()).then(() => this.processNow(req));
+    const tail = run.catch(() => undefined);
+    this.pinQueues.set(target, tail);
+    void tail.then(() => {
+      if (this.pinQueues.get(target) === tail) this.pinQueues.delete(target);
+    });
+    return run;
+  }
+
+  private async processNow(req: SaleRequest): Promise<SaleOutcome> {
     const { store, client, link, clock, config } = this.d;
     const id = req.check.transaction_id ?? (this.d.newId ? this.d.newId() : uuidv7(clock.now()));
     const existing = store.ledger.storedCheck(id);
@@ -275,6 +306,9 @@ export class SaleService {
     if (spends(check) && store.ledger.hasUnsent(customerId, check.vehicle_id ?? null))
       return this.standIn(req, id, check, pin, clockSuspect, false);
     if (spends(check)) {
+      // The PIN limit holds online too: a locked PIN is not even sent.
+      const attempt = pinAttempt(store, config, check, pin);
+      if (attempt?.locked) return { ok: false, transaction_id: id, error: attempt.locked };
       // Durable before the request leaves: a till killed before the answer is recorded finds
       // this at its next start and voids the sale there (recoverOnlineAttempts).
       store.onlineAttempts.begin(id, clock.now());
@@ -294,6 +328,7 @@ export class SaleService {
         { deadlineMs: config.central.timeouts.online_deadline_ms },
       );
       if (online.ok) {
+        attempt?.settle('right');
         const processed = online.value as EngineCheckResult;
         // The server's answer is the check; the customer comes from the till's computation
         // (or, without one, from the cache: no engine run and no PIN verification here).
@@ -329,7 +364,8 @@ export class SaleService {
             : { code: f.code, message: f.message, path: null };
         // A definite answer: the server applied nothing.
         store.onlineAttempts.end(id);
-        return { ok: false, transaction_id: id, error };
+        const locked = error.code === 'pin-invalid' ? attempt?.settle('wrong') : null;
+        return { ok: false, transaction_id: id, error: locked ?? error };
       }
       return this.standIn(req, id, check, pin, clockSuspect, ambiguous(f));
     }
@@ -409,6 +445,7 @@ export class SaleService {
     this.record(id, 'offline', body as EngineCheck, offline, customerId, clockSuspect, {
       status: 'queued',
     });
+    pinAttempt(store, config, check, pin)?.settle('right');
     return {
       ok: true,
       transaction_id: id,

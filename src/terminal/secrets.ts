@@ -226,3 +226,39 @@ export async function resolveSecret(
   }
   return fromConfig;
 }
+
+// ---- the key of the cached hashes ----
+
+/** The secret that keys cached auth-code and PIN hashes (docs/store.md); made, never typed. */
+export const HASH_KEY_SECRET = 'terminal.hash_key';
+
+const hashKeyShape = /^[A-Za-z0-9_-]{43,}$/;
+
+/**
+ * The terminal's hash key from the secret store, made and stored on first use. It never
+ * reaches the database or the configuration. A store that cannot be read or written is
+ * logged and a key for this run only is used: the till keeps working, and the hashes are
+ * fetched again (keyed anew) by a full snapshot, as after a lost key.
+ */
+export async function loadOrCreateHashKey(
+  secrets: SecretStore,
+  log: Logger,
+  make: () => string,
+): Promise<string> {
+  try {
+    const stored = await secrets.get(HASH_KEY_SECRET);
+    if (stored !== undefined && hashKeyShape.test(stored)) return stored;
+    if (stored !== undefined)
+      log.error('stored hash key refused: a new one is made', { key: HASH_KEY_SECRET });
+    const key = make();
+    await secrets.set(HASH_KEY_SECRET, key);
+    log.info('hash key made for the cached auth codes and PINs', { key: HASH_KEY_SECRET });
+    return key;
+  } catch (e) {
+    log.error('secret store unusable: the cached hashes are keyed for this run only', {
+      key: HASH_KEY_SECRET,
+      err: e,
+    });
+    return make();
+  }
+}

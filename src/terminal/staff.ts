@@ -1,9 +1,9 @@
 // Staff sign-in (interfaces.md, Secrets): online first against the central service; when it
-// cannot be reached, offline against the cached salted scrypt hashes of the auth codes. A
+// cannot be reached, offline against the cached salted scrypt hashes of the auth codes (keyed
+// with the terminal's secret, docs/store.md). A
 // wrong code counts towards the lockout (the store keeps the count across restarts); while
 // locked, no code is even checked. The auth code is never logged, stored or echoed.
 import type { CommandOutput, ErrorResponse, SignedInStaff } from '../contract/commands.js';
-import { verifySecret } from '../sync/secret-hash.js';
 import { refuse } from './command-map.js';
 import { withinDeadline } from './deadline.js';
 import type { TerminalPorts } from './ports.js';
@@ -72,7 +72,7 @@ export class StaffService {
       StaffRecord & { auth_code_hash?: string }
     >) {
       if (s.suspended === 1 || typeof s.auth_code_hash !== 'string') continue;
-      if (verifySecret(code, s.auth_code_hash)) return s;
+      if (this.p.store.secretHashes.verify(code, s.auth_code_hash)) return s;
     }
     return null;
   }

@@ -15,11 +15,13 @@ import { createDevices, type DeviceSet } from '../devices/registry.js';
 import type { Recognition } from '../devices/recognition.js';
 import { SIMULATOR_DIR } from '../devices/sim/state-file.js';
 import type { Store } from '../store/open.js';
+import { privateDatabaseFile, privateDataDir } from '../store/private-files.js';
 import { openStoreWithRecovery, type OpenedWithRecovery } from '../store/recovery.js';
 import { systemSyncClock, type SyncClock } from '../sync/clock.js';
 import { entitySchemas } from '../sync/entities.js';
 import { uuidv7 } from '../sync/ids.js';
 import { outboxPayloadSchema } from '../sync/outbox-payload.js';
+import { keyedSecretHashes, newHashKey } from '../sync/secret-hash.js';
 import { SyncService } from '../sync/sync-service.js';
 import { AttentionService } from './attention.js';
 import { CardPayments } from './card-payments.js';
@@ -31,7 +33,7 @@ import { createFileLogger, type Logger } from './log.js';
 import type { AppInfo, Emit, Ids, TerminalPorts } from './ports.js';
 import { SaleService } from './sale-service.js';
 import { ReturnsService } from './returns.js';
-import { resolveSecret, type SecretStore } from './secrets.js';
+import { loadOrCreateHashKey, resolveSecret, type SecretStore } from './secrets.js';
 import { ShiftService } from './shifts.js';
 import { StaffService } from './staff.js';
 import { Workflow } from './workflow.js';
@@ -97,6 +99,7 @@ export async function connectCentral(o: {
   const apiKey = await resolveSecret('central.api_key', config, o.secrets, log);
   let central: RunningCentral | null = null;
   if (config.central.url === null) {
+    privateDatabaseFile(join(o.dataDir, 'sandbox-central.sqlite'));
     central = await startCentral({
       db: join(o.dataDir, 'sandbox-central.sqlite'),
       seed: 'demo',
@@ -120,26 +123,33 @@ export async function connectCentral(o: {
  * that write): `PRAGMA quick_check` first, and a damaged file is set aside and recovered from
  * DIR/backups/ (src/store/recovery.ts). The recovery is logged and put on the attention list,
  * which the cashier's screen shows (docs/reliability.md, "Recovery from a corrupt database").
+ * The cached auth-code and PIN hashes are keyed with the terminal's secret from `secrets`, and
+ * an older cache's plain ones are re-keyed (docs/store.md, "Secrets in the cache").
  */
 export async function openTerminalStore(o: {
   file: string;
   clock: SyncClock;
   log: Logger;
+  secrets: SecretStore;
   newId: () => string;
   dailyBackup?: boolean;
   migrationsDir?: string;
 }): Promise<OpenedWithRecovery> {
+  const hashKey = await loadOrCreateHashKey(o.secrets, o.log, newHashKey);
   const opened = await openStoreWithRecovery({
     file: o.file,
     clock: { now: () => o.clock.now() },
     entitySchemas,
     payloadSchemas: outboxPayloadSchema,
+    secretHashes: keyedSecretHashes(hashKey),
     verifyAtStart: true,
     attentionId: o.newId,
     ...(o.dailyBackup === undefined ? {} : { dailyBackup: o.dailyBackup }),
     ...(o.migrationsDir === undefined ? {} : { migrationsDir: o.migrationsDir }),
   });
-  const { recovery } = opened;
+  const { recovery, store } = opened;
+  if (store.rekeyed.rekeyed > 0 || store.rekeyed.foreign > 0)
+    o.log.warn('cached auth-code and PIN hashes re-keyed', { ...store.rekeyed });
   if (recovery) {
     o.log.error('damaged database recovered at start', {
       reason: recovery.reason,
@@ -174,6 +184,9 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
   if (ownLog) cleanups.push(() => ownLog.close());
 
   try {
+    // The data directory is the till's alone: 0700, its files 0600, also when an older
+    // version (or another umask) left them wider (docs/store.md, "File modes").
+    privateDataDir(o.dataDir);
     const link = await connectCentral({
       dataDir: o.dataDir,
       config,
@@ -193,6 +206,7 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
       clock,
       log,
       newId: () => ids.newId(),
+      secrets: o.secrets,
     });
     cleanups.push(() => store.close());
     const schemaVersion = store.schema().applied.length;
@@ -314,6 +328,8 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
     // Card operations a crash left open, and charges a kill left without their sale, are
     // settled before the first card operation (docs/terminal.md); it never rejects.
     void cards.startUp();
+    // What the start wrote (a recovery's quarantine and export, the simulators' books).
+    privateDataDir(o.dataDir);
     if (o.startSync ?? true) {
       sync.start();
       syncRunning = true;

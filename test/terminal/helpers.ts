@@ -12,6 +12,7 @@ import { createCommandMap } from '../../src/terminal/command-map.js';
 import { createFileLogger } from '../../src/terminal/log.js';
 import { memorySecretStore, type SecretStore } from '../../src/terminal/secrets.js';
 import { createTerminal, type Terminal } from '../../src/terminal/terminal.js';
+import type { SyncClock } from '../../src/sync/clock.js';
 import { MemoryLink } from '../../src/devices/link.js';
 import type { DeviceSet } from '../../src/devices/registry.js';
 import { DeviceStates } from '../../src/devices/states.js';
@@ -37,6 +38,10 @@ export interface Till {
 export interface TillOptions {
   standin?: Record<string, number>;
   signIn?: Record<string, number>;
+  /** `terminal.pin_attempts` (the PIN-attempt limit). */
+  pinAttempts?: Record<string, number>;
+  /** The terminal's clock (default: the system's). */
+  clock?: SyncClock;
   /** Reuse this sandbox (else one is started with its own file). */
   central?: RunningCentral;
   dir?: string;
@@ -65,7 +70,7 @@ export async function openTill(o: TillOptions = {}): Promise<Till> {
       ...o.central_config,
     },
     standin: o.standin ?? {},
-    terminal: { sign_in: o.signIn ?? {} },
+    terminal: { sign_in: o.signIn ?? {}, pin_attempts: o.pinAttempts ?? {} },
     ...(o.devices ? { devices: o.devices } : {}),
   });
   const log = createFileLogger({ dir: join(dir, 'logs'), name: 'terminal' });
@@ -76,6 +81,7 @@ export async function openTill(o: TillOptions = {}): Promise<Till> {
     log,
     startSync: false,
     app: { name: 'lt', version: 'test' },
+    ...(o.clock ? { clock: o.clock } : {}),
     ...(o.deviceSet ? { devices: o.deviceSet } : {}),
   });
   const pulled = await terminal.sync.pull();

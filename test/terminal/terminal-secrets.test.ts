@@ -61,7 +61,10 @@ describe('the terminal and its secret store', () => {
       central_config: { api_key: REAL_KEY },
       secrets: createFileSecretStore(file),
     });
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ 'central.api_key': REAL_KEY });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      'central.api_key': REAL_KEY,
+      'terminal.hash_key': expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
     const log = readFileSync(join(dir, 'logs', 'terminal.log'), 'utf8');
     expect(log).toMatch(/copied into the secret store.*"key":"central.api_key"/);
     expect(log).not.toContain(REAL_KEY);

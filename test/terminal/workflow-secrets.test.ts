@@ -48,6 +48,8 @@ describe('secrets in the data directory', () => {
     const dir = join(root, 'data');
     const centralDb = join(root, 'central.sqlite');
     let central = await startCentral({ db: centralDb, faultSeed: 1 });
+    const authHash = hashSecret(AUTH_CODE);
+    const pinHash = hashSecret(PIN);
     const port = Number(new URL(central.url).port);
     // Only the live key signs the terminal in: the session proves it came from the store.
     central.store.putTerminal({
@@ -56,11 +58,11 @@ describe('secrets in the data directory', () => {
     });
     central.store.upsert('staff', DEMO.staff.manager, {
       ...(central.store.getRecord('staff', DEMO.staff.manager) as object),
-      auth_code_hash: hashSecret(AUTH_CODE),
+      auth_code_hash: authHash,
     });
     central.store.upsert('corporate_access', DEMO.accesses.driver1, {
       ...(central.store.getRecord('corporate_access', DEMO.accesses.driver1) as object),
-      pin_hash: hashSecret(PIN),
+      pin_hash: pinHash,
     });
     const config = {
       central: {
@@ -153,10 +155,13 @@ describe('secrets in the data directory', () => {
       expect(readJsonRecord(secretsFile)).toEqual({
         'central.api_key': LIVE_KEY,
         'devices.payment.zvt_password': ZVT_PASSWORD,
+        'terminal.hash_key': expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       });
       if (process.platform !== 'win32') expect(statSync(secretsFile).mode & 0o777).toBe(0o600);
 
-      const secrets = [AUTH_CODE, WRONG_CODE, PIN, LIVE_KEY, DEMO.apiKey, token];
+      // The central's hashes are kept keyed with the terminal's secret, never as sent.
+      const hashes = [authHash, pinHash].map((h) => h.split('$')[5]!);
+      const secrets = [AUTH_CODE, WRONG_CODE, PIN, LIVE_KEY, DEMO.apiKey, token, ...hashes];
       // Six digits may occur inside a longer number (a timestamp); alone they are the password.
       const zvtPassword = new RegExp(`(?<!\\d)${ZVT_PASSWORD}(?!\\d)`);
       const scanned = files(dir).filter((f) => f !== secretsFile && !f.endsWith('agent-token'));

@@ -60,6 +60,28 @@ describe('staff sign-in', () => {
     ).toBe(3);
   }, 60_000);
 
+  it('counts parallel wrong codes one by one while the network is slow, failing and dropping', async () => {
+    const t = await till({ signIn: { max_failures: 3, lockout_s: 300 } });
+    // Each attempt meets another network: slow answers, 5xx (offline fallback), resets.
+    t.central.server.setFaults({ latency_ms: 150, error_rate: 0.3, reset_rate: 0.3 });
+    const codes = Array.from({ length: 12 }, (_, i) => String(7000 + i));
+    const answers = await Promise.all([
+      ...codes.map((auth_code) => t.call('staff-sign-in', { auth_code })),
+      t.call('staff-sign-in', { auth_code: DEMO.authCodes.manager }),
+    ]);
+    t.central.server.setFaults({ latency_ms: 0, error_rate: 0, reset_rate: 0 });
+    const codesOf = answers.map((a) => (a.body as { error?: { code: string } }).error?.code);
+    expect(codesOf.filter((c) => c === 'auth-code-invalid')).toHaveLength(2);
+    // The third wrong code locks; everything after it, the right code too, is refused unchecked.
+    expect(codesOf.filter((c) => c === 'sign-in-locked')).toHaveLength(11);
+    expect(
+      t.terminal.store.signin.state(
+        { maxFailures: 3, windowMs: 900_000, lockoutMs: 300_000 },
+        Date.now(),
+      ).failures,
+    ).toBe(3);
+  }, 60_000);
+
   it('signs in offline against the cached hashes', async () => {
     const t = await till();
     await t.central.close();
