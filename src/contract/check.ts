@@ -43,41 +43,37 @@ import {
 } from './enums.js';
 import type { IdSchema, SharedBase } from './shared.js';
 import {
+  BOUNDS,
+  code,
   currency,
   date,
   decimalDigits,
+  decimalPlaces,
   droppedField,
   flag,
   num,
+  shortText,
+  text as freeText,
+  title as titleText,
+  type NumberRules,
   type ObjectFactory,
 } from './wire.js';
 
-/**
- * How many decimal digits a number's shortest decimal form has, exponent forms included
- * (`1.5e-7` has 8). Used for the odometer limit, which is about the decimal the user typed.
- */
-export function decimalPlaces(n: number): number {
-  const m = /^-?\d+(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(n));
-  if (!m) return Number.POSITIVE_INFINITY; // NaN or Infinity: no finite decimal form
-  const fraction = m[1]?.length ?? 0;
-  const exponent = m[2] === undefined ? 0 : Number(m[2]);
-  return Math.max(0, fraction - exponent);
-}
+/** Re-exported: the odometer limit counts the decimal the user typed (wire.ts). */
+export { decimalPlaces };
 
 /** Limits table: Check `odometer` is >= 0 with at most two decimal digits (engine.md 10). */
-export const odometer = z
-  .number()
-  .finite()
+export const odometer = num
   .min(0, { error: 'must be >= 0' })
   .refine((n) => decimalPlaces(n) <= 2, { error: 'at most two decimal digits' });
 
 /** Limits table: Check `id` (phone, card code or QR code) has at least 3 characters. */
-export const checkUserId = z
-  .string()
-  .min(3, { error: 'the user identifier has at least 3 characters' });
+export const checkUserId = titleText.min(3, {
+  error: 'the user identifier has at least 3 characters',
+});
 
 /** Limits table: Check `cardotppassword` has at least 3 characters. */
-export const cardOtpPassword = z.string().min(3, { error: 'at least 3 characters' });
+export const cardOtpPassword = shortText.min(3, { error: 'at least 3 characters' });
 
 /** engine.md 4: a rule's local time, `HH:MM` or `HH:MM:SS`. */
 export const localTime = z
@@ -93,8 +89,56 @@ function nullableFields<S extends Record<string, z.ZodType>>(shape: S) {
   };
 }
 
-export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
-  const text = z.string().optional();
+/** What a line comes to, for the bound only: its `amount`, else price x quantity. */
+function lineSize(line: {
+  amount?: number | undefined;
+  price?: number | undefined;
+  quantity: number;
+}) {
+  return Math.abs(line.amount ?? (line.price ?? 0) * line.quantity);
+}
+
+/**
+ * A check's lines: at most 500, and each line and all of them together within what a till
+ * sells (1e9), so no figure the engine derives from them leaves the bounds. A float product
+ * is fine here: it decides a bound, never an amount.
+ */
+function checkItems<
+  T extends z.ZodType<{
+    amount?: number | undefined;
+    price?: number | undefined;
+    quantity: number;
+  }>,
+>(line: T, linesTotal: number | null) {
+  if (linesTotal === null) return z.array(line);
+  const limit = linesTotal.toLocaleString('en-US');
+  return z
+    .array(line)
+    .max(BOUNDS.lines, { error: `at most ${BOUNDS.lines} lines` })
+    .superRefine((lines, ctx) => {
+      let total = 0;
+      for (const [i, l] of lines.entries()) {
+        const size = lineSize(l);
+        total += size;
+        // A given amount has its own bound; price x quantity is bounded here.
+        if (l.amount === undefined && size > linesTotal)
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'price'],
+            message: `price x quantity comes to more than ${limit}`,
+          });
+      }
+      if (total > linesTotal)
+        ctx.addIssue({ code: 'custom', message: `the lines come to more than ${limit}` });
+    });
+}
+
+export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema, n: NumberRules) {
+  const { money, quantity } = n;
+  // Bounds (wire.ts): codes, titles and free text each have their length and characters.
+  const text = freeText.optional();
+  const title = titleText.optional();
+  const short = shortText.optional();
 
   // Tax and margin detailing items; the margin item lacks `exempt`. `source` and `type`
   // (PriceExplainValueSource/Type) are not shown by the contract: kept as strings.
@@ -103,10 +147,10 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
     include_in_receipt: z.boolean().optional(),
     source: z.string().optional(),
     type: z.string().optional(),
-    value: num.optional(),
-    value_code: text,
+    value: money.optional(),
+    value_code: short,
     value_id: id.optional(),
-    value_title: text,
+    value_title: title,
   };
   const CheckTaxExplainDetailingItem = o({ ...detailing, exempt: z.boolean().optional() });
   const CheckMarginExplainDetailingItem = o(detailing);
@@ -114,8 +158,8 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
   // All fields but `job` are optional and readonly (the contract says so).
   const CheckItemAdditionalInfo = o({
     job: s.Job,
-    loyalty_item_id: text,
-    processing_id: text,
+    loyalty_item_id: short,
+    processing_id: short,
     quantity_decimal_digits: decimalDigits.optional(),
     quantity_recalculate_skipped: z.boolean().optional(),
     quantity_recalculate_type: CheckItemQuantityRecalculateType.optional(),
@@ -130,30 +174,30 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
   });
   const CheckItem = o({
     // identification
-    code: z.string(), // required: rules, goods lists and services match lines by code
-    category: text,
-    title: text,
-    unit: text,
-    loyalty_item_id: text, // readonly
+    code, // required: rules, goods lists and services match lines by code
+    category: short,
+    title,
+    unit: short,
+    loyalty_item_id: short, // readonly
     // quantity and price; `amount`, when given, is authoritative (engine.md 1)
-    quantity: num, // required: a line without a quantity cannot be priced
-    price: num.optional(),
-    amount: num.optional(),
-    discount_amount: num.optional(),
-    bonuses_added: num.optional(),
+    quantity, // required: a line without a quantity cannot be priced
+    price: money.optional(),
+    amount: money.optional(),
+    discount_amount: money.optional(),
+    bonuses_added: money.optional(),
     weighing: flag.optional(),
     whole_number: flag.optional(),
     // by the authorised payment transaction, and by job
-    authorized_amount: num.optional(),
-    authorized_quantity: num.optional(),
-    processed_amount: num.optional(),
-    processed_quantity: num.optional(),
+    authorized_amount: money.optional(),
+    authorized_quantity: quantity.optional(),
+    processed_amount: money.optional(),
+    processed_quantity: quantity.optional(),
     // calculated by rules; null when the quantity is 0 (engine.md 16)
-    calculated_price: num.nullable().optional(),
-    calculated_discount_amount: num.nullable().optional(),
-    calculated_unit_discount_amount: num.nullable().optional(),
-    calculated_bonuses_redeemed_amount: num.nullable().optional(),
-    calculated_unit_bonuses_redeemed_amount: num.nullable().optional(),
+    calculated_price: money.nullable().optional(),
+    calculated_discount_amount: money.nullable().optional(),
+    calculated_unit_discount_amount: money.nullable().optional(),
+    calculated_bonuses_redeemed_amount: money.nullable().optional(),
+    calculated_unit_bonuses_redeemed_amount: money.nullable().optional(),
     amount_decimal_digits: decimalDigits.optional(),
     price_decimal_digits: decimalDigits.optional(),
     bonuses_decimal_digits: decimalDigits.optional(),
@@ -170,12 +214,12 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
   });
 
   const CheckService = o({
-    code: z.string(), // required by the contract
-    title: text,
+    code, // required by the contract
+    title,
     type: AdditionalServiceType.optional(),
-    value: num.optional(), // base value, such as a distance
-    cost: num.optional(), // per unit of value
-    amount: num.optional(),
+    value: quantity.optional(), // base value, such as a distance
+    cost: money.optional(), // per unit of value
+    amount: money.optional(),
     decimal_digits: decimalDigits.optional(), // of cost and amount
     additional_service_id: id.optional(), // readonly
     service_item_info: s.AdditionalService.optional(), // readonly
@@ -186,19 +230,19 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
     business_id: id.optional(),
     loyalty_id: id.optional(),
     // ours: engine-fixture.md gives the batch the code a rule names in `coupon_batch_code`
-    code: text,
+    code: short,
     type: CouponType.optional(),
-    public_title: text,
+    public_title: title,
     public_description: text,
     image: text, // URL
     redeem_at_terminal: flag.optional(),
     share_allowed: flag.optional(),
     auto_redeem_on_add_to_wallet: flag.optional(),
     customers_price_type: BenefitsPriceType.optional(),
-    customers_price_amount: num.optional(),
+    customers_price_amount: money.optional(),
     customers_price_currency: currency.optional(),
     customers_price_special_account_id: id.optional(),
-    customers_price_special_account_title: text,
+    customers_price_special_account_title: title,
     alias: s.CouponBatchAlias.optional(), // readonly
     links: z.array(s.CouponBatchLink).optional(), // readonly
   });
@@ -207,11 +251,11 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
     id: id.optional(),
     batch_id: id.optional(),
     loyalty_id: id.optional(),
-    code: z.string(), // required: a coupon is presented and looked up by its code
-    business_code: text,
-    title: text,
+    code, // required: a coupon is presented and looked up by its code
+    business_code: short,
+    title,
     description: text,
-    external_code: text,
+    external_code: short,
     image: text, // URL
     expire_date: date.optional(),
     // The contract says CouponType; we accept CouponTypeExtended so that a cross-business
@@ -239,9 +283,9 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
       loyalty_id: id,
       card_category_id: id, // retail scope only
       corporate_customer_category_id: id, // corporate scope only
-      special_account_id: z.string(), // a string, not necessarily a uuid
-      title: z.string(),
-      comment: z.string(),
+      special_account_id: shortText, // a string, not necessarily a uuid
+      title: titleText,
+      comment: freeText,
       scope: LoyaltyRuleScope, // readonly
       active: flag,
       automatic: RuleAutomatic,
@@ -274,7 +318,7 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
       depends_excluded_item_categories: s.StringValuesList,
       items_limit_min: z.int().min(0), // 0 = no limit
       items_limit_max: z.int().min(0), // 0 = no limit
-      coupon_batch_code: z.string(),
+      coupon_batch_code: shortText,
       promotional_bonuses_expire_type: PromotionalBonusesExpireType,
       promotional_bonuses_expire_value: z.int().min(0),
       promotional_bonuses_expire_date: date,
@@ -295,18 +339,18 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
 
   const CheckBusiness = o({
     id: id.optional(),
-    title: text,
+    title,
     description: text,
     photos: s.ImageObjectsList.optional(),
   });
 
-  const CheckBusinessStaff = o({ id: id.optional(), name: text });
+  const CheckBusinessStaff = o({ id: id.optional(), name: title });
 
   const CheckLoyalty = o({
     id: id.optional(),
     active: flag.optional(),
-    title: text,
-    public_title: text,
+    title,
+    public_title: title,
     public_description: text,
     legal_info: text,
     privacy_policy_url: text,
@@ -318,11 +362,11 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
   const CheckPos = o({
     id: id.optional(),
     loyalty_id: id.optional(),
-    title: text,
-    public_title: text,
+    title,
+    public_title: title,
     public_description: text,
     type: PosType.optional(),
-    country: text,
+    country: short,
     addresses: text,
     latitude: num.optional(),
     longitude: num.optional(),
@@ -343,24 +387,24 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
 
   const CheckCorporateStaffPosition = o({
     id: id.optional(),
-    title: text,
-    public_title: text,
+    title,
+    public_title: title,
     public_description: text,
   });
 
   const CheckCorporateVehicle = o({
     id: id.optional(),
-    vehicle_id: text,
-    qr_code: text,
-    avi_id: text,
+    vehicle_id: short,
+    qr_code: title, // up to 256 characters, as the scanner reads them
+    avi_id: short,
     description: text,
     position_id: id.optional(),
     position: CheckCorporateStaffPosition.optional(), // readonly
   });
 
   const CheckSpecialAccount = o({
-    id: z.string().optional(), // a string, not necessarily a uuid
-    title: text,
+    id: short, // a string, not necessarily a uuid
+    title,
     currency: currency.optional(),
     type: SpecialAccountType.optional(),
   });
@@ -368,9 +412,9 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
   // code, goods_code, title, volume and the two product volumes are readonly.
   const CheckTank = o({
     tank_id: id.optional(),
-    code: text,
-    goods_code: text,
-    title: text,
+    code: short,
+    goods_code: short,
+    title,
     address: text,
     latitude: num.optional(),
     longitude: num.optional(),
@@ -382,7 +426,7 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
 
   const CheckFeedbackSource = o({
     id: id.optional(),
-    title: text,
+    title,
     invitation_text: text,
     urls: o({ base_url: text, short_url: text }).optional(),
   });
@@ -397,13 +441,13 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
   // The field set common to the request and the response.
   const checkShape = {
     // amounts
-    amount: num.optional(),
-    amount_to_pay: num.optional(),
-    discount_amount: num.optional(),
-    services_amount: num.optional(),
-    shipping_amount: num.optional(),
-    bonuses_added_amount: num.optional(),
-    bonuses_redeemed_amount: num.optional(),
+    amount: money.optional(),
+    amount_to_pay: money.optional(),
+    discount_amount: money.optional(),
+    services_amount: money.optional(),
+    shipping_amount: money.optional(),
+    bonuses_added_amount: money.optional(),
+    bonuses_redeemed_amount: money.optional(),
     amount_decimal_digits: decimalDigits.optional(),
     bonuses_decimal_digits: decimalDigits.optional(),
     special_accounts_decimal_digits: decimalDigits.optional(),
@@ -421,22 +465,34 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
     corporate_vehicle: CheckCorporateVehicle.optional(),
     billing_info: s.BillingInfo.optional(),
     customer_feedback_settings: CheckCustomerFeedbackSettings.optional(),
-    avi_id: text,
-    vehicle_id: text, // QR code or tag of a vehicle or equipment
+    avi_id: short,
+    vehicle_id: short, // QR code or tag of a vehicle or equipment
     odometer: odometer.optional(),
     odometer_unit: OdometerUnitType.optional(),
     terminal_odometer_measurement_units: OdometerUnitType.optional(),
     // lines and rules
-    check_items: z.array(CheckItem).optional(),
-    check_services: z.array(CheckService).optional(),
+    check_items: checkItems(CheckItem, n.linesTotal).optional(),
+    check_services: z
+      .array(CheckService)
+      .max(BOUNDS.services, { error: `at most ${BOUNDS.services} services` })
+      .optional(),
     implemented_rules: z.array(CheckImplementedRule).optional(),
     manual_rules: z.boolean().optional(),
     bonuses_added: z.array(s.BonusAdded).optional(),
     emitted_coupons: z.array(CheckCoupon).optional(),
-    redeemed_coupons: z.array(CheckCoupon).optional(),
+    redeemed_coupons: z
+      .array(CheckCoupon)
+      .max(BOUNDS.coupons, { error: `at most ${BOUNDS.coupons} coupons` })
+      .optional(),
     special_accounts_charges: z.array(s.SpecialAccountCharge).optional(),
-    payments: z.array(s.Payment).optional(),
-    tanks: z.array(CheckTank).optional(),
+    payments: z
+      .array(s.Payment)
+      .max(BOUNDS.payments, { error: `at most ${BOUNDS.payments} payments` })
+      .optional(),
+    tanks: z
+      .array(CheckTank)
+      .max(BOUNDS.tanks, { error: `at most ${BOUNDS.tanks} tanks` })
+      .optional(),
     user_external_forms: o({
       required: z.array(s.UserExternalForm).optional(),
       wanted: z.array(s.UserExternalForm).optional(),
@@ -446,7 +502,7 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
     calculated_taxes: CalculatedTaxes.optional(),
     calculated_margins: CalculatedMargins.optional(),
     // payment
-    payment_id: text, // currency code, special account id or corporate access id
+    payment_id: short, // currency code, special account id or corporate access id
     payment_type: TransactionPaymentType.optional(),
     special_account: CheckSpecialAccount.optional(),
     special_account_required_values_verify: z.boolean().optional(), // process_check only
@@ -458,9 +514,9 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
     preliminary_transaction_id: id.optional(), // present only if one exists
     preliminary_transaction_type: TransactionType.optional(),
     online_store_order_id: id.optional(),
-    route_operation_id: text,
+    route_operation_id: short,
     // external references
-    external_check_id: text,
+    external_check_id: short,
     external_check_id_by_user: flag.optional(), // default 0
     external_check_id_scope: ExternalCheckIdScope.optional(),
     external_additional_info: s.FreeFormObject.optional(),
@@ -471,13 +527,13 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema) {
   /** A Check as sent to calc/process: the PIN may ride along, response-only fields may not. */
   const Check = o({
     ...checkShape,
-    special_account_pin: z.string().optional(), // request only
+    special_account_pin: short, // request only
   });
 
   /** A Check as returned: the response-only fields, and any echoed PIN dropped. */
   const CheckResponse = o({
     ...checkShape,
-    summary_amount: num.optional(), // amount + shipping_amount + services_amount
+    summary_amount: money.optional(), // amount + shipping_amount + services_amount
     special_account_pin_required: z.boolean().optional(),
     special_account_odometer_required: DataRequiredType.optional(),
     special_account_vehicle_id_required: DataRequiredType.optional(),
