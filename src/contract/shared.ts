@@ -35,6 +35,7 @@ import {
   paginated,
   shortText,
   strictObject,
+  answerNumbers,
   text,
   tillNumbers,
   title,
@@ -326,7 +327,14 @@ export type SharedBase = ReturnType<typeof defineSharedBase>;
  */
 export function defineShared(o: ObjectFactory, id: IdSchema = uuid, n: NumberRules = tillNumbers) {
   const base = defineSharedBase(o, id, n);
-  return { ...base, ...defineCheck(o, base, id, n) } as const;
+  const checks = defineCheck(o, base, id, n);
+  // The answer's figures are the engine's or the central service's (wire.ts answerNumbers);
+  // with exact numbers (fixtures) both are the same.
+  const answers =
+    n === tillNumbers
+      ? defineCheck(o, defineSharedBase(o, id, answerNumbers), id, answerNumbers)
+      : checks;
+  return { ...base, ...checks, CheckResponse: answers.CheckResponse } as const;
 }
 
 export type Shared = ReturnType<typeof defineShared>;

@@ -102,6 +102,12 @@ export interface NumberRules {
   linesTotal: number | null;
 }
 export const tillNumbers: NumberRules = { money, quantity, linesTotal: BOUNDS.amount };
+/**
+ * Checks as answered (our engine's, the central service's): figures computed from bounded
+ * requests by rules the central service sets, held only to what the terminal computes with
+ * exactly (±1e15), so a generous rule can never make a committed sale's answer unreadable.
+ */
+export const answerNumbers: NumberRules = { money: num, quantity: num, linesTotal: null };
 export const exactNumbers: NumberRules = {
   money: z.number(),
   quantity: z.number(),
