@@ -133,8 +133,21 @@ function checkItems<
     });
 }
 
-export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema, n: NumberRules) {
+/**
+ * The parts of a check that hold no money nor quantity: an answer variant built with other
+ * number rules reuses them (`prior`), so both share them (and the API documents share them
+ * by reference).
+ */
+export function defineCheck(
+  o: ObjectFactory,
+  s: SharedBase,
+  id: IdSchema,
+  n: NumberRules,
+  prior?: Readonly<Record<string, z.ZodType>>,
+) {
   const { money, quantity } = n;
+  const keep = <T extends z.ZodType>(name: string, make: () => T): T =>
+    (prior?.[name] as T | undefined) ?? make();
   // Bounds (wire.ts): codes, titles and free text each have their length and characters.
   const text = freeText.optional();
   const title = titleText.optional();
@@ -156,14 +169,16 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema, n: Nu
   const CheckMarginExplainDetailingItem = o(detailing);
 
   // All fields but `job` are optional and readonly (the contract says so).
-  const CheckItemAdditionalInfo = o({
-    job: s.Job,
-    loyalty_item_id: short,
-    processing_id: short,
-    quantity_decimal_digits: decimalDigits.optional(),
-    quantity_recalculate_skipped: z.boolean().optional(),
-    quantity_recalculate_type: CheckItemQuantityRecalculateType.optional(),
-  });
+  const CheckItemAdditionalInfo = keep('CheckItemAdditionalInfo', () =>
+    o({
+      job: s.Job,
+      loyalty_item_id: short,
+      processing_id: short,
+      quantity_decimal_digits: decimalDigits.optional(),
+      quantity_recalculate_skipped: z.boolean().optional(),
+      quantity_recalculate_type: CheckItemQuantityRecalculateType.optional(),
+    }),
+  );
 
   const CalculatedTaxes = o({
     base: z.array(CheckTaxExplainDetailingItem).optional(),
@@ -277,166 +292,188 @@ export function defineCheck(o: ObjectFactory, s: SharedBase, id: IdSchema, n: Nu
   });
 
   // A loyalty rule as applied to a check: every field nullable (and absent is fine).
-  const CheckImplementedRule = o(
-    nullableFields({
-      id,
-      loyalty_id: id,
-      card_category_id: id, // retail scope only
-      corporate_customer_category_id: id, // corporate scope only
-      special_account_id: shortText, // a string, not necessarily a uuid
-      title: titleText,
-      comment: freeText,
-      scope: LoyaltyRuleScope, // readonly
-      active: flag,
-      automatic: RuleAutomatic,
-      priority: z.int().min(0), // 0 is the greatest
-      combine: flag,
-      action_type: LoyaltyRuleActionType,
-      // for automatic and coupon-automatic rules only; values not shown
-      applicable_api_scope: z.string(),
-      applicable_for_customer: LoyaltyRuleApplicableForCustomer,
-      applicable_for_sale: LoyaltyRuleApplicableForSale,
-      charge_type: BenefitsChargeTypeBase,
-      depends_type: LoyaltyRuleDependsType,
-      depends_calc_period: LoyaltyRuleDependsCalcPeriod,
-      depends_calc_period_related_to_current_category: flag,
-      apply_when_bonuses_redeemed: flag,
-      apply_when_customers_account_payment: flag,
-      count_bonuses_redeemed_amount: flag, // null: use the loyalty setting
-      item_zero_quantity_as_one_quantity: flag,
-      use_alternative_dependencies_by_items: flag,
-      only_once_per_check: flag,
-      coupon_do_not_add_to_wallet: flag,
-      scheduled: flag,
-      included_items: s.StringValuesList,
-      excluded_items: s.StringValuesList,
-      included_item_categories: s.StringValuesList,
-      excluded_item_categories: s.StringValuesList,
-      depends_included_items: s.StringValuesList,
-      depends_excluded_items: s.StringValuesList,
-      depends_included_item_categories: s.StringValuesList,
-      depends_excluded_item_categories: s.StringValuesList,
-      items_limit_min: z.int().min(0), // 0 = no limit
-      items_limit_max: z.int().min(0), // 0 = no limit
-      coupon_batch_code: shortText,
-      promotional_bonuses_expire_type: PromotionalBonusesExpireType,
-      promotional_bonuses_expire_value: z.int().min(0),
-      promotional_bonuses_expire_date: date,
-      promotional_bonuses_starting_type: PromotionalBonusesStartingType,
-      promotional_bonuses_starting_value: z.int().min(0),
-      promotional_bonuses_starting_date: date,
-      // engine.md 4: inclusive local dates and local times (the contract's format is unclear)
-      valid_after: date,
-      valid_before: date,
-      time_from: localTime,
-      time_to: localTime,
-      week_days: s.WeekDaysList,
-      pos: s.PosEmbeddedList,
-      value: s.ThresholdsValues,
-      implementation_data: s.RuleImplementationData, // only in check implemented rules
+  const CheckImplementedRule = keep('CheckImplementedRule', () =>
+    o(
+      nullableFields({
+        id,
+        loyalty_id: id,
+        card_category_id: id, // retail scope only
+        corporate_customer_category_id: id, // corporate scope only
+        special_account_id: shortText, // a string, not necessarily a uuid
+        title: titleText,
+        comment: freeText,
+        scope: LoyaltyRuleScope, // readonly
+        active: flag,
+        automatic: RuleAutomatic,
+        priority: z.int().min(0), // 0 is the greatest
+        combine: flag,
+        action_type: LoyaltyRuleActionType,
+        // for automatic and coupon-automatic rules only; values not shown
+        applicable_api_scope: z.string(),
+        applicable_for_customer: LoyaltyRuleApplicableForCustomer,
+        applicable_for_sale: LoyaltyRuleApplicableForSale,
+        charge_type: BenefitsChargeTypeBase,
+        depends_type: LoyaltyRuleDependsType,
+        depends_calc_period: LoyaltyRuleDependsCalcPeriod,
+        depends_calc_period_related_to_current_category: flag,
+        apply_when_bonuses_redeemed: flag,
+        apply_when_customers_account_payment: flag,
+        count_bonuses_redeemed_amount: flag, // null: use the loyalty setting
+        item_zero_quantity_as_one_quantity: flag,
+        use_alternative_dependencies_by_items: flag,
+        only_once_per_check: flag,
+        coupon_do_not_add_to_wallet: flag,
+        scheduled: flag,
+        included_items: s.StringValuesList,
+        excluded_items: s.StringValuesList,
+        included_item_categories: s.StringValuesList,
+        excluded_item_categories: s.StringValuesList,
+        depends_included_items: s.StringValuesList,
+        depends_excluded_items: s.StringValuesList,
+        depends_included_item_categories: s.StringValuesList,
+        depends_excluded_item_categories: s.StringValuesList,
+        items_limit_min: z.int().min(0), // 0 = no limit
+        items_limit_max: z.int().min(0), // 0 = no limit
+        coupon_batch_code: shortText,
+        promotional_bonuses_expire_type: PromotionalBonusesExpireType,
+        promotional_bonuses_expire_value: z.int().min(0),
+        promotional_bonuses_expire_date: date,
+        promotional_bonuses_starting_type: PromotionalBonusesStartingType,
+        promotional_bonuses_starting_value: z.int().min(0),
+        promotional_bonuses_starting_date: date,
+        // engine.md 4: inclusive local dates and local times (the contract's format is unclear)
+        valid_after: date,
+        valid_before: date,
+        time_from: localTime,
+        time_to: localTime,
+        week_days: s.WeekDaysList,
+        pos: s.PosEmbeddedList,
+        value: s.ThresholdsValues,
+        implementation_data: s.RuleImplementationData, // only in check implemented rules
+      }),
+    ),
+  );
+
+  const CheckBusiness = keep('CheckBusiness', () =>
+    o({
+      id: id.optional(),
+      title,
+      description: text,
+      photos: s.ImageObjectsList.optional(),
     }),
   );
 
-  const CheckBusiness = o({
-    id: id.optional(),
-    title,
-    description: text,
-    photos: s.ImageObjectsList.optional(),
-  });
+  const CheckBusinessStaff = keep('CheckBusinessStaff', () =>
+    o({ id: id.optional(), name: title }),
+  );
 
-  const CheckBusinessStaff = o({ id: id.optional(), name: title });
+  const CheckLoyalty = keep('CheckLoyalty', () =>
+    o({
+      id: id.optional(),
+      active: flag.optional(),
+      title,
+      public_title: title,
+      public_description: text,
+      legal_info: text,
+      privacy_policy_url: text,
+      categories: s.LoyaltyCategoriesList.optional(),
+      links: s.LoyaltyLinks.optional(),
+      photos: s.ImageObjectsList.optional(),
+    }),
+  );
 
-  const CheckLoyalty = o({
-    id: id.optional(),
-    active: flag.optional(),
-    title,
-    public_title: title,
-    public_description: text,
-    legal_info: text,
-    privacy_policy_url: text,
-    categories: s.LoyaltyCategoriesList.optional(),
-    links: s.LoyaltyLinks.optional(),
-    photos: s.ImageObjectsList.optional(),
-  });
+  const CheckPos = keep('CheckPos', () =>
+    o({
+      id: id.optional(),
+      loyalty_id: id.optional(),
+      title,
+      public_title: title,
+      public_description: text,
+      type: PosType.optional(),
+      country: short,
+      addresses: text,
+      latitude: num.optional(),
+      longitude: num.optional(),
+      time_zone: text, // wins over the business zone (engine.md 2)
+      active: flag.optional(),
+      additional_services_required: flag.optional(),
+      check_item_enter_mode: CheckItemEnterMode.optional(),
+      maximum_service_distance: z.int().min(0).optional(), // km, 0 = unlimited
+      priority: z.int().optional(),
+      // PosCatalogPublicationState is not shown: kept as a string
+      catalog_publication_state: text,
+      catalog_publication_comment: text,
+      phones: s.PhoneNumbersList.optional(),
+      photos: s.ImageObjectsList.optional(),
+      links: s.LoyaltyLinks.optional(),
+      categories: s.LoyaltyCategoriesList.optional(),
+    }),
+  );
 
-  const CheckPos = o({
-    id: id.optional(),
-    loyalty_id: id.optional(),
-    title,
-    public_title: title,
-    public_description: text,
-    type: PosType.optional(),
-    country: short,
-    addresses: text,
-    latitude: num.optional(),
-    longitude: num.optional(),
-    time_zone: text, // wins over the business zone (engine.md 2)
-    active: flag.optional(),
-    additional_services_required: flag.optional(),
-    check_item_enter_mode: CheckItemEnterMode.optional(),
-    maximum_service_distance: z.int().min(0).optional(), // km, 0 = unlimited
-    priority: z.int().optional(),
-    // PosCatalogPublicationState is not shown: kept as a string
-    catalog_publication_state: text,
-    catalog_publication_comment: text,
-    phones: s.PhoneNumbersList.optional(),
-    photos: s.ImageObjectsList.optional(),
-    links: s.LoyaltyLinks.optional(),
-    categories: s.LoyaltyCategoriesList.optional(),
-  });
+  const CheckCorporateStaffPosition = keep('CheckCorporateStaffPosition', () =>
+    o({
+      id: id.optional(),
+      title,
+      public_title: title,
+      public_description: text,
+    }),
+  );
 
-  const CheckCorporateStaffPosition = o({
-    id: id.optional(),
-    title,
-    public_title: title,
-    public_description: text,
-  });
+  const CheckCorporateVehicle = keep('CheckCorporateVehicle', () =>
+    o({
+      id: id.optional(),
+      vehicle_id: short,
+      qr_code: title, // up to 256 characters, as the scanner reads them
+      avi_id: short,
+      description: text,
+      position_id: id.optional(),
+      position: CheckCorporateStaffPosition.optional(), // readonly
+    }),
+  );
 
-  const CheckCorporateVehicle = o({
-    id: id.optional(),
-    vehicle_id: short,
-    qr_code: title, // up to 256 characters, as the scanner reads them
-    avi_id: short,
-    description: text,
-    position_id: id.optional(),
-    position: CheckCorporateStaffPosition.optional(), // readonly
-  });
-
-  const CheckSpecialAccount = o({
-    id: short, // a string, not necessarily a uuid
-    title,
-    currency: currency.optional(),
-    type: SpecialAccountType.optional(),
-  });
+  const CheckSpecialAccount = keep('CheckSpecialAccount', () =>
+    o({
+      id: short, // a string, not necessarily a uuid
+      title,
+      currency: currency.optional(),
+      type: SpecialAccountType.optional(),
+    }),
+  );
 
   // code, goods_code, title, volume and the two product volumes are readonly.
-  const CheckTank = o({
-    tank_id: id.optional(),
-    code: short,
-    goods_code: short,
-    title,
-    address: text,
-    latitude: num.optional(),
-    longitude: num.optional(),
-    volume: num.optional(),
-    physical_dip_amount: num.optional(),
-    product_volume_before: num.optional(),
-    product_volume_after: num.optional(),
-  });
+  const CheckTank = keep('CheckTank', () =>
+    o({
+      tank_id: id.optional(),
+      code: short,
+      goods_code: short,
+      title,
+      address: text,
+      latitude: num.optional(),
+      longitude: num.optional(),
+      volume: num.optional(),
+      physical_dip_amount: num.optional(),
+      product_volume_before: num.optional(),
+      product_volume_after: num.optional(),
+    }),
+  );
 
-  const CheckFeedbackSource = o({
-    id: id.optional(),
-    title,
-    invitation_text: text,
-    urls: o({ base_url: text, short_url: text }).optional(),
-  });
+  const CheckFeedbackSource = keep('CheckFeedbackSource', () =>
+    o({
+      id: id.optional(),
+      title,
+      invitation_text: text,
+      urls: o({ base_url: text, short_url: text }).optional(),
+    }),
+  );
 
-  const CheckCustomerFeedbackSettings = o({
-    active: flag.optional(),
-    feedback_source: CheckFeedbackSource.optional(),
-    print_feedback_on_check: CustomerFeedbackPrintOnCheck.optional(),
-    print_feedback_on_check_message_text: text,
-  });
+  const CheckCustomerFeedbackSettings = keep('CheckCustomerFeedbackSettings', () =>
+    o({
+      active: flag.optional(),
+      feedback_source: CheckFeedbackSource.optional(),
+      print_feedback_on_check: CustomerFeedbackPrintOnCheck.optional(),
+      print_feedback_on_check_message_text: text,
+    }),
+  );
 
   // The field set common to the request and the response.
   const checkShape = {

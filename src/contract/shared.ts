@@ -332,7 +332,7 @@ export function defineShared(o: ObjectFactory, id: IdSchema = uuid, n: NumberRul
   // with exact numbers (fixtures) both are the same.
   const answers =
     n === tillNumbers
-      ? defineCheck(o, defineSharedBase(o, id, answerNumbers), id, answerNumbers)
+      ? defineCheck(o, defineSharedBase(o, id, answerNumbers), id, answerNumbers, checks)
       : checks;
   return { ...base, ...checks, CheckResponse: answers.CheckResponse } as const;
 }
