@@ -7,6 +7,7 @@
 // till sells is left out of the figures (`unreadable` lists it), and a stored cash figure out
 // of bounds reads as not counted, so one bad row can never stop a report or a close.
 import type Database from 'better-sqlite3';
+import { TransactionPaymentType } from '../contract/enums.js';
 import { BOUNDS } from '../contract/wire.js';
 import { abs, dec, lte, parseDec, toFixed } from '../money/index.js';
 import { asStoreError, storeError } from './errors.js';
@@ -73,6 +74,10 @@ export function boundedFigure(value: unknown): boolean {
   return d !== null && d.scale <= 40 && lte(abs(d), LIMIT);
 }
 
+/** A payment the report can list: a known payment type and a bounded amount. */
+const readablePayment = (p: { type?: unknown; amount?: unknown }): boolean =>
+  TransactionPaymentType.safeParse(p.type).success && boundedFigure(p.amount);
+
 const cashOf = (v: string | null): string | null => (v !== null && boundedFigure(v) ? v : null);
 
 const decode = (r: Raw): ShiftRecord => ({
@@ -105,7 +110,9 @@ function readableCheck(json: string | null): boolean {
     Array.isArray(payments) &&
     payments.every(
       (p: unknown) =>
-        typeof p === 'object' && p !== null && boundedFigure((p as { amount?: unknown }).amount),
+        typeof p === 'object' &&
+        p !== null &&
+        readablePayment(p as { type?: unknown; amount?: unknown }),
     )
   );
 }
@@ -113,7 +120,7 @@ function readableCheck(json: string | null): boolean {
 /** Why an operation's figures cannot be reported, or null when they can. */
 function unreadable(op: ShiftOperation): string | null {
   if (op.amountToPay !== null && !boundedFigure(op.amountToPay)) return 'amount_to_pay';
-  if (op.payments.some((p) => !boundedFigure(p.amount))) return 'payments';
+  if (op.payments.some((p) => !readablePayment(p))) return 'payments';
   if (op.bonuses.some((b) => !boundedFigure(b.amount))) return 'bonuses';
   if (!readableCheck(op.checkJson)) return 'check';
   return null;

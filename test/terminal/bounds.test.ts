@@ -3,7 +3,7 @@
 // the boundary ever gives a 500.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorResponse } from '../../src/contract/commands.js';
+import { commandNames, type CommandName, type ErrorResponse } from '../../src/contract/commands.js';
 import { DEMO } from '../../src/central/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { item, openTill, type Till } from './helpers.js';
@@ -170,3 +170,57 @@ describe('random bad values at the boundary', () => {
     );
   }, 60_000);
 });
+
+describe('random input to every command', () => {
+  it('never gives a 500, whatever JSON a caller sends', async () => {
+    const own = await openTill();
+    try {
+      await own.ok('staff-sign-in', { auth_code: DEMO.authCodes.manager });
+      await own.ok('shift-open', {});
+      // Leaves of every kind, the review's bad values among them.
+      const leaf = fc.oneof(
+        fc.constantFrom(1e308, -1e308, 1e-300, 0, -1, '', '\u0000', 'X'.repeat(2000), null),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.string({ unit: 'binary', maxLength: 10 }),
+        fc.uuid(),
+      );
+      const value = fc.letrec((tie) => ({
+        v: fc.oneof(
+          { depthSize: 'small' },
+          leaf,
+          fc.array(tie('v'), { maxLength: 3 }),
+          fc.dictionary(
+            fc.constantFrom(
+              'check',
+              'check_items',
+              'code',
+              'price',
+              'quantity',
+              'amount',
+              'transaction_id',
+              'lines',
+              'id',
+              'comment',
+            ),
+            tie('v'),
+            { maxKeys: 4 },
+          ),
+        ),
+      })).v;
+      const names = commandNamesWithout(['staff-sign-out', 'sync-now']);
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...names), value, async (name, input) => {
+          const r = await own.call(name, input);
+          expect(r.status, `${name} ${JSON.stringify(r.body).slice(0, 200)}`).not.toBe(500);
+        }),
+        { numRuns: 300 },
+      );
+    } finally {
+      await own.close();
+    }
+  }, 180_000);
+});
+
+function commandNamesWithout(skip: readonly string[]): CommandName[] {
+  return commandNames.filter((n) => !skip.includes(n));
+}

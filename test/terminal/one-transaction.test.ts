@@ -134,12 +134,16 @@ describe('the shift report reads whatever is stored', () => {
     await t.ok('shift-open', { opening_cash: 100 });
     const good = await cashSale(t);
     const bad = await cashSale(t);
+    const strange = await cashSale(t);
     // Figures written before the bounds existed: a 1e308 sale and opening cash.
     const db = new Database(join(t.dir, 'terminal.sqlite'));
     const huge = `1${'0'.repeat(308)}`;
     db.prepare('UPDATE ledger_check SET amount_to_pay = ? WHERE operation_id = ?').run(huge, bad);
     db.prepare('UPDATE ledger_payment SET amount = ? WHERE operation_id = ?').run(huge, bad);
     db.prepare('UPDATE shift SET opening_cash = ?').run(huge);
+    db.prepare("UPDATE ledger_payment SET payment_type = 'barter' WHERE operation_id = ?").run(
+      strange,
+    );
     db.close();
 
     const report = await t.ok('shift-report', {});
@@ -148,6 +152,7 @@ describe('the shift report reads whatever is stored', () => {
     const shift = t.terminal.store.shifts.current()!;
     expect(t.terminal.store.shifts.unreadableOf(shift)).toEqual([
       { id: bad, field: 'amount_to_pay' },
+      { id: strange, field: 'payments' },
     ]);
     const closed = await t.ok('shift-close', { counted_cash: 2.98 });
     expect(closed.report.sales.count).toBe(1);
