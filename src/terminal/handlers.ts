@@ -101,14 +101,13 @@ export function statusOf(p: TerminalPorts, s: Services): CommandOutput<'status'>
 }
 
 /**
- * Cash counted into or out of the drawer, rounded half away from zero to the business's
- * amount digits (default 2) when read, as engine.md 17.2 rounds a check's values.
+ * Cash counted into or out of the drawer, rounded half away from zero to the amount digits
+ * when read, as engine.md 17.2 rounds a check's values: 2, the engine's default (engine.md 1),
+ * since the till has no other source of a drawer's digits.
  */
-export function cashOf(p: TerminalPorts, cash: number | undefined): number | undefined {
-  if (cash === undefined) return undefined;
-  const settings = p.store.cache.all('business_settings')[0] as
-    { amount_decimal_digits?: number } | undefined;
-  return toNumber(round(dec(cash), settings?.amount_decimal_digits ?? 2));
+export const CASH_DIGITS = 2;
+export function cashOf(cash: number | undefined): number | undefined {
+  return cash === undefined ? undefined : toNumber(round(dec(cash), CASH_DIGITS));
 }
 
 export function createHandlers(p: TerminalPorts, s: Services): Handlers {
@@ -158,7 +157,7 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
       admitted(
         { role: 'cashier' },
         oneTransaction('shift-open', (i: { opening_cash?: number | undefined }) =>
-          s.shifts.open(cashOf(p, i.opening_cash)),
+          s.shifts.open(cashOf(i.opening_cash)),
         ),
       ),
     ),
@@ -166,7 +165,7 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
       admitted(
         { role: 'manager' },
         oneTransaction('shift-close', (i: { counted_cash?: number | undefined }) =>
-          s.shifts.close(cashOf(p, i.counted_cash)),
+          s.shifts.close(cashOf(i.counted_cash)),
         ),
       ),
     ),

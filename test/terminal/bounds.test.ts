@@ -137,6 +137,15 @@ describe('the findings of the review are refused, naming the field', () => {
   });
 });
 
+describe('more digits than the field', () => {
+  it('rounds opening and counted cash to the amount digits when read (engine.md 17.2)', async () => {
+    const closed = await t.ok('shift-close', { counted_cash: 49.995 });
+    expect(closed.report.shift.counted_cash).toBe(50);
+    const opened = await t.ok('shift-open', { opening_cash: 100.005 });
+    expect(opened.shift.opening_cash).toBe(100.01);
+  });
+});
+
 describe('random bad values at the boundary', () => {
   const bad = fc.oneof(
     fc.constantFrom(1e308, -1e308, 1e9 + 1, -1e16, 1e-9, 0.1234567891, Number.MAX_VALUE),
