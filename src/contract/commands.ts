@@ -19,7 +19,16 @@ import {
   TransactionSubType,
 } from './enums.js';
 import { looseShared, strictShared } from './shared.js';
-import { currency, dateTime, num } from './wire.js';
+import {
+  comment as commentText,
+  currency,
+  dateTime,
+  money,
+  num,
+  quantity,
+  shortText,
+  title as longId,
+} from './wire.js';
 
 // ---- errors ----
 
@@ -74,7 +83,9 @@ const Empty = z.strictObject({});
 export const StaffRole = z.enum(['cashier', 'senior-cashier', 'manager']);
 export type StaffRole = z.infer<typeof StaffRole>;
 
-const comment = z.string().max(500, { error: 'at most 500 characters' });
+const comment = commentText;
+/** Cash a person counts: >= 0 and within what a till takes (wire.ts bounds). */
+const cash = money.min(0, { error: 'must be >= 0' });
 
 export const StaffRef = z.strictObject({ id: z.uuid(), name: z.string().optional() });
 
@@ -303,7 +314,9 @@ const SaleResult = z.strictObject({
 export const commands = {
   status: { input: Empty, output: StatusOutput },
   'staff-sign-in': {
-    input: z.strictObject({ auth_code: z.string().min(1, { error: 'the auth code is required' }) }),
+    input: z.strictObject({
+      auth_code: shortText.min(1, { error: 'the auth code is required' }),
+    }),
     output: z.strictObject({ staff: SignedInStaff, shift: Shift.nullable() }),
   },
   'staff-sign-out': {
@@ -311,11 +324,11 @@ export const commands = {
     output: z.strictObject({ signed_out: StaffRef.nullable() }),
   },
   'shift-open': {
-    input: z.strictObject({ opening_cash: num.min(0, { error: 'must be >= 0' }).optional() }),
+    input: z.strictObject({ opening_cash: cash.optional() }),
     output: z.strictObject({ shift: Shift }),
   },
   'shift-close': {
-    input: z.strictObject({ counted_cash: num.min(0, { error: 'must be >= 0' }).optional() }),
+    input: z.strictObject({ counted_cash: cash.optional() }),
     output: z.strictObject({ report: ShiftReport }),
   },
   'shift-report': {
@@ -325,9 +338,10 @@ export const commands = {
   },
   'customer-identify': {
     input: z.strictObject({
-      id: z.string().min(3, { error: 'the identifier has at least 3 characters' }),
+      // A QR code identifies with up to 256 characters (recognition.ts).
+      id: longId.min(3, { error: 'the identifier has at least 3 characters' }),
       id_type: IdType,
-      cardotppassword: z.string().min(3, { error: 'at least 3 characters' }).optional(),
+      cardotppassword: shortText.min(3, { error: 'at least 3 characters' }).optional(),
     }),
     output: z.strictObject({
       customer: CustomerSummary,
@@ -390,10 +404,11 @@ export const commands = {
         .array(
           z.strictObject({
             index: z.int().min(0),
-            quantity: num.positive({ error: 'a refunded quantity is > 0' }),
+            quantity: quantity.positive({ error: 'a refunded quantity is > 0' }),
           }),
         )
-        .min(1, { error: 'name at least one line to refund' }),
+        .min(1, { error: 'name at least one line to refund' })
+        .max(500, { error: 'at most 500 lines' }),
       comment: comment.optional(),
     }),
     output: z.strictObject({

@@ -19,12 +19,14 @@ import {
 import { defineBusiness } from './business.js';
 import { defineCustomer } from './customer.js';
 import { defineShared } from './shared.js';
-import { currency, date, dateTime, flag, num, strictObject } from './wire.js';
+import { currency, date, dateTime, exactNumbers, flag, num, strictObject } from './wire.js';
 
 /** Fixture ids: any non-empty string (engine-fixture.md). */
 export const fixtureId = z.string().min(1, { error: 'an id is a non-empty string' });
 
-const shared = defineShared(strictObject, fixtureId);
+// The engine computes exactly at any size (int64-routes.test.ts): its fixtures are not held
+// to the till's bounds, which the terminal's own boundary applies (docs/contract.md).
+const shared = defineShared(strictObject, fixtureId, exactNumbers);
 const customerSurface = defineCustomer(strictObject, shared, fixtureId);
 const businessSurface = defineBusiness(strictObject, shared, fixtureId);
 

@@ -23,30 +23,43 @@ import {
 } from './enums.js';
 import { defineCheck } from './check.js';
 import {
+  code,
   currency,
   date,
   dateTime,
   decimalDigits,
   flag,
+  FreeFormObject,
   looseObject,
   num,
   paginated,
+  shortText,
   strictObject,
+  answerNumbers,
+  text,
+  tillNumbers,
+  title,
   uuid,
+  type NumberRules,
   type ObjectFactory,
 } from './wire.js';
 
 /** How ids are checked: `uuid` at the terminal's boundaries; a fixture may pass any string. */
 export type IdSchema = z.ZodType<string, string>;
 
-/** A free-form JSON object (`external_additional_info`, BillingInfo `address`). */
-export const FreeFormObject = z.record(z.string(), z.unknown());
+/** A free-form JSON object (`external_additional_info`, BillingInfo `address`), bounded (wire.ts). */
+export { FreeFormObject };
 
 /** Limits table: BonusAdded and CheckCoupon `object_id` carry up to 36 characters. */
 export const objectId = z.string().max(36, { error: 'at most 36 characters' });
 
 /** The referenced and shared definitions that the Check builds on. */
-export function defineSharedBase(o: ObjectFactory, id: IdSchema = uuid) {
+export function defineSharedBase(
+  o: ObjectFactory,
+  id: IdSchema = uuid,
+  n: NumberRules = tillNumbers,
+) {
+  const { money } = n;
   // ---- "not shown" in the contract ----
 
   // StringValuesList (rule item filters): an empty list means no restriction.
@@ -100,8 +113,8 @@ export function defineSharedBase(o: ObjectFactory, id: IdSchema = uuid) {
   // `special_account_id` is a string, like CheckSpecialAccount `id` (it may name a corporate
   // access). Id, amount and direction are required: a charge without them is meaningless.
   const SpecialAccountCharge = o({
-    special_account_id: z.string(),
-    amount: num,
+    special_account_id: shortText,
+    amount: money,
     currency: currency.optional(), // absent for quantity accounts
     decimal_digits: decimalDigits.optional(),
     direction: SpecialAccountChargeDirection,
@@ -110,16 +123,16 @@ export function defineSharedBase(o: ObjectFactory, id: IdSchema = uuid) {
   // minimal shape: the contract does not show Payment (engine.md 10 names its type and id).
   const Payment = o({
     type: TransactionPaymentType,
-    amount: num,
-    payment_id: z.string().optional(),
+    amount: money,
+    payment_id: shortText.optional(),
     currency: currency.optional(),
     decimal_digits: decimalDigits.optional(),
   });
 
   // PriceTaxes (engine.md 11): VAT is included in the price, sales tax is added on top.
   const PriceTax = o({
-    code: z.string(),
-    title: z.string().optional(),
+    code,
+    title: title.optional(),
     type: PriceTaxType,
     rate: num.min(0, { error: 'a tax rate is >= 0' }),
     exempt: z.boolean().optional(),
@@ -128,8 +141,8 @@ export function defineSharedBase(o: ObjectFactory, id: IdSchema = uuid) {
 
   // minimal shape: the contract does not show PriceMargins (AdditionalCost's type and value).
   const PriceMargin = o({
-    code: z.string(),
-    title: z.string().optional(),
+    code,
+    title: title.optional(),
     type: AdditionalCostType,
     value: num,
   });
@@ -174,10 +187,10 @@ export function defineSharedBase(o: ObjectFactory, id: IdSchema = uuid) {
   // `id` and `code` required: a service is stored by id and matched to a line by code.
   const AdditionalService = o({
     id,
-    code: z.string(),
+    code,
     type: AdditionalServiceType.optional(),
-    public_title: z.string().optional(),
-    public_description: z.string().optional(),
+    public_title: title.optional(),
+    public_description: text.optional(),
     default: flag.optional(),
     sort_order: z.int().optional(),
     cost: z.array(AdditionalServiceCost).optional(),
@@ -185,7 +198,7 @@ export function defineSharedBase(o: ObjectFactory, id: IdSchema = uuid) {
 
   // Dates follow the business time-zone settings (default UTC).
   const BonusAdded = o({
-    amount: num, // required by the contract
+    amount: money, // required by the contract
     activity_id: id.optional(), // check only
     expire: date.optional(),
     starting: date.optional(),
@@ -195,9 +208,9 @@ export function defineSharedBase(o: ObjectFactory, id: IdSchema = uuid) {
 
   const BillingInfo = o({
     address: FreeFormObject.optional(), // depends on the payment system
-    email: z.string().optional(),
-    name: z.string().optional(),
-    phone: z.string().optional(),
+    email: title.optional(),
+    name: title.optional(),
+    phone: shortText.optional(),
   });
 
   // Readonly inside CheckCouponBatch.
@@ -312,9 +325,16 @@ export type SharedBase = ReturnType<typeof defineSharedBase>;
  * Every shared resource and the Check family, built with one object factory.
  * `id` defaults to the contract's uuid rule.
  */
-export function defineShared(o: ObjectFactory, id: IdSchema = uuid) {
-  const base = defineSharedBase(o, id);
-  return { ...base, ...defineCheck(o, base, id) } as const;
+export function defineShared(o: ObjectFactory, id: IdSchema = uuid, n: NumberRules = tillNumbers) {
+  const base = defineSharedBase(o, id, n);
+  const checks = defineCheck(o, base, id, n);
+  // The answer's figures are the engine's or the central service's (wire.ts answerNumbers);
+  // with exact numbers (fixtures) both are the same.
+  const answers =
+    n === tillNumbers
+      ? defineCheck(o, defineSharedBase(o, id, answerNumbers), id, answerNumbers, checks)
+      : checks;
+  return { ...base, ...checks, CheckResponse: answers.CheckResponse } as const;
 }
 
 export type Shared = ReturnType<typeof defineShared>;

@@ -1,8 +1,15 @@
 // Shifts (0003): opened and closed by staff, one open at a time. A shift's operations are the
 // ledger's with seq in (first_seq_after, last_seq], so nothing has to be written in a sale's
 // transaction to tie it to its shift; `operationsOf` hands the report its raw figures.
+//
+// The report reads whatever is stored, also figures written before the bounds existed
+// (docs/contract.md, "Bounds"): an operation whose figures are not decimals within what a
+// till sells is left out of the figures (`unreadable` lists it), and a stored cash figure out
+// of bounds reads as not counted, so one bad row can never stop a report or a close.
 import type Database from 'better-sqlite3';
-import { dec, toFixed } from '../money/index.js';
+import { TransactionPaymentType } from '../contract/enums.js';
+import { BOUNDS } from '../contract/wire.js';
+import { abs, dec, lte, parseDec, toFixed } from '../money/index.js';
 import { asStoreError, storeError } from './errors.js';
 
 export interface ShiftRecord {
@@ -54,20 +61,70 @@ interface Raw {
   last_seq: number | null;
 }
 
+const LIMIT = dec(BOUNDS.amount);
+
+/** A stored figure a report can use: a decimal within what a till sells. */
+export function boundedFigure(value: unknown): boolean {
+  const d =
+    typeof value === 'string'
+      ? parseDec(value)
+      : typeof value === 'number' && Number.isFinite(value)
+        ? dec(value)
+        : null;
+  return d !== null && d.scale <= 40 && lte(abs(d), LIMIT);
+}
+
+/** A payment the report can list: a known payment type and a bounded amount. */
+const readablePayment = (p: { type?: unknown; amount?: unknown }): boolean =>
+  TransactionPaymentType.safeParse(p.type).success && boundedFigure(p.amount);
+
+const cashOf = (v: string | null): string | null => (v !== null && boundedFigure(v) ? v : null);
+
 const decode = (r: Raw): ShiftRecord => ({
   id: r.id,
   number: r.number,
   openedAt: r.opened_at,
   openedBy: r.opened_by,
   openedByName: r.opened_by_name,
-  openingCash: r.opening_cash,
+  openingCash: cashOf(r.opening_cash),
   firstSeqAfter: r.first_seq_after,
   closedAt: r.closed_at,
   closedBy: r.closed_by,
   closedByName: r.closed_by_name,
-  countedCash: r.counted_cash,
+  countedCash: cashOf(r.counted_cash),
   lastSeq: r.last_seq,
 });
+
+/** Whether a stored check parses and names its payments with bounded figures. */
+function readableCheck(json: string | null): boolean {
+  if (json === null) return true;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(json);
+  } catch {
+    return false;
+  }
+  const payments = (doc as { payments?: unknown } | null)?.payments;
+  if (payments === undefined) return true;
+  return (
+    Array.isArray(payments) &&
+    payments.every(
+      (p: unknown) =>
+        typeof p === 'object' &&
+        p !== null &&
+        readablePayment(p as { type?: unknown; amount?: unknown }),
+    )
+  );
+}
+
+/** Why an operation's figures cannot be reported, or null when they can. */
+function unreadable(op: ShiftOperation): string | null {
+  if (op.amountToPay !== null && !boundedFigure(op.amountToPay)) return 'amount_to_pay';
+  if (op.payments.some((p) => !readablePayment(p))) return 'payments';
+  if (op.bonuses.some((b) => !boundedFigure(b.amount))) return 'bonuses';
+  if (!readableCheck(op.checkJson)) return 'check';
+  return null;
+}
 
 const money = (v: number | string | undefined | null): string | null =>
   v === undefined || v === null ? null : toFixed(dec(v));
@@ -203,43 +260,57 @@ export function createShifts(db: Database.Database) {
         throw asStoreError(e);
       }
     },
-    /** The ledger operations of a shift with their payments and bonus movements. */
+    /**
+     * The ledger operations of a shift with their payments and bonus movements; operations
+     * whose figures cannot be reported are left out (see `unreadableOf`).
+     */
     operationsOf(shift: ShiftRecord): ShiftOperation[] {
-      const upTo = shift.lastSeq ?? Number.MAX_SAFE_INTEGER;
-      const from = shift.firstSeqAfter;
-      return db
-        .transaction(() => {
-          const pay = new Map<string, { type: string; amount: string }[]>();
-          for (const p of payments.all(from, upTo)) {
-            const list = pay.get(p.operation_id) ?? [];
-            list.push({ type: p.payment_type, amount: p.amount });
-            pay.set(p.operation_id, list);
-          }
-          const bon = new Map<string, { kind: string; amount: string }[]>();
-          for (const b of bonuses.all(from, upTo)) {
-            const list = bon.get(b.operation_id) ?? [];
-            list.push({ kind: b.kind, amount: b.amount });
-            bon.set(b.operation_id, list);
-          }
-          return ops.all(from, upTo).map((o): ShiftOperation => ({
-            id: o.id,
-            seq: o.seq,
-            kind: o.kind,
-            subtype: o.subtype,
-            syncStatus: o.sync_status,
-            outboxStatus: o.outbox_status,
-            transactionType: o.transaction_type,
-            amountToPay: o.amount_to_pay,
-            checkJson: o.check_json,
-            cancelledBy: o.cancelled_by,
-            cancels: o.cancels,
-            payments: pay.get(o.id) ?? [],
-            bonuses: bon.get(o.id) ?? [],
-          }));
-        })
-        .deferred();
+      return allOf(shift).filter((op) => unreadable(op) === null);
+    },
+    /** The operations `operationsOf` leaves out, each with the figure that is out of bounds. */
+    unreadableOf(shift: ShiftRecord): Array<{ id: string; field: string }> {
+      return allOf(shift).flatMap((op) => {
+        const field = unreadable(op);
+        return field === null ? [] : [{ id: op.id, field }];
+      });
     },
   };
+
+  function allOf(shift: ShiftRecord): ShiftOperation[] {
+    const upTo = shift.lastSeq ?? Number.MAX_SAFE_INTEGER;
+    const from = shift.firstSeqAfter;
+    return db
+      .transaction(() => {
+        const pay = new Map<string, { type: string; amount: string }[]>();
+        for (const p of payments.all(from, upTo)) {
+          const list = pay.get(p.operation_id) ?? [];
+          list.push({ type: p.payment_type, amount: p.amount });
+          pay.set(p.operation_id, list);
+        }
+        const bon = new Map<string, { kind: string; amount: string }[]>();
+        for (const b of bonuses.all(from, upTo)) {
+          const list = bon.get(b.operation_id) ?? [];
+          list.push({ kind: b.kind, amount: b.amount });
+          bon.set(b.operation_id, list);
+        }
+        return ops.all(from, upTo).map((o): ShiftOperation => ({
+          id: o.id,
+          seq: o.seq,
+          kind: o.kind,
+          subtype: o.subtype,
+          syncStatus: o.sync_status,
+          outboxStatus: o.outbox_status,
+          transactionType: o.transaction_type,
+          amountToPay: o.amount_to_pay,
+          checkJson: o.check_json,
+          cancelledBy: o.cancelled_by,
+          cancels: o.cancels,
+          payments: pay.get(o.id) ?? [],
+          bonuses: bon.get(o.id) ?? [],
+        }));
+      })
+      .deferred();
+  }
 }
 
 export type Shifts = ReturnType<typeof createShifts>;

@@ -3,7 +3,14 @@
 // whether a shift must be open (interfaces.md, Roles: cashier sells, identifies and takes
 // payments; senior-cashier also cancels, refunds and picks manual rules; manager also closes
 // shifts and resolves the attention list).
-import type { CommandOutput, DeviceState, ErrorResponse, SyncState } from '../contract/commands.js';
+import {
+  isErrorResponse,
+  type CommandName,
+  type CommandOutput,
+  type DeviceState,
+  type ErrorResponse,
+  type SyncState,
+} from '../contract/commands.js';
 import type { Config } from '../contract/config.js';
 import type { DeviceState as DriverDeviceState } from '../devices/states.js';
 import type { Handlers } from './command-map.js';
@@ -17,6 +24,7 @@ import type { ReturnsService } from './returns.js';
 import type { ShiftService } from './shifts.js';
 import type { StaffService } from './staff.js';
 import { iso, type Needs, type Workflow } from './workflow.js';
+import { dec, round, toNumber } from '../money/index.js';
 
 export interface Services {
   workflow: Workflow;
@@ -92,6 +100,16 @@ export function statusOf(p: TerminalPorts, s: Services): CommandOutput<'status'>
   };
 }
 
+/**
+ * Cash counted into or out of the drawer, rounded half away from zero to the amount digits
+ * when read, as engine.md 17.2 rounds a check's values: 2, the engine's default (engine.md 1),
+ * since the till has no other source of a drawer's digits.
+ */
+export const CASH_DIGITS = 2;
+export function cashOf(cash: number | undefined): number | undefined {
+  return cash === undefined ? undefined : toNumber(round(dec(cash), CASH_DIGITS));
+}
+
 export function createHandlers(p: TerminalPorts, s: Services): Handlers {
   const wf = s.workflow;
   /** Runs `fn` when the workflow admits the command, else answers the refusal. */
@@ -106,6 +124,20 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
       p.log.warn('status event not sent', { err: e });
     }
   };
+  /**
+   * A command whose effect is its writes: the writes, the answer and its check against the
+   * output schema (and any check a test adds through `commandResults.onAnswer`) are one
+   * transaction, so an answer that cannot be given leaves nothing committed. A refusal is an
+   * answer: what it wrote (a failed attempt) stays.
+   */
+  const oneTransaction =
+    <I, O>(name: CommandName, fn: (input: I) => O | ErrorResponse) =>
+    (input: I): O | ErrorResponse =>
+      p.store.write(() => {
+        const out = fn(input);
+        if (!isErrorResponse(out)) p.store.commandResults.check(name, out);
+        return out;
+      });
   const andTell =
     <I, O>(fn: (input: I) => O | Promise<O>) =>
     async (input: I) => {
@@ -122,13 +154,19 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
     'staff-sign-in': andTell((i) => s.staff.signIn(i.auth_code)),
     'staff-sign-out': andTell(() => s.staff.signOut()),
     'shift-open': andTell(
-      admitted({ role: 'cashier' }, (i: { opening_cash?: number | undefined }) =>
-        s.shifts.open(i.opening_cash),
+      admitted(
+        { role: 'cashier' },
+        oneTransaction('shift-open', (i: { opening_cash?: number | undefined }) =>
+          s.shifts.open(cashOf(i.opening_cash)),
+        ),
       ),
     ),
     'shift-close': andTell(
-      admitted({ role: 'manager' }, (i: { counted_cash?: number | undefined }) =>
-        s.shifts.close(i.counted_cash),
+      admitted(
+        { role: 'manager' },
+        oneTransaction('shift-close', (i: { counted_cash?: number | undefined }) =>
+          s.shifts.close(cashOf(i.counted_cash)),
+        ),
       ),
     ),
     'shift-report': admitted({ role: 'cashier' }, (i: { shift_id?: string | undefined }) =>
@@ -161,8 +199,11 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
         s.attention.list(i.include_resolved ?? false),
     ),
     'attention-resolve': andTell(
-      admitted({ role: 'manager' }, (i: { id: string; comment?: string | undefined }) =>
-        s.attention.resolve(i.id, i.comment),
+      admitted(
+        { role: 'manager' },
+        oneTransaction('attention-resolve', (i: { id: string; comment?: string | undefined }) =>
+          s.attention.resolve(i.id, i.comment),
+        ),
       ),
     ),
     'sync-now': admitted({ role: 'cashier' }, async () => {

@@ -44,7 +44,7 @@ describe('Check limits', () => {
   });
 
   it('accepts an odometer with two decimal digits, and 0', () => {
-    for (const odometer of [12.34, 0, 0.01, 120345.67, 1e21]) {
+    for (const odometer of [12.34, 0, 0.01, 120345.67, 1e15]) {
       expect(strict.Check.safeParse({ odometer }).success, String(odometer)).toBe(true);
     }
   });

@@ -4,6 +4,7 @@ import { isBankCard, luhnValid, maskPan } from '../../src/devices/mask.js';
 import { parseSwipe, parseTrack1, parseTrack2, trackLrc } from '../../src/devices/msr.js';
 import { Recognizer } from '../../src/devices/recognition.js';
 import { ascii } from '../../src/devices/bytes.js';
+import { decodeCapture } from '../../src/devices/decode.js';
 
 const T1 = '%B5350290149345177^FATEHI/SUALEH^16042010000000000000000000000000000567001000?';
 const T2 = ';5350290149345177=16042010000056700100?';
@@ -96,5 +97,67 @@ describe('swipe recognition', () => {
       parseSwipe(';7777001234=2512101998877?'),
     );
     expect(r).toMatchObject({ kind: 'identifier', id: '998877' });
+  });
+});
+
+describe('misreads are refused, naming the field', () => {
+  const misread = (text: string) => new Recognizer().recogniseSwipe(parseSwipe(text));
+
+  it('refuses a track 2 whose expiry month is 13', () => {
+    expect(parseTrack2(';5350290149345177=16132010000056700100?')).toMatchObject({
+      ok: false,
+      message: 'misread: track2.expiry 1613 has no month 13',
+    });
+  });
+
+  it('refuses a track 1 whose expiry month is 00', () => {
+    const t1 = T1.replace('^1604', '^1600');
+    expect(parseTrack1(t1)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('track1.expiry'),
+    });
+  });
+
+  it('refuses a bank card number that fails its check digit', () => {
+    expect(parseTrack2(';5350290149345178=16042010000056700100?')).toMatchObject({
+      ok: false,
+      message: 'misread: track2.pan fails its check digit',
+    });
+  });
+
+  it('reports the whole swipe as a misread when one track is, never recognising the other', () => {
+    const read = misread(`${T1};5350290149345177=16132010000056700100?`);
+    expect(read).toEqual({
+      kind: 'unrecognised',
+      source: 'msr',
+      reason: 'track 2: misread: track2.expiry 1613 has no month 13',
+    });
+  });
+
+  it('reports tracks that carry different numbers as a misread', () => {
+    const t1 = '%B5350290149345177^FATEHI/SUALEH^1604201000?';
+    const t2 = ';4111111111111111=16042010000056700100?';
+    expect(misread(t1 + t2)).toMatchObject({
+      kind: 'unrecognised',
+      reason: 'misread: track1.pan and track2.pan differ',
+    });
+  });
+
+  it('keeps a loyalty stripe without a service code a loyalty card, whatever its check digit', () => {
+    expect(misread(';5350290149345178=?')).toMatchObject({
+      kind: 'identifier',
+      id: '5350290149345178',
+    });
+  });
+});
+
+describe('devices decode msr', () => {
+  it('answers a misread swipe with its reason, naming the field', () => {
+    const swipe = ';5350290149345178=16042010000056700100?';
+    expect(decodeCapture('msr', ascii(swipe))).toEqual({
+      ok: false,
+      reason: 'malformed',
+      message: 'track 2: misread: track2.pan fails its check digit',
+    });
   });
 });

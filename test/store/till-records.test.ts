@@ -117,13 +117,25 @@ describe('the attention list', () => {
 
 describe('command results', () => {
   it('keeps the first answer of a key with its request hash', () => {
-    db.store.commandResults.put('sale-process', 'k1', 'h1', { a: 1 }, db.clock.now());
-    db.store.commandResults.put('sale-process', 'k1', 'h2', { a: 2 }, db.clock.now());
-    expect(db.store.commandResults.get('sale-process', 'k1')).toMatchObject({
+    // Records that are not command answers (a pump's authorisation) are kept as they are.
+    db.store.commandResults.put('fuel-authorisation', 'k1', 'h1', { a: 1 }, db.clock.now());
+    db.store.commandResults.put('fuel-authorisation', 'k1', 'h2', { a: 2 }, db.clock.now());
+    expect(db.store.commandResults.get('fuel-authorisation', 'k1')).toMatchObject({
       requestHash: 'h1',
       response: { a: 1 },
     });
-    expect(db.store.commandResults.get('sale-cancel', 'k1')).toBeNull();
+    expect(db.store.commandResults.get('fuel-completion', 'k1')).toBeNull();
+  });
+
+  it('refuses to keep an answer that breaks its command output schema, keeping nothing', () => {
+    expect(() =>
+      db.store.write(() => {
+        db.store.shifts.open({ id: testId(), staffId: testId(), staffName: null }, db.clock.now());
+        db.store.commandResults.put('sale-cancel', 'k2', 'h1', { a: 1 }, db.clock.now());
+      }),
+    ).toThrow(/sale-cancel answer breaks its schema/);
+    expect(db.store.commandResults.get('sale-cancel', 'k2')).toBeNull();
+    expect(db.store.shifts.current()).toBeNull();
   });
 });
 
