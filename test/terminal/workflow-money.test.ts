@@ -1,0 +1,82 @@
+// Money that must add up at the till (issue 12): what the screen says can be spent is what a
+// payment is checked against, bonuses "all available" pay what the screen showed, cash given
+// is checked and its change recorded and printed, a fleet payment names a vehicle of the
+// fleet, a coupon is its owner's unless its batch may be shared, one discount figure
+// everywhere, prepaid cash in the drawer, and piece-counted goods sold in whole pieces.
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
+import { add, dec, sub, toNumber } from '../../src/money/index.js';
+import { uuidv7 } from '../../src/sync/ids.js';
+import { item, openTill, tempDir, type Till } from './helpers.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function cashierTill(o: Parameters<typeof openTill>[0] = {}): Promise<Till> {
+  const t = await openTill(o);
+  cleanups.push(() => t.close());
+  await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
+  await t.ok('shift-open', { opening_cash: 100 });
+  return t;
+}
+
+/** Driver 1 paying from the fleet account through the driver's access, for the truck. */
+const fleetPayment = {
+  customer_id: DEMO.customers.driver1,
+  corporate_customer_id: DEMO.customers.fleet,
+  payment_type: 'corporate-special-account',
+  payment_id: DEMO.accesses.driver1,
+  vehicle_id: 'TRUCK-1',
+  special_account_pin: DEMO.pins.driver1,
+};
+
+const minus = (from: number, ...spent: number[]) =>
+  toNumber(sub(dec(from), spent.map(dec).reduce(add, dec(0))));
+
+describe('what a fleet driver can spend', () => {
+  it("shows the least of every limit: the driver's day limit, not the account's balance", async () => {
+    const t = await cashierTill();
+    const who = await t.ok('customer-identify', { id: DEMO.cards.driver1, id_type: 'card' });
+    // The fleet account has 5,000 + 1,000 credit and a 500 day limit; driver 1 may spend 150 a day.
+    expect(who.customer.special_accounts).toEqual([
+      expect.objectContaining({ id: DEMO.accesses.driver1, available: 150 }),
+    ]);
+  }, 30_000);
+
+  it('counts each sale once, online, in stand-in and after the sync', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'central.sqlite');
+    let central: RunningCentral = await startCentral({ db, faultSeed: 1 });
+    const port = Number(new URL(central.url).port);
+    const t = await cashierTill({ central, dir: join(dir, 'till') });
+    cleanups.push(() => central.close());
+    const available = async () =>
+      (await t.ok('customer-identify', { id: DEMO.cards.driver1, id_type: 'card' })).customer
+        .special_accounts[0]!.available;
+    let odometer = 120_600;
+    const fill = async (litres: number) =>
+      (
+        await t.ok('sale-process', {
+          transaction_id: uuidv7(Date.now()),
+          check: {
+            ...fleetPayment,
+            odometer: (odometer += 100),
+            check_items: [item('DIESEL', litres)],
+          },
+        })
+      ).check.amount_to_pay ?? 0;
+    const first = await fill(40);
+    expect(await available()).toBe(minus(150, first));
+    await central.close();
+    const second = await fill(10);
+    expect(await available()).toBe(minus(150, first, second));
+    central = await startCentral({ db, port, faultSeed: 1 });
+    expect((await t.ok('sync-now', {})).pushed).toBe(1);
+    expect(await available()).toBe(minus(150, first, second));
+    expect((await t.terminal.sync.pull()).ok).toBe(true);
+    expect(await available()).toBe(minus(150, first, second));
+  }, 60_000);
+});
