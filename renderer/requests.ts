@@ -94,6 +94,11 @@ export function saleInput(state: State): Built<CommandInput<'sale-process'>> {
     return { errors: { 'payment-confirm': 'validation.recalculate' } };
   const errors: Errors = {};
   const check: CheckRequest = { ...calcCheck(state.sale.draft), transaction_id: transactionId };
+  // The sale asks for the bonuses the calculation granted, the figure on the screen: "All
+  // available" asks for the whole balance, which calc caps (a warning) and process refuses.
+  const granted = calculated.bonuses_redeemed_amount ?? 0;
+  if (check.bonuses_redeemed_amount !== undefined && granted > 0)
+    check.bonuses_redeemed_amount = granted;
   const paid = salePayments(state);
   if ('errors' in paid) Object.assign(errors, paid.errors);
   else {
