@@ -295,9 +295,36 @@ export class CheckoutService {
     return { check: out };
   }
 
+  /**
+   * A fleet payment's vehicle must be one of the fleet's vehicles the till knows: a typo
+   * ("NOPE-9") would book the fuel and the odometer on no vehicle at all.
+   */
+  private foreignVehicle(check: EngineCheck): ErrorResponse | null {
+    if (check.payment_type !== 'corporate-special-account') return null;
+    const given = check.vehicle_id ?? check.corporate_vehicle?.vehicle_id;
+    if (given === undefined) return null;
+    const path =
+      check.vehicle_id !== undefined ? 'check.vehicle_id' : 'check.corporate_vehicle.vehicle_id';
+    const cache = this.p.store.cache;
+    const driver = check.customer_id ? cache.customerById(check.customer_id) : null;
+    // The driver's own fleet first: the check's corporate customer is the caller's word.
+    const fleet =
+      (typeof driver?.corporate_customer_id === 'string' ? driver.corporate_customer_id : null) ??
+      check.corporate_customer_id;
+    if (!fleet) return null; // no fleet to check against: the engine refuses the account
+    if (cache.vehiclesOf(fleet).some((v) => v.vehicle_id === given)) return null;
+    return refuse(
+      'vehicle-not-found',
+      `the fleet has no vehicle ${given}: check the vehicle id`,
+      path,
+    );
+  }
+
   calc(input: HandlerInput<'check-calc'>): CommandOutput<'check-calc'> | ErrorResponse {
     const done = this.complete(input.check);
     if ('error' in done) return done.error;
+    const vehicle = this.foreignVehicle(done.check);
+    if (vehicle) return vehicle;
     const result = this.compute(done.check, 'calc');
     if (!result.ok) return engineRefusal(result.error);
     return { check: publicCheck(result.local.processed), warnings: result.warnings as Warning[] };
@@ -381,6 +408,8 @@ export class CheckoutService {
     }
     const done = this.complete({ ...input.check, transaction_id: id });
     if ('error' in done) return done.error;
+    const vehicle = this.foreignVehicle(done.check);
+    if (vehicle) return vehicle;
     let check = await this.withGauge(done.check);
     if (check.transaction_type === 'preauthorization') return this.authorise(id, hash, check);
     let fuel: Authorisation | null = null;

@@ -80,3 +80,22 @@ describe('what a fleet driver can spend', () => {
     expect(await available()).toBe(minus(150, first, second));
   }, 60_000);
 });
+
+describe('a fleet payment', () => {
+  it('refuses a vehicle id the fleet does not have, naming the field', async () => {
+    const t = await cashierTill();
+    const check = { ...fleetPayment, odometer: 120_600, check_items: [item('DIESEL', 1)] };
+    const refused = await t.refused(
+      'sale-process',
+      { transaction_id: uuidv7(Date.now()), check: { ...check, vehicle_id: 'NOPE-9' } },
+      'vehicle-not-found',
+    );
+    expect(refused.error.path).toBe('check.vehicle_id');
+    await t.refused(
+      'check-calc',
+      { check: { ...check, vehicle_id: 'NOPE-9' } },
+      'vehicle-not-found',
+    );
+    await t.ok('sale-process', { transaction_id: uuidv7(Date.now()), check });
+  }, 30_000);
+});
