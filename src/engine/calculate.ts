@@ -193,6 +193,7 @@ export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineRe
     known: ctx.coupons,
     access,
     businessId: ctx.business.id,
+    customerId: customer?.id ?? null,
     today: () => localFn().date,
   });
   const s: CalcState = {

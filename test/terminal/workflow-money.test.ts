@@ -99,3 +99,58 @@ describe('a fleet payment', () => {
     await t.ok('sale-process', { transaction_id: uuidv7(Date.now()), check });
   }, 30_000);
 });
+
+describe('a personal coupon', () => {
+  const annaWithBensGift = {
+    customer_id: DEMO.customers.anna,
+    redeemed_coupons: [{ code: DEMO.coupons.gift }],
+    check_items: [item('WTR-1', 1)],
+    payment_type: 'cash',
+  };
+  const serverStatus = (t: Till) =>
+    (t.central.store.findBy('coupon', 'code', DEMO.coupons.gift)[0] as { status: string }).status;
+
+  it("is not redeemed on another customer's check, online or in stand-in", async () => {
+    const t = await cashierTill();
+    const online = await t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: annaWithBensGift,
+    });
+    expect(online.check.redeemed_coupons?.[0]).toMatchObject({
+      valid: false,
+      error: 'other-customer',
+    });
+    expect(online.warnings).toContainEqual(expect.objectContaining({ code: 'coupon-invalid' }));
+    const giftId = (
+      t.central.store.findBy('coupon', 'code', DEMO.coupons.gift)[0] as { id: string }
+    ).id;
+    expect(online.check.bonuses_added?.map((b) => b.object_id)).not.toContain(giftId);
+    expect(serverStatus(t)).toBe('open');
+    await t.central.close();
+    const offline = await t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: annaWithBensGift,
+    });
+    expect(offline.subtype).toBe('offline');
+    expect(offline.check.redeemed_coupons?.[0]).toMatchObject({ error: 'other-customer' });
+  }, 30_000);
+
+  it('is redeemed by another customer when its batch allows sharing', async () => {
+    const central = await startCentral({ db: join(tempDir(), 'central.sqlite'), faultSeed: 1 });
+    cleanups.push(() => central.close());
+    const [gift] = central.store.findBy('coupon', 'code', DEMO.coupons.gift) as Array<
+      { id: string; batch: Record<string, unknown> } & Record<string, unknown>
+    >;
+    central.store.upsert('coupon', gift!.id, {
+      ...gift,
+      batch: { ...gift!.batch, share_allowed: 1 },
+    });
+    const t = await cashierTill({ central });
+    const sale = await t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: annaWithBensGift,
+    });
+    expect(sale.check.redeemed_coupons?.[0]).toMatchObject({ valid: true, status: 'redeemed' });
+    expect(serverStatus(t)).toBe('redeemed');
+  }, 30_000);
+});
