@@ -154,3 +154,31 @@ describe('a personal coupon', () => {
     expect(serverStatus(t)).toBe('redeemed');
   }, 30_000);
 });
+
+describe('goods counted in pieces', () => {
+  it('refuses a fraction of a piece, naming the line quantity', async () => {
+    const t = await cashierTill();
+    // The demo's sandwich is a preset in pieces (unit pc).
+    const preset = await t.refused(
+      'sale-process',
+      { transaction_id: uuidv7(Date.now()), check: { check_items: [item('SNK-1', 1.5)] } },
+      'invalid-input',
+    );
+    expect(preset.error.path).toBe('check.check_items[0].quantity');
+    expect(preset.error.message).toContain('whole pieces');
+    const typed = await t.refused(
+      'check-calc',
+      {
+        check: {
+          check_items: [item('WTR-1', 1), item('X-1', 2.5, { price: 2, whole_number: 1 })],
+        },
+      },
+      'invalid-input',
+    );
+    expect(typed.error.path).toBe('check.check_items[1].quantity');
+    await t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: { check_items: [item('SNK-1', 2), item('DIESEL', 1.5)] },
+    });
+  }, 30_000);
+});
