@@ -182,3 +182,32 @@ describe('goods counted in pieces', () => {
     });
   }, 30_000);
 });
+
+describe('a fuel prepay', () => {
+  it('shows one discount figure in the rules, on the line and in the totals', async () => {
+    const t = await cashierTill();
+    const prepay = await t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: {
+        customer_id: DEMO.customers.anna,
+        payment_type: 'cash',
+        transaction_type: 'preauthorization',
+        check_items: [
+          {
+            code: 'FUEL-95',
+            quantity: 27.93,
+            amount: 50,
+            quantity_recalculate_type: 'recalculate-by-amount',
+          },
+        ],
+      },
+    });
+    const line = prepay.check.check_items?.[0];
+    const gold = prepay.check.implemented_rules?.find((r) => r.title?.startsWith('Gold card'));
+    // 50 EUR prepaid: the line's list amount minus the 50 paid is its discount (engine.md 12).
+    expect(line?.discount_amount).toBe(minus(line?.amount ?? 0, 50));
+    expect(gold?.implementation_data?.amount).toBe(line?.discount_amount);
+    expect(prepay.check.discount_amount).toBe(line?.discount_amount);
+    expect(prepay.check.amount_to_pay).toBe(50);
+  }, 30_000);
+});
