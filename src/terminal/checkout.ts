@@ -641,7 +641,6 @@ export class CheckoutService {
       card,
       prepaidCash: !check.payment_type || check.payment_type === 'cash' ? amount : 0,
     };
-    store.commandResults.put('fuel-authorisation', id, hash, authorisation, clock.now());
     const answer: SaleAnswer = {
       transaction_id: id,
       subtype: this.p.sync.link.current === 'offline' ? 'offline' : 'online',
@@ -652,7 +651,14 @@ export class CheckoutService {
       sync: { state: 'done', attempts: 0, next_attempt_at: null, error: null },
       receipt_printed: false,
     };
-    store.commandResults.put('sale-process', id, hash, answer, clock.now());
+    // The prepaid cash is in the drawer now (the shift expects it), with the authorisation.
+    const shift = store.shifts.current();
+    store.write(() => {
+      store.commandResults.put('fuel-authorisation', id, hash, authorisation, clock.now());
+      if (authorisation.prepaidCash > 0 && shift)
+        store.shifts.takeCashPrepay(id, shift.id, String(authorisation.prepaidCash), clock.now());
+      store.commandResults.put('sale-process', id, hash, answer, clock.now());
+    });
     log.info('pump authorised', {
       transaction_id: id,
       amount,

@@ -211,3 +211,38 @@ describe('a fuel prepay', () => {
     expect(prepay.check.amount_to_pay).toBe(50);
   }, 30_000);
 });
+
+describe("the shift's expected cash", () => {
+  it('holds a cash fuel prepay from the moment it is taken, and the change given back', async () => {
+    const t = await cashierTill(); // opened with 100 in the drawer
+    const auth = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: auth,
+      check: {
+        payment_type: 'cash',
+        transaction_type: 'preauthorization',
+        check_items: [
+          {
+            code: 'FUEL-95',
+            quantity: 27.93,
+            amount: 50,
+            quantity_recalculate_type: 'recalculate-by-amount',
+          },
+        ],
+      },
+    });
+    expect((await t.ok('shift-report', {})).report.expected_cash).toBe(150);
+    const sale = await t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: {
+        payment_type: 'cash',
+        transaction_type: 'completion',
+        preliminary_transaction_id: auth,
+        check_items: [{ code: 'FUEL-95', quantity: 20, processed_quantity: 20 }],
+      },
+    });
+    // 20 l x 1.79 = 35.80 sold; 14.20 of the 50 went back as change.
+    expect(sale.check.amount_to_pay).toBe(35.8);
+    expect((await t.ok('shift-report', {})).report.expected_cash).toBe(135.8);
+  }, 30_000);
+});
