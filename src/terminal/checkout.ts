@@ -12,7 +12,19 @@ import type {
   Warning,
 } from '../contract/commands.js';
 import type { EngineCheck, EngineCheckResult, EngineError } from '../contract/engine.js';
-import { add, dec, eq, fromMinor, gt, sub, toNumber, ZERO, type Dec } from '../money/index.js';
+import {
+  add,
+  dec,
+  eq,
+  fromMinor,
+  gt,
+  lt,
+  sub,
+  toFixed as toFixedText,
+  toNumber,
+  ZERO,
+  type Dec,
+} from '../money/index.js';
 import type { OutboxRow } from '../store/outbox.js';
 import { localDateOf } from '../store/context.js';
 import {
@@ -26,7 +38,7 @@ import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-p
 import { refuse } from './command-map.js';
 import { InFlight, requestHash } from './idempotency.js';
 import type { TerminalPorts } from './ports.js';
-import { paymentTitle, receiptOf } from './receipt.js';
+import { cashLines, paymentTitle, receiptOf } from './receipt.js';
 
 type CheckIn = HandlerInput<'check-calc'>['check'];
 type SaleAnswer = CommandOutput<'sale-process'>;
@@ -207,6 +219,42 @@ function changeDue(prepaid: number, processed: EngineCheckResult): Warning | nul
     : null;
 }
 
+/** Cash handed over and the change given back (exact decimals). */
+interface CashTender {
+  given: Dec;
+  change: Dec;
+}
+
+/** The part of a tender paid in cash: the cash parts of a split, else a cash check's amount. */
+function cashPart(check: EngineCheck, toPay: Dec): Dec {
+  const split = check.payments ?? [];
+  if (split.length > 0)
+    return split.filter((p) => p.type === 'cash').reduce((t, p) => add(t, dec(p.amount)), ZERO);
+  const type = check.payment_type ?? 'cash';
+  return type === 'cash' ? toPay : ZERO;
+}
+
+/**
+ * The cash the customer handed over against the cash part: never less (`cash-short`), and
+ * only when there is a cash part; the change is what is over. Null when none was entered.
+ */
+function cashTenderOf(given: number | undefined, due: Dec): CashTender | ErrorResponse | null {
+  if (given === undefined) return null;
+  if (!gt(due, ZERO))
+    return refuse('cash-not-due', 'nothing of this sale is paid in cash', 'cash_given');
+  const g = dec(given);
+  if (lt(g, due))
+    return refuse(
+      'cash-short',
+      `the cash given (${given}) is less than the ${toNumber(due)} to pay in cash`,
+      'cash_given',
+      { cash_due: toNumber(due), cash_given: given },
+    );
+  return { given: g, change: sub(g, due) };
+}
+
+const cashOut = (c: CashTender) => ({ given: toNumber(c.given), change: toNumber(c.change) });
+
 /** A pump authorised before fuelling (engine.md 12): what the completion books against. */
 interface Authorisation {
   id: string;
@@ -361,6 +409,7 @@ export class CheckoutService {
     const st = this.p.store.ledger.status(id);
     const stored = this.p.store.ledger.storedCheck(id);
     if (!st || !stored) return null;
+    const cash = this.p.store.shifts.cashTenderOf(id);
     return {
       transaction_id: id,
       subtype: st.subtype,
@@ -369,6 +418,9 @@ export class CheckoutService {
       payments: this.cards.forTransaction(id).map(paymentRecordOf),
       sync: this.saleSync(id),
       receipt_printed: false,
+      ...(cash
+        ? { cash: { given: toNumber(dec(cash.given)), change: toNumber(dec(cash.change)) } }
+        : {}),
     };
   }
 
@@ -411,7 +463,8 @@ export class CheckoutService {
     const vehicle = this.foreignVehicle(done.check);
     if (vehicle) return vehicle;
     let check = await this.withGauge(done.check);
-    if (check.transaction_type === 'preauthorization') return this.authorise(id, hash, check);
+    if (check.transaction_type === 'preauthorization')
+      return this.authorise(id, hash, check, input.cash_given);
     let fuel: Authorisation | null = null;
     if (check.transaction_type === 'completion') {
       const found = this.authorisationFor(check);
@@ -424,9 +477,43 @@ export class CheckoutService {
     const frozen = computed.local;
     const tender = tenderOf(check, dec(frozen.processed.amount_to_pay ?? 0), fuel !== null);
     if ('error' in tender) return tender;
+    const cash = this.cashOf(input.cash_given, tender, fuel);
+    if (cash !== null && 'error' in cash) return cash;
+    // Written ahead, keyed by the id: a crash after the sale is recorded cannot lose it.
+    if (cash)
+      this.p.store.shifts.putCashTender(id, toFixedText(cash.given), toFixedText(cash.change));
     const charge = await this.charge(id, tender, fuel);
-    if ('error' in charge) return charge;
-    return this.record(id, hash, charge, frozen, [...computed.warnings] as Warning[], fuel);
+    if ('error' in charge) {
+      this.p.store.shifts.dropCashTender(id);
+      return charge;
+    }
+    const warnings = [...computed.warnings] as Warning[];
+    const answer = await this.record(id, hash, charge, frozen, warnings, fuel, cash);
+    if ('error' in answer) this.p.store.shifts.dropCashTender(id);
+    return answer;
+  }
+
+  /**
+   * The cash handed over for this sale. A completion's cash was taken when the pump was
+   * authorised: its change is the prepaid cash over the amount sold, and nothing is given now.
+   */
+  private cashOf(
+    given: number | undefined,
+    tender: Tender,
+    fuel: Authorisation | null,
+  ): CashTender | ErrorResponse | null {
+    if (fuel && fuel.prepaidCash > 0) {
+      if (given !== undefined)
+        return refuse(
+          'cash-not-due',
+          'the cash was taken when the pump was authorised',
+          'cash_given',
+        );
+      const prepaid = dec(fuel.prepaidCash);
+      const change = sub(prepaid, tender.toPay);
+      return { given: prepaid, change: gt(change, ZERO) ? change : ZERO };
+    }
+    return cashTenderOf(given, cashPart(tender.check, tender.toPay));
   }
 
   /** A sale recorded before: the kept answer (same body), else rebuilt from the ledger. */
@@ -550,6 +637,7 @@ export class CheckoutService {
     frozen: LocalSale,
     warnings: Warning[],
     fuel: Authorisation | null,
+    cash: CashTender | null,
   ): Promise<SaleAnswer | ErrorResponse> {
     const { store, clock, log } = this.p;
     // The frozen check names the card operations that paid it, as the check sent does.
@@ -572,7 +660,13 @@ export class CheckoutService {
       const change = fuel.prepaidCash > 0 ? changeDue(fuel.prepaidCash, processed) : null;
       if (change) warnings.push(change);
     }
-    const receiptPrinted = await this.print(processed, paid.sale, subtype === 'offline');
+    const receiptPrinted = await this.print(
+      processed,
+      paid.sale,
+      subtype === 'offline',
+      undefined,
+      cash ? cashOut(cash) : undefined,
+    );
     const answer: SaleAnswer = {
       transaction_id: id,
       subtype,
@@ -581,6 +675,7 @@ export class CheckoutService {
       payments: paid.charged.map((e) => paymentRecordOf({ ...e, transaction_id: id })),
       sync: this.saleSync(id),
       receipt_printed: receiptPrinted,
+      ...(cash ? { cash: cashOut(cash) } : {}),
     };
     store.commandResults.put('sale-process', id, hash, answer, clock.now());
     log.info('sale processed', {
@@ -617,12 +712,15 @@ export class CheckoutService {
     id: string,
     hash: string,
     check: EngineCheck,
+    cashGiven: number | undefined,
   ): Promise<SaleAnswer | ErrorResponse> {
     const { store, clock, log } = this.p;
     const computed = this.compute(check, isAccountType(check.payment_type) ? 'process' : 'calc');
     if (!computed.ok) return engineRefusal(computed.error);
     const result = { check: computed.local.processed, warnings: computed.warnings };
     const amount = result.check.amount_to_pay ?? 0;
+    const cash = cashTenderOf(cashGiven, cashPart(check, dec(amount)));
+    if (cash !== null && 'error' in cash) return cash;
     let card: Authorisation['card'] = null;
     const payments: PaymentRecord[] = [];
     if (check.payment_type === 'bank-card' && amount > 0) {
@@ -650,6 +748,7 @@ export class CheckoutService {
       // Nothing is owed to the central service until the completion.
       sync: { state: 'done', attempts: 0, next_attempt_at: null, error: null },
       receipt_printed: false,
+      ...(cash ? { cash: cashOut(cash) } : {}),
     };
     // The prepaid cash is in the drawer now (the shift expects it), with the authorisation.
     const shift = store.shifts.current();
@@ -746,6 +845,7 @@ export class CheckoutService {
     sale: EngineCheck,
     offline: boolean,
     title?: string,
+    cash?: { given: number; change: number },
   ): Promise<boolean> {
     const printer = this.p.devices?.printer;
     if (!printer) return false;
@@ -754,6 +854,7 @@ export class CheckoutService {
       split.length > 0
         ? split.map((p) => ({ title: paymentTitle(p.type), amount: p.amount }))
         : [{ title: paymentTitle(sale.payment_type ?? 'cash'), amount: check.amount_to_pay ?? 0 }];
+    if (cash) payments.push(...cashLines(cash));
     const pos = this.posRecord(sale as CheckIn);
     try {
       await printer.print(

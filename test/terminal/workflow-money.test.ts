@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
+import type { PrinterSimulator } from '../../src/devices/escpos/simulator.js';
 import { add, dec, sub, toNumber } from '../../src/money/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { item, openTill, tempDir, type Till } from './helpers.js';
@@ -244,5 +245,86 @@ describe("the shift's expected cash", () => {
     // 20 l x 1.79 = 35.80 sold; 14.20 of the 50 went back as change.
     expect(sale.check.amount_to_pay).toBe(35.8);
     expect((await t.ok('shift-report', {})).report.expected_cash).toBe(135.8);
+  }, 30_000);
+});
+
+describe('cash handed over', () => {
+  const water = { check_items: [item('WTR-1', 1)], payment_type: 'cash' };
+
+  it('refuses less cash than the amount to pay, naming the field, and records nothing', async () => {
+    const t = await cashierTill();
+    const id = uuidv7(Date.now());
+    const short = await t.refused(
+      'sale-process',
+      { transaction_id: id, check: water, cash_given: 1 },
+      'cash-short',
+    );
+    expect(short.error.path).toBe('cash_given');
+    expect(short.error.details).toEqual({ cash_due: 1.49, cash_given: 1 });
+    expect(await t.ok('sale-status', { transaction_id: id })).toMatchObject({ state: 'unknown' });
+  }, 30_000);
+
+  it('answers, keeps and prints the cash given and the change', async () => {
+    const t = await cashierTill();
+    const id = uuidv7(Date.now());
+    const sale = await t.ok('sale-process', { transaction_id: id, check: water, cash_given: 5 });
+    expect(sale.cash).toEqual({ given: 5, change: 3.51 });
+    expect(t.terminal.store.shifts.cashTenderOf(id)).toEqual({ given: '5', change: '3.51' });
+    const printer = t.terminal.devices?.simulators.printer as PrinterSimulator;
+    for (let i = 0; i < 50 && printer.receipts.length === 0; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    const receipt = printer.receipts.at(-1)!.lines.join('\n');
+    expect(receipt).toMatch(/Cash given\s+5\.00/);
+    expect(receipt).toMatch(/Change\s+3\.51/);
+    // The same request again answers the same, change included.
+    expect(
+      (await t.ok('sale-process', { transaction_id: id, check: water, cash_given: 5 })).cash,
+    ).toEqual({
+      given: 5,
+      change: 3.51,
+    });
+  }, 30_000);
+
+  it('is refused for a sale paid from an account, which takes no cash', async () => {
+    const t = await cashierTill();
+    await t.refused(
+      'sale-process',
+      {
+        transaction_id: uuidv7(Date.now()),
+        check: {
+          customer_id: DEMO.customers.anna,
+          check_items: [item('WTR-1', 1)],
+          payment_type: 'special-account',
+          payment_id: DEMO.accounts.annaWallet,
+        },
+        cash_given: 5,
+      },
+      'cash-not-due',
+    );
+  }, 30_000);
+
+  it("answers a cash fuel prepay's change at its completion", async () => {
+    const t = await cashierTill();
+    const auth = uuidv7(Date.now());
+    const prepay = await t.ok('sale-process', {
+      transaction_id: auth,
+      check: {
+        payment_type: 'cash',
+        transaction_type: 'preauthorization',
+        check_items: [item('DIESEL', 10)],
+      },
+      cash_given: 20,
+    });
+    expect(prepay.cash).toEqual({ given: 20, change: 3.4 }); // 10 l x 1.66 = 16.60 taken
+    const sale = await t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: {
+        payment_type: 'cash',
+        transaction_type: 'completion',
+        preliminary_transaction_id: auth,
+        check_items: [{ code: 'DIESEL', quantity: 10, processed_quantity: 8 }],
+      },
+    });
+    expect(sale.cash).toEqual({ given: 16.6, change: 3.32 });
   }, 30_000);
 });
