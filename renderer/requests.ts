@@ -133,8 +133,22 @@ export function saleInput(state: State): Built<CommandInput<'sale-process'>> {
       errors['vehicle-id'] = 'validation.required';
     }
   }
+  // The cash handed over: the terminal refuses less than the cash part and records the change.
+  const given = field(state, 'cash-given').trim();
+  let cashGiven: number | undefined;
+  if (given !== '') {
+    const d = nonNegative(given);
+    if (typeof d === 'string') errors['cash-given'] = d;
+    else cashGiven = toNumber(d);
+  }
   if (Object.keys(errors).length > 0) return { errors };
-  return { input: { transaction_id: transactionId, check } };
+  return {
+    input: {
+      transaction_id: transactionId,
+      check,
+      ...(cashGiven !== undefined ? { cash_given: cashGiven } : {}),
+    },
+  };
 }
 
 export function signInInput(state: State): Built<CommandInput<'staff-sign-in'>> {

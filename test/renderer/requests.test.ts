@@ -132,6 +132,12 @@ describe('saleInput', () => {
     });
   });
 
+  it('sends the cash the customer handed over, for the terminal to check and keep', () => {
+    const s = run(atPayment(), ...typed({ 'cash-given': '50' }));
+    expect(saleInput(s)).toMatchObject({ input: { cash_given: 50 } });
+    expect(saleInput(atPayment())).not.toHaveProperty('input.cash_given');
+  });
+
   it('refuses a split that does not add up', () => {
     const s = run(atPayment(), ...typed({ 'tender-amount': '5' }), { type: 'tender-add' });
     expect(saleInput(s)).toEqual({ errors: { 'tender-amount': 'validation.remaining' } });
