@@ -202,7 +202,10 @@ export const CustomerSummary = z.strictObject({
       title: z.string().optional(),
       type: SpecialAccountType,
       currency: currency.optional(),
-      /** null = unlimited. */
+      /**
+       * What can be spent now: the least of the funds and every limit, net of this terminal's
+       * holds (docs/terminal.md, "Money at the till"); null = unbounded.
+       */
       available: num.nullable(),
       pin_required: z.boolean(),
       /**
