@@ -94,6 +94,11 @@ export function saleInput(state: State): Built<CommandInput<'sale-process'>> {
     return { errors: { 'payment-confirm': 'validation.recalculate' } };
   const errors: Errors = {};
   const check: CheckRequest = { ...calcCheck(state.sale.draft), transaction_id: transactionId };
+  // The sale asks for the bonuses the calculation granted, the figure on the screen: "All
+  // available" asks for the whole balance, which calc caps (a warning) and process refuses.
+  const granted = calculated.bonuses_redeemed_amount ?? 0;
+  if (check.bonuses_redeemed_amount !== undefined && granted > 0)
+    check.bonuses_redeemed_amount = granted;
   const paid = salePayments(state);
   if ('errors' in paid) Object.assign(errors, paid.errors);
   else {
@@ -128,8 +133,22 @@ export function saleInput(state: State): Built<CommandInput<'sale-process'>> {
       errors['vehicle-id'] = 'validation.required';
     }
   }
+  // The cash handed over: the terminal refuses less than the cash part and records the change.
+  const given = field(state, 'cash-given').trim();
+  let cashGiven: number | undefined;
+  if (given !== '') {
+    const d = nonNegative(given);
+    if (typeof d === 'string') errors['cash-given'] = d;
+    else cashGiven = toNumber(d);
+  }
   if (Object.keys(errors).length > 0) return { errors };
-  return { input: { transaction_id: transactionId, check } };
+  return {
+    input: {
+      transaction_id: transactionId,
+      check,
+      ...(cashGiven !== undefined ? { cash_given: cashGiven } : {}),
+    },
+  };
 }
 
 export function signInInput(state: State): Built<CommandInput<'staff-sign-in'>> {

@@ -116,6 +116,8 @@ export interface Receipt {
   payments: SaleResult['payments'];
   sync: SaleResult['sync'];
   receiptPrinted: boolean | null;
+  /** The cash handed over and the change, as the terminal recorded them. */
+  cash?: SaleResult['cash'];
 }
 
 export type MessageKind = 'error' | 'warning' | 'notice';
@@ -578,6 +580,7 @@ function receiptOf(result: SaleResult): Receipt {
     payments: result.payments,
     sync: result.sync,
     receiptPrinted: result.receipt_printed,
+    ...(result.cash ? { cash: result.cash } : {}),
   };
 }
 

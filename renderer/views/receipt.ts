@@ -104,6 +104,18 @@ export function receiptScreen(ctx: Ctx): VElement {
             ),
           )
         : null,
+    r.cash
+      ? h(
+          'dl',
+          { class: 'facts', 'data-testid': 'receipt-cash' },
+          row(
+            t('payment.cash-given'),
+            formatAmount(r.cash.given, d, ctx.num),
+            'receipt-cash-given',
+          ),
+          row(t('payment.change'), formatAmount(r.cash.change, d, ctx.num), 'receipt-change'),
+        )
+      : null,
     (c.emitted_coupons ?? []).length > 0
       ? h(
           'ul',

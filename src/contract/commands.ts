@@ -213,7 +213,10 @@ export const CustomerSummary = z.strictObject({
       title: z.string().optional(),
       type: SpecialAccountType,
       currency: currency.optional(),
-      /** null = unlimited. */
+      /**
+       * What can be spent now: the least of the funds and every limit, net of this terminal's
+       * holds (docs/terminal.md, "Money at the till"); null = unbounded.
+       */
       available: num.nullable(),
       pin_required: z.boolean(),
       /**
@@ -293,6 +296,9 @@ const StatusOutput = z.strictObject({
   ready: z.boolean(),
 });
 
+/** Cash handed over for the cash part of a sale and the change given back (docs/terminal.md). */
+const CashTender = z.strictObject({ given: num, change: num });
+
 const SaleResult = z.strictObject({
   transaction_id: z.uuid(),
   subtype: TransactionSubType,
@@ -301,6 +307,8 @@ const SaleResult = z.strictObject({
   payments: z.array(PaymentRecord),
   sync: SaleSync,
   receipt_printed: z.boolean(),
+  /** Present when cash was handed over (`cash_given`, or a fuel prepay's cash at completion). */
+  cash: CashTender.optional(),
 });
 
 // ---- the map ----
@@ -355,7 +363,15 @@ export const commands = {
   },
   'sale-process': {
     input: z
-      .strictObject({ transaction_id: z.uuid(), check: CheckIn })
+      .strictObject({
+        transaction_id: z.uuid(),
+        check: CheckIn,
+        /**
+         * The cash the customer handed over for the cash part (a cashier's entry): at least
+         * that part, else `cash-short`; the change is answered, stored and printed.
+         */
+        cash_given: num.min(0, { error: 'must be >= 0' }).optional(),
+      })
       .refine(sameTransaction, sameTransactionError),
     output: SaleResult,
   },

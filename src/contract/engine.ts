@@ -248,7 +248,14 @@ export const EngineCorporateAccess = customerSurface.CorporateCustomerSpecialAcc
 export type EngineCorporateAccess = z.output<typeof EngineCorporateAccess>;
 
 /** CheckCoupon records with `batch.code` and the Coupon resource's `charge_*` fields. */
-export const EngineCoupon = customerSurface.Coupon;
+/**
+ * A coupon as the engine sees it: the contract's Coupon plus its owner (ours: the customer a
+ * personal coupon was issued to; null or absent = anyone's). A coupon owned by someone else
+ * is redeemable only when its batch says `share_allowed` = 1.
+ */
+export const EngineCoupon = customerSurface.Coupon.extend({
+  customer_id: fixtureId.nullable().optional(),
+});
 export type EngineCoupon = z.output<typeof EngineCoupon>;
 
 export const EngineVehicle = strictObject({

@@ -119,7 +119,16 @@ export function buildLine(
       itemPath(index, 'processed_amount'),
     );
   }
-  const quantity = quantityOf(item.processed_quantity ?? item.quantity, quantityDigits);
+  const sold = item.processed_quantity ?? item.quantity;
+  if (!Number.isInteger(sold) && countedInPieces(item)) {
+    return engineError(
+      'invalid-input',
+      `${item.title ?? item.code} is sold in whole pieces: ${sold} is not a whole number`,
+      itemPath(index, item.processed_quantity !== undefined ? 'processed_quantity' : 'quantity'),
+      { quantity: sold },
+    );
+  }
+  const quantity = quantityOf(sold, quantityDigits);
   let amount: Dec;
   const given =
     item.processed_amount ?? (item.processed_quantity === undefined ? item.amount : undefined);
@@ -138,6 +147,11 @@ export function buildLine(
   init.priceDigits = priceDigits;
   init.quantityDigits = quantityDigits;
   return new LineState(init, slots);
+}
+
+/** Goods counted in pieces (ours, issue 12): `whole_number` = 1, or the unit `pc`. */
+function countedInPieces(item: EngineCheckItem): boolean {
+  return item.whole_number === 1 || item.unit === 'pc';
 }
 
 const LINE_INIT: { -readonly [K in keyof LineInit]: LineInit[K] } = {
@@ -193,6 +207,7 @@ export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineRe
     known: ctx.coupons,
     access,
     businessId: ctx.business.id,
+    customerId: customer?.id ?? null,
     today: () => localFn().date,
   });
   const s: CalcState = {

@@ -12,12 +12,18 @@ import { addDays, addMonths } from './schedule.js';
 import type { Access, CalcState } from './state.js';
 import { evaluate } from './thresholds.js';
 
+/**
+ * Why a coupon is not redeemed: engine.md's values, and ours (issue 12) `other-customer`, a
+ * personal coupon presented on someone else's check (docs/engine.md).
+ */
+export type CouponError = CouponErrorCode | 'other-customer';
+
 export interface PresentedCoupon {
   /** Index of the first presentation in `redeemed_coupons`. */
   readonly index: number;
   readonly request: EngineCheckCoupon;
   readonly record: EngineCoupon | undefined;
-  readonly error: CouponErrorCode | null;
+  readonly error: CouponError | null;
 }
 
 export interface CouponInput {
@@ -25,6 +31,8 @@ export interface CouponInput {
   readonly known: readonly EngineCoupon[];
   readonly access: Access;
   readonly businessId: string;
+  /** The check's customer (null: anonymous); a personal coupon is its owner's. */
+  readonly customerId: string | null;
   readonly today: () => string;
 }
 
@@ -32,7 +40,7 @@ export interface CouponInput {
 export function couponError(
   input: CouponInput,
   record: EngineCoupon | undefined,
-): CouponErrorCode | null {
+): CouponError | null {
   if (!record) return 'not-found';
   if (input.access === 'in-black-list') return 'customer-blocked';
   if ((record.status ?? 'open') !== 'open') return 'not-open';
@@ -40,9 +48,20 @@ export function couponError(
   const owner = record.batch?.business_id;
   if (record.type !== 'cross-business' && owner !== undefined && owner !== input.businessId)
     return 'other-business';
+  if (!sharedWith(record, input.customerId)) return 'other-customer';
   const atTerminal = record.redeem_at_terminal ?? record.batch?.redeem_at_terminal ?? 1;
   if (atTerminal !== 1) return 'not-at-terminal';
   return null;
+}
+
+/**
+ * Whether the check's customer may redeem a coupon: anyone's (no owner), the owner's own, or
+ * another's whose batch may be shared (`share_allowed` = 1; the batch decides).
+ */
+function sharedWith(record: EngineCoupon, customerId: string | null): boolean {
+  const owner = record.customer_id;
+  if (owner === undefined || owner === null || owner === customerId) return true;
+  return record.batch?.share_allowed === 1;
 }
 
 /** Validates each presented code once (a code listed twice is one coupon). */
@@ -118,12 +137,15 @@ export function redeemedCoupons(
     if (p.error !== null) {
       s.warnings.push({
         code: 'coupon-invalid',
-        message: `coupon ${p.request.code}: ${p.error}`,
+        message:
+          p.error === 'other-customer'
+            ? `coupon ${p.request.code} belongs to another customer`
+            : `coupon ${p.request.code}: ${p.error}`,
         path: `check.redeemed_coupons[${p.index}]`,
       });
       return { ...base, valid: false, applicable: false, error: p.error };
     }
-    let error: CouponErrorCode | null = null;
+    let error: CouponError | null = null;
     const type = couponType(p);
     if (type === 'check-modifier') {
       const code = p.record?.batch?.code;

@@ -3,7 +3,20 @@
 // and the prepaid amount, giving the line's discount D; the line is then rewritten so that
 // amount - discount = prepaid. The new quantity is not fed back into thresholds: later
 // groups see the request's quantity (LineState.quantity) and the prepaid amount as current.
-import { ZERO, div, isZero, max, mul, round, sub } from '../money/index.js';
+import {
+  ZERO,
+  add,
+  allocate,
+  div,
+  fromMinor,
+  isZero,
+  max,
+  mul,
+  round,
+  sub,
+  toMinor,
+  type Dec,
+} from '../money/index.js';
 import { num } from './numbers.js';
 import type { CalcState, LineState } from './state.js';
 
@@ -37,5 +50,35 @@ export function recalculateLine(s: CalcState, line: LineState): void {
 }
 
 export function applyFuelRecalculation(s: CalcState): void {
-  for (const line of s.lines) if (isPrepay(line)) recalculateLine(s, line);
+  for (const line of s.lines) {
+    if (!isPrepay(line)) continue;
+    const before = line.discount;
+    recalculateLine(s, line);
+    if (line.recalculated) restateRules(s, line.index, sub(line.recalculated.discount, before));
+  }
+}
+
+/**
+ * A recalculated line's discount is its amount - prepaid (engine.md 12), not the D its rules
+ * gave: the discount rules that acted on it say the same figure, the difference shared in
+ * proportion to their amounts, so implemented_rules add up to the lines and the totals.
+ */
+function restateRules(s: CalcState, index: number, delta: Dec): void {
+  if (isZero(delta)) return;
+  const at: number[] = [];
+  s.reports.forEach((r, k) => {
+    if (r.applied && r.amount !== undefined && r.lines?.includes(index)) {
+      if (r.compiled.rule.action_type === 'discount') at.push(k);
+    }
+  });
+  if (at.length === 0) return;
+  const digits = s.digits.amount;
+  const weights = at.map((k) => toMinor(s.reports[k]!.amount!, digits));
+  const parts = weights.some((w) => w > 0n)
+    ? allocate(toMinor(delta, digits), weights)
+    : at.map((_, j) => (j === 0 ? toMinor(delta, digits) : 0n));
+  at.forEach((k, j) => {
+    const r = s.reports[k]!;
+    s.reports[k] = { ...r, amount: add(r.amount!, fromMinor(parts[j]!, digits)) };
+  });
 }

@@ -13,3 +13,4 @@ export function runFixture(fixture: EngineFixture): EngineResult {
   const { rules, ...context } = fixture;
   return calculate(context, compileRules(rules));
 }
+export { spendableNow } from './special-accounts.js';

@@ -4,11 +4,12 @@
 // `process` refuses them.
 import type { DataRequiredType } from '../contract/enums.js';
 import type {
+  EngineContext,
   EngineCorporateAccess,
   EngineSpecialAccount,
   EngineSpecialAccountCharge,
 } from '../contract/engine.js';
-import { type Dec, ZERO, add, dec, gt, max, round, sub, toNumber } from '../money/index.js';
+import { type Dec, ZERO, add, dec, gt, lt, max, round, sub, toNumber } from '../money/index.js';
 import { decimalPlacesOf } from './numbers.js';
 import { engineError, type ErrorResult } from './errors.js';
 import type { CalcState } from './state.js';
@@ -158,6 +159,76 @@ function inWindow(
   return true;
 }
 
+/** What one limit (or the account's funds) still allows; `left` null: no bound. */
+interface Headroom {
+  readonly name: Limit['name'] | 'funds';
+  readonly left: Dec | null;
+}
+
+/**
+ * Each bound on a payment from `source`, in the order engine.md 16 checks them: every set
+ * limit (server usage plus this terminal's holds against it), then the funds (balance plus
+ * credit minus the holds on the account). This terminal's holds: the account's (every access
+ * of a fleet account) count against its limits and funds, the access's against the driver's;
+ * a context naming only the access (older fixtures) has its holds count for both. Each hold
+ * counts once.
+ */
+function headroomOf(
+  source: Source,
+  held: Readonly<Record<string, number>>,
+  paymentId: string,
+): Headroom[] {
+  const accessPending = dec((source.accessId !== null ? held[source.accessId] : undefined) ?? 0);
+  const pending = dec(
+    held[source.accountId] ?? (source.accessId !== null ? held[paymentId] : 0) ?? 0,
+  );
+  const out: Headroom[] = [];
+  for (const l of source.limits) {
+    if (!l.limit) continue; // 0 or absent: unlimited
+    const usedNow = add(dec(l.used), l.holder === 'access' ? accessPending : pending);
+    out.push({ name: l.name, left: sub(dec(l.limit), usedNow) });
+  }
+  const account = source.account;
+  if (account.credit_type === 'unlimited') out.push({ name: 'funds', left: null });
+  else {
+    const credit = account.credit_type === 'limited' ? dec(account.credit_limit ?? 0) : ZERO;
+    out.push({
+      name: 'funds',
+      left: add(sub(dec(account.balance ?? account.amount ?? 0), pending), credit),
+    });
+  }
+  return out;
+}
+
+/**
+ * What can be spent now from an account (`special-account`, its id) or through a corporate
+ * access (`corporate-special-account`, the access id): the least of its funds and every
+ * limit, each net of this terminal's unconfirmed holds, never below 0; 0 when it is inactive
+ * or outside its window; null when nothing bounds it. The same figures `payFromAccount`
+ * refuses by, so the screen never promises what a payment would be refused.
+ */
+export function spendableNow(
+  ctx: Pick<EngineContext, 'special_accounts' | 'corporate_accesses' | 'pending' | 'now'>,
+  paymentType: 'special-account' | 'corporate-special-account',
+  id: string,
+): Dec | null {
+  const access =
+    paymentType === 'corporate-special-account'
+      ? ctx.corporate_accesses.find((x) => x.id === id)
+      : undefined;
+  const account =
+    paymentType === 'special-account' ? ctx.special_accounts.find((x) => x.id === id) : undefined;
+  const source = access ? corporateSource(access) : account ? customerSource(account) : null;
+  if (!source) return null;
+  const nowMs = Date.parse(ctx.now);
+  if (!source.active || !source.windows.every((w) => inWindow(nowMs, w))) return ZERO;
+  let least: Dec | null = null;
+  for (const h of headroomOf(source, ctx.pending.accounts, id)) {
+    if (h.left !== null && (least === null || lt(h.left, least))) least = h.left;
+  }
+  return least === null ? null : max(ZERO, least);
+}
+
 /** Whether the check is paid from a special account (engine.md 10). */
 export function paysFromAccount(paymentType: string | undefined): boolean {
   return paymentType === 'special-account' || paymentType === 'corporate-special-account';
@@ -296,44 +367,21 @@ export function payFromAccount(s: CalcState, amountToPay: Dec): AccountPayment |
   }
   const digits = s.digits.special;
   const charge = round(amountToPay, digits);
-  // This terminal's holds: the account's (every access of a fleet account) count against
-  // its limits and funds, the access's against the driver's; a context naming only the
-  // access (older fixtures) has its holds count for both.
-  const held = s.ctx.pending.accounts;
-  const accessPending = dec((source.accessId !== null ? held[source.accessId] : undefined) ?? 0);
-  const pending = dec(held[source.accountId] ?? (source.accessId !== null ? held[id!] : 0) ?? 0);
-  for (const l of source.limits) {
-    if (!l.limit) continue; // 0 or absent: unlimited
-    const limit = dec(l.limit);
-    const usedNow = add(dec(l.used), l.holder === 'access' ? accessPending : pending);
-    if (gt(add(usedNow, charge), limit)) {
-      const available = max(ZERO, sub(limit, usedNow));
-      return engineError(
-        'limit-exceeded',
-        `the ${l.name} limit leaves ${toNumber(available)}`,
-        'check.payment_id',
-        {
-          limit: l.name,
-          available: toNumber(round(available, digits)),
-        },
-      );
-    }
+  for (const h of headroomOf(source, s.ctx.pending.accounts, id!)) {
+    if (h.left === null || !gt(charge, h.left)) continue;
+    const available = toNumber(round(max(ZERO, h.left), digits));
+    return h.name === 'funds'
+      ? engineError('insufficient-funds', `the account has ${available}`, 'check.payment_id', {
+          available,
+        })
+      : engineError(
+          'limit-exceeded',
+          `the ${h.name} limit leaves ${toNumber(max(ZERO, h.left))}`,
+          'check.payment_id',
+          { limit: h.name, available },
+        );
   }
   const account = source.account;
-  if (account.credit_type !== 'unlimited') {
-    const credit = account.credit_type === 'limited' ? dec(account.credit_limit ?? 0) : ZERO;
-    const funds = add(sub(dec(account.balance ?? account.amount ?? 0), pending), credit);
-    if (gt(charge, funds)) {
-      return engineError(
-        'insufficient-funds',
-        `the account has ${toNumber(round(max(ZERO, funds), digits))}`,
-        'check.payment_id',
-        {
-          available: toNumber(round(max(ZERO, funds), digits)),
-        },
-      );
-    }
-  }
   const currency = account.currency ?? s.currency;
   return {
     pinRequired: source.securityCode,

@@ -6,6 +6,8 @@
 // (docs/contract.md, "Bounds"): an operation whose figures are not decimals within what a
 // till sells is left out of the figures (`unreadable` lists it), and a stored cash figure out
 // of bounds reads as not counted, so one bad row can never stop a report or a close.
+// Cash at the till (0007): the cash handed over for a sale and its change, and the cash a
+// fuel prepay put in the drawer before anything was sold.
 import type Database from 'better-sqlite3';
 import { TransactionPaymentType } from '../contract/enums.js';
 import { BOUNDS } from '../contract/wire.js';
@@ -186,6 +188,23 @@ export function createShifts(db: Database.Database) {
        JOIN ledger_operation o ON o.id = b.operation_id WHERE o.seq > ? AND o.seq <= ? ORDER BY o.seq, b.idx`,
   );
 
+  const putTender = db.prepare(
+    'INSERT OR REPLACE INTO cash_tender (transaction_id, given, change) VALUES (?, ?, ?)',
+  );
+  const getTender = db.prepare<[string], { given: string; change: string }>(
+    'SELECT given, change FROM cash_tender WHERE transaction_id = ?',
+  );
+  const dropTender = db.prepare('DELETE FROM cash_tender WHERE transaction_id = ?');
+  const putPrepay = db.prepare(
+    'INSERT OR IGNORE INTO cash_prepay (authorisation_id, shift_id, amount, taken_at) VALUES (?, ?, ?, ?)',
+  );
+  const prepaysIn = db.prepare<[string], { authorisation_id: string; amount: string }>(
+    'SELECT authorisation_id, amount FROM cash_prepay WHERE shift_id = ? ORDER BY taken_at',
+  );
+  const prepayOf = db.prepare<[string], { amount: string }>(
+    'SELECT amount FROM cash_prepay WHERE authorisation_id = ?',
+  );
+
   const openTx = db.transaction(
     (
       s: { id: string; staffId: string; staffName: string | null; openingCash?: number | null },
@@ -259,6 +278,34 @@ export function createShifts(db: Database.Database) {
       } catch (e) {
         throw asStoreError(e);
       }
+    },
+    /**
+     * Cash handed over for a sale and the change given back (exact decimal text). Written
+     * before the sale is recorded; read only beside the ledger operation of that id.
+     */
+    putCashTender(transactionId: string, given: string, change: string): void {
+      putTender.run(transactionId, toFixed(dec(given)), toFixed(dec(change)));
+    },
+    cashTenderOf(transactionId: string): { given: string; change: string } | null {
+      return getTender.get(transactionId) ?? null;
+    },
+    /** A refused sale's tender goes. */
+    dropCashTender(transactionId: string): void {
+      dropTender.run(transactionId);
+    },
+    /** Cash taken up front for a fuel prepay in the open shift `shiftId` (once per id). */
+    takeCashPrepay(authorisationId: string, shiftId: string, amount: string, nowMs: number): void {
+      putPrepay.run(authorisationId, shiftId, toFixed(dec(amount)), nowMs);
+    },
+    /** The cash prepays a shift took. */
+    cashPrepaysOf(shiftId: string): Array<{ authorisationId: string; amount: string }> {
+      return prepaysIn
+        .all(shiftId)
+        .map((r) => ({ authorisationId: r.authorisation_id, amount: r.amount }));
+    },
+    /** The cash taken for authorisation `id`, or null (not a cash prepay). */
+    cashPrepayOf(authorisationId: string): string | null {
+      return prepayOf.get(authorisationId)?.amount ?? null;
     },
     /**
      * The ledger operations of a shift with their payments and bonus movements; operations

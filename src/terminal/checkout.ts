@@ -12,7 +12,19 @@ import type {
   Warning,
 } from '../contract/commands.js';
 import type { EngineCheck, EngineCheckResult, EngineError } from '../contract/engine.js';
-import { add, dec, eq, fromMinor, gt, sub, toNumber, ZERO, type Dec } from '../money/index.js';
+import {
+  add,
+  dec,
+  eq,
+  fromMinor,
+  gt,
+  lt,
+  sub,
+  toFixed as toFixedText,
+  toNumber,
+  ZERO,
+  type Dec,
+} from '../money/index.js';
 import type { OutboxRow } from '../store/outbox.js';
 import { localDateOf } from '../store/context.js';
 import {
@@ -27,7 +39,7 @@ import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-p
 import { refuse } from './command-map.js';
 import { InFlight, requestHash } from './idempotency.js';
 import type { TerminalPorts } from './ports.js';
-import { paymentTitle, receiptOf } from './receipt.js';
+import { cashLines, paymentTitle, receiptOf } from './receipt.js';
 
 type CheckIn = HandlerInput<'check-calc'>['check'];
 type SaleAnswer = CommandOutput<'sale-process'>;
@@ -208,6 +220,42 @@ function changeDue(prepaid: number, processed: EngineCheckResult): Warning | nul
     : null;
 }
 
+/** Cash handed over and the change given back (exact decimals). */
+interface CashTender {
+  given: Dec;
+  change: Dec;
+}
+
+/** The part of a tender paid in cash: the cash parts of a split, else a cash check's amount. */
+function cashPart(check: EngineCheck, toPay: Dec): Dec {
+  const split = check.payments ?? [];
+  if (split.length > 0)
+    return split.filter((p) => p.type === 'cash').reduce((t, p) => add(t, dec(p.amount)), ZERO);
+  const type = check.payment_type ?? 'cash';
+  return type === 'cash' ? toPay : ZERO;
+}
+
+/**
+ * The cash the customer handed over against the cash part: never less (`cash-short`), and
+ * only when there is a cash part; the change is what is over. Null when none was entered.
+ */
+function cashTenderOf(given: number | undefined, due: Dec): CashTender | ErrorResponse | null {
+  if (given === undefined) return null;
+  if (!gt(due, ZERO))
+    return refuse('cash-not-due', 'nothing of this sale is paid in cash', 'cash_given');
+  const g = dec(given);
+  if (lt(g, due))
+    return refuse(
+      'cash-short',
+      `the cash given (${given}) is less than the ${toNumber(due)} to pay in cash`,
+      'cash_given',
+      { cash_due: toNumber(due), cash_given: given },
+    );
+  return { given: g, change: sub(g, due) };
+}
+
+const cashOut = (c: CashTender) => ({ given: toNumber(c.given), change: toNumber(c.change) });
+
 /** A pump authorised before fuelling (engine.md 12): what the completion books against. */
 interface Authorisation {
   id: string;
@@ -296,9 +344,36 @@ export class CheckoutService {
     return { check: out };
   }
 
+  /**
+   * A fleet payment's vehicle must be one of the fleet's vehicles the till knows: a typo
+   * ("NOPE-9") would book the fuel and the odometer on no vehicle at all.
+   */
+  private foreignVehicle(check: EngineCheck): ErrorResponse | null {
+    if (check.payment_type !== 'corporate-special-account') return null;
+    const given = check.vehicle_id ?? check.corporate_vehicle?.vehicle_id;
+    if (given === undefined) return null;
+    const path =
+      check.vehicle_id !== undefined ? 'check.vehicle_id' : 'check.corporate_vehicle.vehicle_id';
+    const cache = this.p.store.cache;
+    const driver = check.customer_id ? cache.customerById(check.customer_id) : null;
+    // The driver's own fleet first: the check's corporate customer is the caller's word.
+    const fleet =
+      (typeof driver?.corporate_customer_id === 'string' ? driver.corporate_customer_id : null) ??
+      check.corporate_customer_id;
+    if (!fleet) return null; // no fleet to check against: the engine refuses the account
+    if (cache.vehiclesOf(fleet).some((v) => v.vehicle_id === given)) return null;
+    return refuse(
+      'vehicle-not-found',
+      `the fleet has no vehicle ${given}: check the vehicle id`,
+      path,
+    );
+  }
+
   calc(input: HandlerInput<'check-calc'>): CommandOutput<'check-calc'> | ErrorResponse {
     const done = this.complete(input.check);
     if ('error' in done) return done.error;
+    const vehicle = this.foreignVehicle(done.check);
+    if (vehicle) return vehicle;
     const result = this.compute(done.check, 'calc');
     if (!result.ok) return engineRefusal(result.error);
     return { check: publicCheck(result.local.processed), warnings: result.warnings as Warning[] };
@@ -335,6 +410,7 @@ export class CheckoutService {
     const st = this.p.store.ledger.status(id);
     const stored = this.p.store.ledger.storedCheck(id);
     if (!st || !stored) return null;
+    const cash = this.p.store.shifts.cashTenderOf(id);
     return {
       transaction_id: id,
       subtype: st.subtype,
@@ -343,6 +419,9 @@ export class CheckoutService {
       payments: this.cards.forTransaction(id).map(paymentRecordOf),
       sync: this.saleSync(id),
       receipt_printed: false,
+      ...(cash
+        ? { cash: { given: toNumber(dec(cash.given)), change: toNumber(dec(cash.change)) } }
+        : {}),
     };
   }
 
@@ -382,8 +461,11 @@ export class CheckoutService {
     }
     const done = this.complete({ ...input.check, transaction_id: id });
     if ('error' in done) return done.error;
+    const vehicle = this.foreignVehicle(done.check);
+    if (vehicle) return vehicle;
     let check = await this.withGauge(done.check);
-    if (check.transaction_type === 'preauthorization') return this.authorise(id, hash, check);
+    if (check.transaction_type === 'preauthorization')
+      return this.authorise(id, hash, check, input.cash_given);
     let fuel: Authorisation | null = null;
     if (check.transaction_type === 'completion') {
       const found = this.authorisationFor(check);
@@ -396,9 +478,43 @@ export class CheckoutService {
     const frozen = computed.local;
     const tender = tenderOf(check, dec(frozen.processed.amount_to_pay ?? 0), fuel !== null);
     if ('error' in tender) return tender;
+    const cash = this.cashOf(input.cash_given, tender, fuel);
+    if (cash !== null && 'error' in cash) return cash;
+    // Written ahead, keyed by the id: a crash after the sale is recorded cannot lose it.
+    if (cash)
+      this.p.store.shifts.putCashTender(id, toFixedText(cash.given), toFixedText(cash.change));
     const charge = await this.charge(id, tender, fuel);
-    if ('error' in charge) return charge;
-    return this.record(id, hash, charge, frozen, [...computed.warnings] as Warning[], fuel);
+    if ('error' in charge) {
+      this.p.store.shifts.dropCashTender(id);
+      return charge;
+    }
+    const warnings = [...computed.warnings] as Warning[];
+    const answer = await this.record(id, hash, charge, frozen, warnings, fuel, cash);
+    if ('error' in answer) this.p.store.shifts.dropCashTender(id);
+    return answer;
+  }
+
+  /**
+   * The cash handed over for this sale. A completion's cash was taken when the pump was
+   * authorised: its change is the prepaid cash over the amount sold, and nothing is given now.
+   */
+  private cashOf(
+    given: number | undefined,
+    tender: Tender,
+    fuel: Authorisation | null,
+  ): CashTender | ErrorResponse | null {
+    if (fuel && fuel.prepaidCash > 0) {
+      if (given !== undefined)
+        return refuse(
+          'cash-not-due',
+          'the cash was taken when the pump was authorised',
+          'cash_given',
+        );
+      const prepaid = dec(fuel.prepaidCash);
+      const change = sub(prepaid, tender.toPay);
+      return { given: prepaid, change: gt(change, ZERO) ? change : ZERO };
+    }
+    return cashTenderOf(given, cashPart(tender.check, tender.toPay));
   }
 
   /** A sale recorded before: the kept answer (same body), else rebuilt from the ledger. */
@@ -522,6 +638,7 @@ export class CheckoutService {
     frozen: LocalSale,
     warnings: Warning[],
     fuel: Authorisation | null,
+    cash: CashTender | null,
   ): Promise<SaleAnswer | ErrorResponse> {
     const { store, clock, log } = this.p;
     // The frozen check names the card operations that paid it, as the check sent does.
@@ -544,7 +661,13 @@ export class CheckoutService {
       const change = fuel.prepaidCash > 0 ? changeDue(fuel.prepaidCash, processed) : null;
       if (change) warnings.push(change);
     }
-    const receiptPrinted = await this.print(processed, paid.sale, subtype === 'offline');
+    const receiptPrinted = await this.print(
+      processed,
+      paid.sale,
+      subtype === 'offline',
+      undefined,
+      cash ? cashOut(cash) : undefined,
+    );
     const answer: SaleAnswer = {
       transaction_id: id,
       subtype,
@@ -553,6 +676,7 @@ export class CheckoutService {
       payments: paid.charged.map((e) => paymentRecordOf({ ...e, transaction_id: id })),
       sync: this.saleSync(id),
       receipt_printed: receiptPrinted,
+      ...(cash ? { cash: cashOut(cash) } : {}),
     };
     store.commandResults.put('sale-process', id, hash, answer, clock.now());
     log.info('sale processed', {
@@ -589,12 +713,15 @@ export class CheckoutService {
     id: string,
     hash: string,
     check: EngineCheck,
+    cashGiven: number | undefined,
   ): Promise<SaleAnswer | ErrorResponse> {
     const { store, clock, log } = this.p;
     const computed = this.compute(check, isAccountType(check.payment_type) ? 'process' : 'calc');
     if (!computed.ok) return engineRefusal(computed.error);
     const result = { check: computed.local.processed, warnings: computed.warnings };
     const amount = result.check.amount_to_pay ?? 0;
+    const cash = cashTenderOf(cashGiven, cashPart(check, dec(amount)));
+    if (cash !== null && 'error' in cash) return cash;
     let card: Authorisation['card'] = null;
     const payments: PaymentRecord[] = [];
     if (check.payment_type === 'bank-card' && amount > 0) {
@@ -613,7 +740,6 @@ export class CheckoutService {
       card,
       prepaidCash: !check.payment_type || check.payment_type === 'cash' ? amount : 0,
     };
-    store.commandResults.put('fuel-authorisation', id, hash, authorisation, clock.now());
     const answer: SaleAnswer = {
       transaction_id: id,
       subtype: this.p.sync.link.current === 'offline' ? 'offline' : 'online',
@@ -623,8 +749,16 @@ export class CheckoutService {
       // Nothing is owed to the central service until the completion.
       sync: { state: 'done', attempts: 0, next_attempt_at: null, error: null },
       receipt_printed: false,
+      ...(cash ? { cash: cashOut(cash) } : {}),
     };
-    store.commandResults.put('sale-process', id, hash, answer, clock.now());
+    // The prepaid cash is in the drawer now (the shift expects it), with the authorisation.
+    const shift = store.shifts.current();
+    store.write(() => {
+      store.commandResults.put('fuel-authorisation', id, hash, authorisation, clock.now());
+      if (authorisation.prepaidCash > 0 && shift)
+        store.shifts.takeCashPrepay(id, shift.id, String(authorisation.prepaidCash), clock.now());
+      store.commandResults.put('sale-process', id, hash, answer, clock.now());
+    });
     log.info('pump authorised', {
       transaction_id: id,
       amount,
@@ -712,6 +846,7 @@ export class CheckoutService {
     sale: EngineCheck,
     offline: boolean,
     title?: string,
+    cash?: { given: number; change: number },
   ): Promise<boolean> {
     const printer = this.p.devices?.printer;
     if (!printer) return false;
@@ -720,6 +855,7 @@ export class CheckoutService {
       split.length > 0
         ? split.map((p) => ({ title: paymentTitle(p.type), amount: p.amount }))
         : [{ title: paymentTitle(sale.payment_type ?? 'cash'), amount: check.amount_to_pay ?? 0 }];
+    if (cash) payments.push(...cashLines(cash));
     const pos = this.posRecord(sale as CheckIn);
     try {
       await printer.print(

@@ -2,10 +2,12 @@
 // cashier typed; a phone, card code, QR, e-mail, external id, or a vehicle QR, tag or AVI id
 // for a corporate sale. Online first: the central service's lookup refreshes the customer's
 // records in the cache (a short deadline); offline, or when it is slow, the cache answers.
-// The summary shows what the customer may spend here now: cached minus this till's holds.
+// The summary shows what the customer may spend here now: cached minus this till's holds,
+// and for an account the least of its funds and every limit (the engine's figures).
 import type { CommandOutput, CustomerSummary, ErrorResponse } from '../contract/commands.js';
 import type { IdType } from '../contract/enums.js';
-import { add, dec, gt, max, sub, toNumber, ZERO, type Dec } from '../money/index.js';
+import { spendableNow } from '../engine/index.js';
+import { add, dec, gt, sub, toNumber, ZERO } from '../money/index.js';
 import type { CachedCustomer } from '../store/cache.js';
 import { localDateOf } from '../store/context.js';
 import { refuse } from './command-map.js';
@@ -112,7 +114,7 @@ export class IdentifyService {
 
   summary(c: CachedCustomer): CustomerSummary {
     const { store, clock } = this.p;
-    const pos = store.cache.all('pos')[0] as { time_zone?: string } | undefined;
+    const pos = store.cache.all('pos')[0] as { id?: string; time_zone?: string } | undefined;
     const biz = store.cache.all('business_settings')[0] as { base_time_zone?: string } | undefined;
     const today = localDateOf(clock.now(), pos?.time_zone ?? biz?.base_time_zone ?? 'UTC');
     const regular = dec(c.bonuses?.regular ?? 0);
@@ -127,19 +129,15 @@ export class IdentifyService {
       security_code?: number;
       corporate_customer_special_account?: { special_account?: AccountRec };
     }>;
-    const innerIds = accesses
-      .map((a) => a.corporate_customer_special_account?.special_account?.id)
-      .filter((x): x is string => typeof x === 'string');
-    const held = store.ledger.pendingFor(
-      c.id,
-      [...accounts.map((a) => a.id), ...innerIds],
-      accesses.map((a) => a.id),
-    );
-    const available = (a: AccountRec, holdId: string): number | null => {
-      if (a.credit_type === 'unlimited') return null;
-      const credit = a.credit_type === 'limited' ? dec(a.credit_limit ?? 0) : ZERO;
-      const v: Dec = sub(add(dec(a.balance ?? 0), credit), held.accounts.get(holdId) ?? ZERO);
-      return toNumber(max(v, ZERO));
+    // The engine's own view of the customer (server usage rolled to today, this till's holds),
+    // so the figure shown is the one a payment is checked against.
+    const ctx = store.assembleContext({
+      check: { customer_id: c.id },
+      ...(pos?.id ? { posId: pos.id } : {}),
+    }).context;
+    const spendable = (type: 'special-account' | 'corporate-special-account', id: string) => {
+      const v = spendableNow(ctx, type, id);
+      return v === null ? null : toNumber(v);
     };
     const specials: CustomerSummary['special_accounts'] = [
       ...accounts.map((a) => ({
@@ -147,7 +145,7 @@ export class IdentifyService {
         ...(a.title ? { title: a.title } : {}),
         type: a.type ?? 'money',
         ...(a.currency ? { currency: a.currency } : {}),
-        available: available(a, a.id),
+        available: spendable('special-account', a.id),
         pin_required: a.security_code === 1 || typeof a.pin_hash === 'string',
         payment_type: 'special-account' as const,
       })),
@@ -160,15 +158,17 @@ export class IdentifyService {
             ...(inner.title ? { title: inner.title } : {}),
             type: inner.type ?? 'money',
             ...(inner.currency ? { currency: inner.currency } : {}),
-            available: available(inner, inner.id),
+            available: spendable('corporate-special-account', x.id),
             pin_required: x.security_code === 1,
             payment_type: 'corporate-special-account' as const,
           },
         ];
       }),
     ];
+    const held = ctx.pending;
     const total = add(regular, promotional);
-    const availableBonuses = gt(total, held.bonuses) ? sub(total, held.bonuses) : ZERO;
+    const heldBonuses = dec(held.bonuses_redeemed);
+    const availableBonuses = gt(total, heldBonuses) ? sub(total, heldBonuses) : ZERO;
     return {
       id: c.id,
       type: c.type,

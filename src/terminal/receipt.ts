@@ -1,5 +1,6 @@
 // The customer's receipt from a processed check: lines with their discounts and bonuses,
-// the total, payments (a card masked), bonuses earned and the balance after the sale, the
+// the total, payments (a card masked) with the cash given and the change, bonuses earned and
+// the balance after the sale, the
 // transaction id and the offline mark. Amounts are formatted exactly (src/money); the
 // printer never computes money.
 import type { z } from 'zod';
@@ -24,6 +25,17 @@ const PAYMENT_TITLES: Record<string, string> = {
 
 export function paymentTitle(type: string): string {
   return PAYMENT_TITLES[type] ?? type;
+}
+
+/** The cash handed over and the change given back, as the receipt's last payment lines. */
+export function cashLines(cash: {
+  given: number;
+  change: number;
+}): Array<{ title: string; amount: number }> {
+  return [
+    { title: 'Cash given', amount: cash.given },
+    { title: 'Change', amount: cash.change },
+  ];
 }
 
 export function receiptOf(

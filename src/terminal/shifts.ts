@@ -4,10 +4,14 @@
 // shift (store/shifts.ts) and are summed exactly (src/money).
 import type { CommandOutput, ErrorResponse, ShiftReport } from '../contract/commands.js';
 import { add, dec, neg, sub, toNumber, ZERO, type Dec } from '../money/index.js';
-import type { ShiftRecord } from '../store/shifts.js';
+import { z } from 'zod';
+import type { ShiftOperation, ShiftRecord } from '../store/shifts.js';
 import { refuse } from './command-map.js';
 import type { TerminalPorts } from './ports.js';
 import { shiftOut, type Workflow } from './workflow.js';
+
+/** The authorisation a stored completion names (its check, read back through this shape). */
+const CompletionRef = z.looseObject({ preliminary_transaction_id: z.string().optional() });
 
 interface Tally {
   count: number;
@@ -89,6 +93,25 @@ export class ShiftService {
     return { report: this.reportOf(s) };
   }
 
+  /**
+   * Cash fuel prepays (taken when the pump was authorised, before anything is sold): in the
+   * drawer of the shift that took them, and out of the shift whose completion booked the sale
+   * (its cash payment is the amount sold; the rest went back as change).
+   */
+  private prepaidCash(s: ShiftRecord, ops: readonly ShiftOperation[]): Dec {
+    const shifts = this.p.store.shifts;
+    let total = ZERO;
+    for (const p of shifts.cashPrepaysOf(s.id)) total = add(total, dec(p.amount));
+    for (const op of ops) {
+      if (op.kind !== 'check' || op.transactionType !== 'completion' || !op.checkJson) continue;
+      const ref = CompletionRef.safeParse(JSON.parse(op.checkJson));
+      const id = ref.success ? ref.data.preliminary_transaction_id : undefined;
+      const taken = id ? shifts.cashPrepayOf(id) : null;
+      if (taken !== null) total = sub(total, dec(taken));
+    }
+    return total;
+  }
+
   reportOf(s: ShiftRecord): ShiftReport {
     const { store } = this.p;
     const sales = tally();
@@ -105,7 +128,8 @@ export class ShiftService {
       payments.set(type, t);
     };
 
-    for (const op of store.shifts.operationsOf(s)) {
+    const ops = store.shifts.operationsOf(s);
+    for (const op of ops) {
       if (op.outboxStatus && op.outboxStatus !== 'done') unsynced += 1;
       for (const b of op.bonuses) {
         const v = dec(b.amount);
@@ -129,7 +153,7 @@ export class ShiftService {
         for (const p of op.payments) pay(p.type, neg(dec(p.amount)));
       }
     }
-    const cash = payments.get('cash')?.amount ?? ZERO;
+    const cash = add(payments.get('cash')?.amount ?? ZERO, this.prepaidCash(s, ops));
     const currency = (store.cache.all('loyalty')[0] as { currency?: string } | undefined)?.currency;
     return {
       shift: shiftOut(s),

@@ -815,22 +815,50 @@ describe('the chaos run over the whole payment mix', () => {
         (a) => a.id === DEMO.accounts.fleet,
       );
       const credit = n(fleetAccount?.credit_limit);
+      // The till shows what can be spent now (docs/terminal.md, "Money at the till"): for
+      // Anna's wallet (no limits, no credit) its balance; through driver 1's access the
+      // least of the fleet account's balance + credit and every limit left on the sandbox.
+      const d1Access = (centralRecords(dbFile, 'corporate_access') as Json[]).find(
+        (a) => a.id === DEMO.accesses.driver1,
+      );
+      const spendable = (balance: Dec): Dec => {
+        const l = (d1Access?.limits ?? {}) as Record<string, unknown>;
+        let least = add(balance, credit);
+        for (const k of [
+          'account_day',
+          'account_month',
+          'user_day',
+          'user_month',
+          'user_overall',
+        ]) {
+          const limit = n(l[`${k}_limit`]);
+          if (!gte(ZERO, limit)) {
+            const left = sub(limit, n(l[`${k}_limit_used`]));
+            if (gte(least, left)) least = left;
+          }
+        }
+        return gte(least, ZERO) ? least : ZERO;
+      };
       for (const [account, tillAvailable] of [
         [
           DEMO.accounts.annaWallet,
           annaAccounts.find((a) => a.id === DEMO.accounts.annaWallet)?.available,
         ],
-        // The till shows the fleet account through the access: balance + credit.
         [DEMO.accounts.fleet, d1Accounts.find((a) => a.id === DEMO.accesses.driver1)?.available],
       ] as const) {
         const books = toFixed(accountBooks.get(account)!, 2);
         const there = toFixed(accountOf(after, account), 2);
-        const shift = account === DEMO.accounts.fleet ? credit : ZERO;
-        const till = tillAvailable == null ? '?' : toFixed(sub(n(tillAvailable), shift), 2);
-        balanceRows.push(
-          `account ${account.slice(-3)}: books ${books}, sandbox ${there}, till ${till}`,
+        const fleet = account === DEMO.accounts.fleet;
+        const shown = toFixed(
+          fleet ? spendable(accountOf(after, account)) : accountOf(after, account),
+          2,
         );
-        if (there !== till) mismatches.push(`account ${account}: sandbox ${there}, till ${till}`);
+        const till = tillAvailable == null ? '?' : toFixed(n(tillAvailable), 2);
+        balanceRows.push(
+          `account ${account.slice(-3)}: books ${books}, sandbox ${there}, till shows ${till}`,
+        );
+        if (shown !== till)
+          mismatches.push(`account ${account}: sandbox allows ${shown}, till shows ${till}`);
         if (books !== there)
           mismatches.push(`account ${account}: books ${books}, sandbox ${there}`);
       }

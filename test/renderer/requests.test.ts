@@ -102,6 +102,42 @@ describe('saleInput', () => {
     });
   });
 
+  it('pays the bonuses the screen showed granted when "All available" asked for more', () => {
+    let s = run(initialState(), { type: 'status', status: status() });
+    s = run(s, {
+      type: 'customer-identified',
+      output: { customer: customer(), source: 'online' },
+      identity: { id: '12345', id_type: 'card' },
+    });
+    s = run(s, ...typed({ 'item-code': 'A1', 'item-price': '4.99', 'item-quantity': '1' }), {
+      type: 'item-add',
+    });
+    s = run(s, { type: 'bonuses-max' });
+    expect(calcCheck(s.sale.draft).bonuses_redeemed_amount).toBe(120.5);
+    const granted = calcResponse({
+      amount: 4.99,
+      bonuses_redeemed_amount: 2.49,
+      amount_to_pay: 2.5,
+    });
+    s = run(
+      s,
+      { type: 'calc-started', seq: 9 },
+      { type: 'calc-done', seq: 9, result: { check: granted, warnings: [] } },
+      { type: 'payment-open', transactionId: TX_ID },
+    );
+    expect(saleInput(s)).toMatchObject({
+      input: {
+        check: { bonuses_redeemed_amount: 2.49, payments: [{ type: 'cash', amount: 2.5 }] },
+      },
+    });
+  });
+
+  it('sends the cash the customer handed over, for the terminal to check and keep', () => {
+    const s = run(atPayment(), ...typed({ 'cash-given': '50' }));
+    expect(saleInput(s)).toMatchObject({ input: { cash_given: 50 } });
+    expect(saleInput(atPayment())).not.toHaveProperty('input.cash_given');
+  });
+
   it('refuses a split that does not add up', () => {
     const s = run(atPayment(), ...typed({ 'tender-amount': '5' }), { type: 'tender-add' });
     expect(saleInput(s)).toEqual({ errors: { 'tender-amount': 'validation.remaining' } });

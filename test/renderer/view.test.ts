@@ -112,6 +112,7 @@ function screens(): Record<string, State> {
             card: '400000******1234',
           },
         ],
+        cash: { given: 30, change: 3 },
       }),
     },
   );
@@ -257,6 +258,12 @@ describe('views', () => {
     expect(textOf(byTestId(tree, 'totals-to-pay')!)).toBe('27.00');
     expect(textOf(byTestId(tree, 'line-0-amount')!)).toBe('20.00');
     expect(textOf(byTestId(tree, 'status-connection')!)).toBe('Online');
+  });
+
+  it('show on the receipt the cash given and the change the terminal recorded', () => {
+    const tree = render(all.receipt!);
+    expect(textOf(byTestId(tree, 'receipt-cash-given')!)).toContain('30.00');
+    expect(textOf(byTestId(tree, 'receipt-change')!)).toContain('3.00');
   });
 
   it('show the lock-out with its wait', () => {
