@@ -18,7 +18,8 @@ import {
   TransactionPaymentType,
   TransactionSubType,
 } from './enums.js';
-import { looseShared, strictShared } from './shared.js';
+import { CheckRequest, refusedField, SET_BY_TERMINAL } from './check-request.js';
+import { looseShared } from './shared.js';
 import { currency, dateTime, num } from './wire.js';
 
 // ---- errors ----
@@ -68,7 +69,31 @@ export function httpStatusOf(code: string): number {
 
 // ---- shared parts ----
 
-const Empty = z.strictObject({});
+/**
+ * Who acts, and where: the signed-in staff member on this terminal. No command takes them
+ * from the caller; each refuses them by name (with its own system-owned fields).
+ */
+const ACTOR = {
+  staff: 'the signed-in staff member',
+  staff_id: 'the signed-in staff member',
+  business_staff: 'the signed-in staff member',
+  roles: 'the signed-in staff member\u2019s roles',
+  terminal_id: 'this terminal',
+} as const;
+
+/**
+ * A command's input: `shape` holds what the caller decides; the actor fields and `owned` (the
+ * command's system-owned fields, each with where its value comes from) are refused by name;
+ * anything else is refused as unknown (strict).
+ */
+function callerInput<S extends z.ZodRawShape>(shape: S, owned: Record<string, string> = {}) {
+  const refused: Record<string, z.ZodType> = {};
+  for (const [key, from] of Object.entries({ ...ACTOR, ...owned }))
+    refused[key] = refusedField(`${from}; ${SET_BY_TERMINAL}`);
+  return z.strictObject({ ...refused, ...shape }) as unknown as z.ZodObject<S, z.core.$strict>;
+}
+
+const Empty = callerInput({});
 
 /** Roles (interfaces.md, `role_based_model_roles`, ours); each includes the one before. */
 export const StaffRole = z.enum(['cashier', 'senior-cashier', 'manager']);
@@ -251,8 +276,8 @@ const PaymentRecord = z.strictObject({
   card: z.string().optional(),
 });
 
-/** The check a UI sends (strict: PIN allowed, response-only fields refused). */
-const CheckIn = strictShared.Check;
+/** The check a UI or an integrator sends: only what the caller decides (check-request.ts). */
+const CheckIn = CheckRequest;
 /** A check as the terminal answers it (see the header: loose, PIN dropped). */
 const CheckOut = looseShared.CheckResponse;
 
@@ -290,6 +315,24 @@ const SaleResult = z.strictObject({
   receipt_printed: z.boolean(),
 });
 
+/** What only the terminal says of a sale (its answer's fields). */
+const SALE_OWNED = {
+  subtype: 'online or offline is how the terminal reached the service',
+  payments:
+    'the card operations the terminal ran (the check\u2019s own payments are the caller\u2019s)',
+  sync: 'the sale\u2019s outbox row',
+  receipt_printed: 'the printer',
+} as const;
+
+/** What only the terminal says of a cancel or a refund: it takes back the sale as recorded. */
+const RETURN_OWNED = {
+  check: 'the sale as it was recorded',
+  amount: 'the sale as it was recorded',
+  owed: 'the customer\u2019s balance',
+  payments: 'the card operations the terminal ran',
+  sync: 'the outbox row',
+} as const;
+
 // ---- the map ----
 
 /**
@@ -301,7 +344,10 @@ const SaleResult = z.strictObject({
 export const commands = {
   status: { input: Empty, output: StatusOutput },
   'staff-sign-in': {
-    input: z.strictObject({ auth_code: z.string().min(1, { error: 'the auth code is required' }) }),
+    input: callerInput(
+      { auth_code: z.string().min(1, { error: 'the auth code is required' }) },
+      { signed_in_at: 'the time of the sign-in' },
+    ),
     output: z.strictObject({ staff: SignedInStaff, shift: Shift.nullable() }),
   },
   'staff-sign-out': {
@@ -309,24 +355,51 @@ export const commands = {
     output: z.strictObject({ signed_out: StaffRef.nullable() }),
   },
   'shift-open': {
-    input: z.strictObject({ opening_cash: num.min(0, { error: 'must be >= 0' }).optional() }),
+    input: callerInput(
+      { opening_cash: num.min(0, { error: 'must be >= 0' }).optional() },
+      {
+        id: 'the shift\u2019s id',
+        shift_id: 'the shift\u2019s id',
+        number: 'the shift\u2019s number',
+        opened_at: 'the time it opens',
+        opened_by: 'the signed-in staff member',
+      },
+    ),
     output: z.strictObject({ shift: Shift }),
   },
   'shift-close': {
-    input: z.strictObject({ counted_cash: num.min(0, { error: 'must be >= 0' }).optional() }),
+    input: callerInput(
+      { counted_cash: num.min(0, { error: 'must be >= 0' }).optional() },
+      {
+        shift_id: 'the open shift is the one closed',
+        closed_at: 'the time it closes',
+        closed_by: 'the signed-in staff member',
+        expected_cash: 'the cash the shift\u2019s operations leave in the drawer',
+      },
+    ),
     output: z.strictObject({ report: ShiftReport }),
   },
   'shift-report': {
     /** Absent `shift_id` = the open shift. */
-    input: z.strictObject({ shift_id: z.uuid().optional() }),
+    input: callerInput(
+      { shift_id: z.uuid().optional() },
+      { expected_cash: 'the cash the shift\u2019s operations leave in the drawer' },
+    ),
     output: z.strictObject({ report: ShiftReport }),
   },
   'customer-identify': {
-    input: z.strictObject({
-      id: z.string().min(3, { error: 'the identifier has at least 3 characters' }),
-      id_type: IdType,
-      cardotppassword: z.string().min(3, { error: 'at least 3 characters' }).optional(),
-    }),
+    input: callerInput(
+      {
+        id: z.string().min(3, { error: 'the identifier has at least 3 characters' }),
+        id_type: IdType,
+        cardotppassword: z.string().min(3, { error: 'at least 3 characters' }).optional(),
+      },
+      {
+        customer_id: 'the customer the identifier finds',
+        customer: 'the customer the identifier finds',
+        source: 'where the terminal found the customer',
+      },
+    ),
     output: z.strictObject({
       customer: CustomerSummary,
       /** `cache`: answered from the local copy (offline, or the lookup timed out). */
@@ -334,17 +407,21 @@ export const commands = {
     }),
   },
   'check-calc': {
-    input: z.strictObject({ check: CheckIn }),
+    input: callerInput({ check: CheckIn }, { warnings: 'the engine\u2019s warnings' }),
     output: z.strictObject({ check: CheckOut, warnings: z.array(Warning) }),
   },
   'sale-process': {
-    input: z
-      .strictObject({ transaction_id: z.uuid(), check: CheckIn })
-      .refine(sameTransaction, sameTransactionError),
+    input: callerInput({ transaction_id: z.uuid(), check: CheckIn }, SALE_OWNED).refine(
+      sameTransaction,
+      sameTransactionError,
+    ),
     output: SaleResult,
   },
   'sale-status': {
-    input: z.strictObject({ transaction_id: z.uuid() }),
+    input: callerInput(
+      { transaction_id: z.uuid() },
+      { state: 'where the sale stands', subtype: SALE_OWNED.subtype },
+    ),
     output: z.discriminatedUnion('state', [
       z.strictObject({
         transaction_id: z.uuid(),
@@ -368,7 +445,7 @@ export const commands = {
   },
   'sale-cancel': {
     /** The sale's own transaction id: cancelling twice answers the first result. */
-    input: z.strictObject({ transaction_id: z.uuid(), comment: comment.optional() }),
+    input: callerInput({ transaction_id: z.uuid(), comment: comment.optional() }, RETURN_OWNED),
     output: z.strictObject({
       transaction_id: z.uuid(),
       check: CheckOut,
@@ -380,20 +457,29 @@ export const commands = {
     }),
   },
   'sale-refund': {
-    input: z.strictObject({
-      /** The refund's own id, made by the client like a sale's. */
-      transaction_id: z.uuid(),
-      original_transaction_id: z.uuid(),
-      lines: z
-        .array(
-          z.strictObject({
-            index: z.int().min(0),
-            quantity: num.positive({ error: 'a refunded quantity is > 0' }),
-          }),
-        )
-        .min(1, { error: 'name at least one line to refund' }),
-      comment: comment.optional(),
-    }),
+    input: callerInput(
+      {
+        /** The refund's own id, made by the client like a sale's. */
+        transaction_id: z.uuid(),
+        original_transaction_id: z.uuid(),
+        lines: z
+          .array(
+            callerInput(
+              {
+                index: z.int().min(0),
+                quantity: num.positive({ error: 'a refunded quantity is > 0' }),
+              },
+              {
+                amount: 'what the sale charged for the line',
+                price: 'what the sale charged for the line',
+              },
+            ),
+          )
+          .min(1, { error: 'name at least one line to refund' }),
+        comment: comment.optional(),
+      },
+      RETURN_OWNED,
+    ),
     output: z.strictObject({
       transaction_id: z.uuid(),
       original_transaction_id: z.uuid(),
@@ -406,7 +492,14 @@ export const commands = {
   },
   'payment-recover': {
     /** Absent `payment_id` = every operation still `inprocess` in the payment journal. */
-    input: z.strictObject({ payment_id: z.uuid().optional() }),
+    input: callerInput(
+      { payment_id: z.uuid().optional() },
+      {
+        action: 'what the payment unit reports',
+        status: 'what the payment unit reports',
+        amount: 'the payment journal',
+      },
+    ),
     output: z.strictObject({
       recovered: z.array(
         PaymentRecord.extend({ action: z.enum(['status-enquiry', 'reversal', 'none']) }),
@@ -416,11 +509,18 @@ export const commands = {
     }),
   },
   'attention-list': {
-    input: z.strictObject({ include_resolved: z.boolean().optional() }),
+    input: callerInput({ include_resolved: z.boolean().optional() }),
     output: z.strictObject({ items: z.array(AttentionItem) }),
   },
   'attention-resolve': {
-    input: z.strictObject({ id: z.uuid(), comment: comment.optional() }),
+    input: callerInput(
+      { id: z.uuid(), comment: comment.optional() },
+      {
+        resolved_at: 'the time it is resolved',
+        resolved_by: 'the signed-in staff member',
+        kind: 'the attention item',
+      },
+    ),
     output: z.strictObject({ item: AttentionItem }),
   },
   'sync-now': {

@@ -9,6 +9,7 @@ import type {
   ErrorResponse,
   HandlerInput,
   SaleSync,
+  SignedInStaff,
   Warning,
 } from '../contract/commands.js';
 import type { EngineCheck, EngineCheckResult, EngineError } from '../contract/engine.js';
@@ -242,16 +243,23 @@ export class CheckoutService {
     return id ? (cache.get('pos', id) as (Record<string, unknown> & { id: string }) | null) : null;
   }
 
-  /** The check as the engine and the sale service get it: POS, loyalty and presets filled. */
-  private complete(check: CheckIn): { check: EngineCheck } | { error: ErrorResponse } {
+  /**
+   * The check as the engine and the sale service get it: POS, loyalty and presets filled, and
+   * the seller is the signed-in staff member. The request shape (check-request.ts) refuses
+   * every field the terminal owns, so what the caller sent carries none of them.
+   */
+  private complete(
+    check: CheckIn,
+    by: SignedInStaff | null,
+  ): { check: EngineCheck } | { error: ErrorResponse } {
     const pos = this.posRecord(check);
+    if (check.pos && !pos)
+      return {
+        error: refuse('unknown-pos', 'this till does not sell in that POS', 'check.pos.id'),
+      };
     const loyaltyId =
-      check.loyalty?.id ??
-      (pos?.loyalty_id as string | undefined) ??
-      this.p.store.cache.all('loyalty')[0]?.id;
-    const mode = (check.pos?.check_item_enter_mode ??
-      pos?.check_item_enter_mode ??
-      'without-limits') as string;
+      (pos?.loyalty_id as string | undefined) ?? this.p.store.cache.all('loyalty')[0]?.id;
+    const mode = (pos?.check_item_enter_mode ?? 'without-limits') as string;
     const catalog = Array.isArray(pos?.catalog) ? (pos.catalog as CatalogItem[]) : [];
     const items = [...(check.check_items ?? [])];
     for (const [i, it] of items.entries()) {
@@ -289,14 +297,18 @@ export class CheckoutService {
     const out: EngineCheck = {
       ...(check as EngineCheck),
       ...(check.check_items ? { check_items: items } : {}),
-      ...(pos && !check.pos ? { pos: { id: pos.id } } : {}),
-      ...(loyaltyId && !check.loyalty ? { loyalty: { id: loyaltyId } } : {}),
+      ...(pos ? { pos: { id: pos.id } } : {}),
+      ...(loyaltyId ? { loyalty: { id: loyaltyId } } : {}),
+      ...(by ? { business_staff: { id: by.id, ...(by.name ? { name: by.name } : {}) } } : {}),
     };
     return { check: out };
   }
 
-  calc(input: HandlerInput<'check-calc'>): CommandOutput<'check-calc'> | ErrorResponse {
-    const done = this.complete(input.check);
+  calc(
+    input: HandlerInput<'check-calc'>,
+    by: SignedInStaff | null = null,
+  ): CommandOutput<'check-calc'> | ErrorResponse {
+    const done = this.complete(input.check, by);
     if ('error' in done) return done.error;
     const result = this.compute(done.check, 'calc');
     if (!result.ok) return engineRefusal(result.error);
@@ -347,7 +359,11 @@ export class CheckoutService {
 
   private readonly inFlight = new InFlight();
 
-  process(input: HandlerInput<'sale-process'>): Promise<SaleAnswer | ErrorResponse> {
+  /** Sells the check; `by` is the signed-in staff member, recorded as its seller. */
+  process(
+    input: HandlerInput<'sale-process'>,
+    by: SignedInStaff | null = null,
+  ): Promise<SaleAnswer | ErrorResponse> {
     const hash = requestHash(input);
     return this.inFlight.run(
       input.transaction_id,
@@ -358,7 +374,7 @@ export class CheckoutService {
           'this transaction_id is being used for another sale',
           'transaction_id',
         ),
-      () => this.processOnce(input, hash),
+      () => this.processOnce(input, hash, by),
     );
   }
 
@@ -371,6 +387,7 @@ export class CheckoutService {
   private async processOnce(
     input: HandlerInput<'sale-process'>,
     hash: string,
+    by: SignedInStaff | null,
   ): Promise<SaleAnswer | ErrorResponse> {
     const id = input.transaction_id;
     const replayed = this.replay(id, hash);
@@ -379,7 +396,7 @@ export class CheckoutService {
       const e = transactionVoided(id);
       return refuse(e.code, e.message, e.path ?? 'transaction_id', e.details);
     }
-    const done = this.complete({ ...input.check, transaction_id: id });
+    const done = this.complete({ ...input.check, transaction_id: id }, by);
     if ('error' in done) return done.error;
     let check = await this.withGauge(done.check);
     if (check.transaction_type === 'preauthorization') return this.authorise(id, hash, check);
