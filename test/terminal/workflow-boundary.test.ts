@@ -1,0 +1,215 @@
+// The holes an outside review found at the command boundary, each closed at the till (sandbox
+// central over HTTP, a real SQLite file): a caller's subtype or verify flag cannot skip a
+// fleet PIN, a refund cannot be booked through sale-process, and the seller recorded and sent
+// is the staff member signed in. Also: a cashier reaches no senior-cashier or manager effect
+// through any command of the map (roles.ts, COMMAND_NEEDS).
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/central/index.js';
+import { commandNames, type CommandName } from '../../src/contract/commands.js';
+import { uuidv7 } from '../../src/sync/ids.js';
+import { COMMAND_NEEDS } from '../../src/terminal/roles.js';
+import { item, openTill, type Till } from './helpers.js';
+
+let till: Till | null = null;
+afterEach(async () => {
+  await till?.close();
+  till = null;
+});
+
+async function signedIn(code: string = DEMO.authCodes.cashier): Promise<Till> {
+  till = await openTill();
+  await till.ok('staff-sign-in', { auth_code: code });
+  await till.ok('shift-open', {});
+  return till;
+}
+
+/** Driver 1 paying from the fleet account through the driver's access (PIN required). */
+const fleetPayment = {
+  customer_id: DEMO.customers.driver1,
+  corporate_customer_id: DEMO.customers.fleet,
+  payment_type: 'corporate-special-account',
+  payment_id: DEMO.accesses.driver1,
+  vehicle_id: 'TRUCK-1',
+  odometer: 120_600,
+  check_items: [item('DIESEL', 40)],
+};
+
+async function fleetBalance(t: Till): Promise<number | undefined> {
+  const res = await fetch(`${t.central.url}/sandbox/balances`, {
+    headers: { Authorization: `Bearer ${DEMO.apiKey}` },
+  });
+  const body = (await res.json()) as { accounts: Array<{ account_id: string; balance: number }> };
+  return body.accounts.find((a) => a.account_id === DEMO.accounts.fleet)?.balance;
+}
+
+async function centralTransactions(t: Till) {
+  const res = await fetch(`${t.central.url}/sandbox/transactions`, {
+    headers: { Authorization: `Bearer ${DEMO.apiKey}` },
+  });
+  return ((await res.json()) as { transactions: Array<{ transaction_id: string }> }).transactions;
+}
+
+describe('the command boundary at the till', () => {
+  it('does not let a caller skip the fleet PIN with an offline subtype or a verify flag', async () => {
+    const t = await signedIn();
+    const before = await fleetBalance(t);
+    const skip = {
+      transaction_subtype: 'offline',
+      special_account_required_values_verify: false,
+    };
+    const id = uuidv7(Date.now());
+    const refused = await t.refused(
+      'sale-process',
+      { transaction_id: id, check: { ...fleetPayment, ...skip } },
+      'invalid-input',
+    );
+    const problems = (refused.error.details as { problems: Array<{ path: string }> }).problems;
+    expect(problems.map((p) => p.path).sort()).toEqual([
+      'check.special_account_required_values_verify',
+      'check.transaction_subtype',
+    ]);
+    // Without them the PIN is asked for, as it always is.
+    await t.refused('sale-process', { transaction_id: id, check: fleetPayment }, 'pin-required');
+    expect(await t.ok('sale-status', { transaction_id: id })).toMatchObject({ state: 'unknown' });
+    expect(await fleetBalance(t)).toBe(before);
+    expect(t.terminal.store.outbox.byTransaction(id)).toBeNull();
+  }, 30_000);
+
+  it('does not let a caller skip the fleet PIN by completing a cash pump authorisation', async () => {
+    const t = await signedIn();
+    const before = await fleetBalance(t);
+    const auth = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: auth,
+      check: {
+        transaction_type: 'preauthorization',
+        payment_type: 'cash',
+        check_items: [item('DIESEL', 10)],
+      },
+    });
+    const completion = (fields: Record<string, unknown>) => ({
+      transaction_id: uuidv7(Date.now()),
+      check: {
+        ...fleetPayment,
+        ...fields,
+        transaction_type: 'completion',
+        preliminary_transaction_id: auth,
+        check_items: [{ code: 'DIESEL', quantity: 10, processed_quantity: 10 }],
+      },
+    });
+    const refused = await t.refused(
+      'sale-process',
+      completion({ special_account_required_values_verify: false }),
+      'invalid-input',
+    );
+    expect(refused.error.path).toBe('check.special_account_required_values_verify');
+    // The cash authorisation verified nothing: the fleet account's PIN is asked for.
+    await t.refused('sale-process', completion({}), 'pin-required');
+    expect(await fleetBalance(t)).toBe(before);
+  }, 30_000);
+
+  it('does not book a refund through sale-process, whatever the role', async () => {
+    const t = await signedIn(DEMO.authCodes.manager);
+    const sale = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: sale,
+      check: { payment_type: 'cash', check_items: [item('OIL-1', 1)] },
+    });
+    const refund = uuidv7(Date.now());
+    const refused = await t.refused(
+      'sale-process',
+      {
+        transaction_id: refund,
+        check: {
+          transaction_type: 'refund',
+          preliminary_transaction_id: sale,
+          payment_type: 'cash',
+          check_items: [item('OIL-1', 1)],
+        },
+      },
+      'invalid-input',
+    );
+    expect(refused.error).toMatchObject({
+      path: 'check.transaction_type',
+      message:
+        'check.transaction_type: a refund goes through sale-refund, naming the sale it refunds',
+    });
+    expect(await t.ok('sale-status', { transaction_id: refund })).toMatchObject({
+      state: 'unknown',
+    });
+    expect(t.terminal.store.outbox.byTransaction(refund)).toBeNull();
+    await t.ok('sync-now', {});
+    const sent = await centralTransactions(t);
+    expect(sent.map((x) => x.transaction_id)).toContain(sale);
+    expect(sent.map((x) => x.transaction_id)).not.toContain(refund);
+  }, 30_000);
+
+  it('records and sends the signed-in staff member as the seller, never the caller\u2019s', async () => {
+    const t = await signedIn();
+    const check = { payment_type: 'cash', check_items: [item('OIL-1', 1)] };
+    const someoneElse = { id: DEMO.staff.manager, name: 'Mia Manager' };
+    const refused = await t.refused(
+      'sale-process',
+      { transaction_id: uuidv7(Date.now()), check: { ...check, business_staff: someoneElse } },
+      'invalid-input',
+    );
+    expect(refused.error.path).toBe('check.business_staff');
+
+    const id = uuidv7(Date.now());
+    const carla = { id: DEMO.staff.cashier, name: 'Carla Cashier' };
+    const sale = await t.ok('sale-process', { transaction_id: id, check });
+    expect(sale.check.business_staff).toEqual(carla);
+    const stored = await t.ok('sale-status', { transaction_id: id });
+    expect(stored).toMatchObject({ state: 'committed', check: { business_staff: carla } });
+    const body = (t.terminal.store.outbox.byTransaction(id)?.payload as { body: unknown }).body;
+    expect(body).toMatchObject({ business_staff: carla });
+    const calc = await t.ok('check-calc', { check });
+    expect(calc.check.business_staff).toEqual(carla);
+  }, 30_000);
+});
+
+/** A valid input of each command whose effect a cashier does not have (COMMAND_NEEDS). */
+const ANY = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+const manualPick = {
+  manual_rules: true,
+  implemented_rules: [{ id: ANY }],
+  payment_type: 'cash',
+  check_items: [item('OIL-1', 1)],
+};
+const aboveCashier: Partial<Record<CommandName, Record<string, unknown>>> = {
+  'shift-close': { counted_cash: 0 },
+  'sale-cancel': { transaction_id: ANY },
+  'sale-refund': {
+    transaction_id: uuidv7(Date.now()),
+    original_transaction_id: ANY,
+    lines: [{ index: 0, quantity: 1 }],
+  },
+  'attention-resolve': { id: ANY },
+  'check-calc': { check: manualPick },
+  'sale-process': { transaction_id: uuidv7(Date.now()), check: manualPick },
+};
+
+describe('a cashier', () => {
+  const guarded = commandNames.filter((name) => {
+    const needs = COMMAND_NEEDS[name];
+    return needs !== null && (needs.role !== 'cashier' || needs.raisedBy !== undefined);
+  });
+
+  it('has an input to try for every command whose effect needs more than a cashier', () => {
+    expect(Object.keys(aboveCashier).sort()).toEqual([...guarded].sort());
+  });
+
+  it('reaches no senior-cashier or manager effect through any command', async () => {
+    const t = await signedIn();
+    for (const name of guarded) {
+      const r = await t.call(name, aboveCashier[name]);
+      expect(r.status, name).toBe(422);
+      expect(r.body, name).toMatchObject({ error: { code: 'role-required' } });
+    }
+    // The shift is still open and nothing was recorded.
+    expect((await t.ok('status', {})).shift).not.toBeNull();
+    expect(
+      t.terminal.store.outbox.byTransaction(aboveCashier['sale-process']!.transaction_id as string),
+    ).toBeNull();
+  }, 30_000);
+});
