@@ -241,6 +241,14 @@ export const CheckRequest = callerObject(
       path: ['preliminary_transaction_id'],
       message: `only a completion names the pump authorisation it completes; otherwise ${SET_BY_TERMINAL}`,
     });
+  // A card payment's id is the card operation's, known once the terminal has charged it.
+  const cardOp = `the card operation\u2019s id; ${SET_BY_TERMINAL}`;
+  if (check.payment_type === 'bank-card' && check.payment_id !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['payment_id'], message: cardOp });
+  check.payments?.forEach((p, i) => {
+    if (p.type === 'bank-card' && p.payment_id !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['payments', i, 'payment_id'], message: cardOp });
+  });
   if (check.implemented_rules !== undefined && check.manual_rules !== true)
     ctx.addIssue({
       code: 'custom',

@@ -186,6 +186,24 @@ describe('the check a caller sends', () => {
     expect((completion.body as ErrorResponse).error.code).toBe('reached');
   });
 
+  it('does not name a card payment: its id is the card operation the terminal runs', async () => {
+    const whole = await sale({
+      ...fullCheck,
+      payments: [],
+      payment_type: 'bank-card',
+      payment_id: U2,
+    });
+    expect((whole.body as ErrorResponse).error.path).toBe('check.payment_id');
+    const split = await sale({
+      ...fullCheck,
+      payments: [
+        { type: 'cash', amount: 1 },
+        { type: 'bank-card', amount: 1, payment_id: U2 },
+      ],
+    });
+    expect((split.body as ErrorResponse).error.path).toBe('check.payments[1].payment_id');
+  });
+
   it('lists rules only to pick them by hand', async () => {
     const r = await sale({ ...fullCheck, manual_rules: false });
     expect(r.status).toBe(400);

@@ -168,6 +168,23 @@ describe('the command boundary at the till', () => {
   }, 30_000);
 });
 
+describe('the POS of a check', () => {
+  it('is one this till knows: another POS is refused, naming it', async () => {
+    const t = await signedIn();
+    const refused = await t.refused(
+      'check-calc',
+      {
+        check: {
+          pos: { id: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b' },
+          check_items: [item('OIL-1', 1)],
+        },
+      },
+      'unknown-pos',
+    );
+    expect(refused.error.path).toBe('check.pos.id');
+  }, 30_000);
+});
+
 /** A valid input of each command whose effect a cashier does not have (COMMAND_NEEDS). */
 const ANY = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 const manualPick = {
