@@ -28,6 +28,7 @@ import { refuse } from './command-map.js';
 import { InFlight, requestHash } from './idempotency.js';
 import type { TerminalPorts } from './ports.js';
 import { paymentTitle, receiptOf } from './receipt.js';
+import { keptFromAuthorisation, sameCustomer } from './completion.js';
 
 type CheckIn = HandlerInput<'check-calc'>['check'];
 type SaleAnswer = CommandOutput<'sale-process'>;
@@ -410,6 +411,8 @@ export class CheckoutService {
     const computed = this.compute(check, 'process');
     if (!computed.ok) return engineRefusal(computed.error);
     const frozen = computed.local;
+    const other = fuel && sameCustomer(check, frozen.customerId, fuel.check);
+    if (other) return other;
     const tender = tenderOf(check, dec(frozen.processed.amount_to_pay ?? 0), fuel !== null);
     if ('error' in tender) return tender;
     const charge = await this.charge(id, tender, fuel);
@@ -672,8 +675,10 @@ export class CheckoutService {
         ),
       };
     const a = kept.response as Authorisation;
+    const same = keptFromAuthorisation(check, a.check);
+    if ('error' in same) return same;
     const authorised = a.check.check_items ?? [];
-    const items = (check.check_items ?? []).map((it, i) => {
+    const items = (same.check.check_items ?? []).map((it, i) => {
       const was = authorised[i];
       return {
         ...it,
@@ -689,7 +694,7 @@ export class CheckoutService {
     return {
       authorisation: a,
       check: {
-        ...check,
+        ...same.check,
         check_items: items,
         preliminary_transaction_type: 'preauthorization',
         ...(verified ? { special_account_required_values_verify: false } : {}),

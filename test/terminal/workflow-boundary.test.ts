@@ -103,8 +103,9 @@ describe('the command boundary at the till', () => {
       'invalid-input',
     );
     expect(refused.error.path).toBe('check.special_account_required_values_verify');
-    // The cash authorisation verified nothing: the fleet account's PIN is asked for.
-    await t.refused('sale-process', completion({}), 'pin-required');
+    // The cash authorisation verified nothing, and its completion stays cash.
+    const other = await t.refused('sale-process', completion({}), 'completion-differs');
+    expect(other.error.path).toBe('check.payment_type');
     expect(await fleetBalance(t)).toBe(before);
   }, 30_000);
 
@@ -228,5 +229,135 @@ describe('a cashier', () => {
     expect(
       t.terminal.store.outbox.byTransaction(aboveCashier['sale-process']!.transaction_id as string),
     ).toBeNull();
+  }, 30_000);
+});
+
+describe('a pump completion', () => {
+  /** A cash authorisation of 10 l diesel; its completion sells `fields` for 9.8 l dispensed. */
+  async function cashAuthorised(t: Till) {
+    const auth = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: auth,
+      check: {
+        transaction_type: 'preauthorization',
+        payment_type: 'cash',
+        check_items: [item('DIESEL', 10)],
+      },
+    });
+    return (fields: Record<string, unknown>, id = uuidv7(Date.now())) => ({
+      transaction_id: id,
+      check: {
+        ...fields,
+        transaction_type: 'completion',
+        preliminary_transaction_id: auth,
+        check_items: [{ code: 'DIESEL', quantity: 10, processed_quantity: 9.8 }],
+      },
+    });
+  }
+
+  it('keeps the payment type of its authorisation: cash authorised is not completed from the fleet account', async () => {
+    const t = await signedIn();
+    const before = await fleetBalance(t);
+    const completion = await cashAuthorised(t);
+    const id = uuidv7(Date.now());
+    const fleet = { ...fleetPayment, special_account_pin: DEMO.pins.driver1 };
+    const r = await t.call('sale-process', completion(fleet, id));
+    expect(r.status, JSON.stringify(r.body)).toBe(422);
+    expect((r.body as { error: unknown }).error).toMatchObject({
+      code: 'completion-differs',
+      path: 'check.payment_type',
+    });
+    expect(await t.ok('sale-status', { transaction_id: id })).toMatchObject({ state: 'unknown' });
+    expect(await fleetBalance(t)).toBe(before);
+    // Completed as it was authorised, in cash: the change is due in cash.
+    const sale = await t.ok('sale-process', completion({ payment_type: 'cash' }));
+    expect(sale.check.payment_type ?? 'cash').toBe('cash');
+    expect(sale.warnings).toContainEqual(expect.objectContaining({ code: 'change-due' }));
+  }, 30_000);
+
+  it('keeps the customer of its authorisation: another customer is refused, naming the field', async () => {
+    const t = await signedIn();
+    const auth = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: auth,
+      check: {
+        transaction_type: 'preauthorization',
+        payment_type: 'cash',
+        id: DEMO.cards.anna,
+        id_type: 'card',
+        check_items: [item('DIESEL', 10)],
+      },
+    });
+    const completion = (fields: Record<string, unknown>) => ({
+      transaction_id: uuidv7(Date.now()),
+      check: {
+        ...fields,
+        transaction_type: 'completion',
+        preliminary_transaction_id: auth,
+        check_items: [{ code: 'DIESEL', quantity: 10, processed_quantity: 9.8 }],
+      },
+    });
+    const byId = await t.refused(
+      'sale-process',
+      completion({ customer_id: DEMO.customers.ben }),
+      'completion-differs',
+    );
+    expect(byId.error.path).toBe('check.customer_id');
+    const byCard = await t.refused(
+      'sale-process',
+      completion({ id: DEMO.cards.ben, id_type: 'card' }),
+      'completion-differs',
+    );
+    expect(byCard.error.path).toBe('check.id');
+    // Naming nobody, it is still Anna's sale.
+    const sale = await t.ok('sale-process', completion({}));
+    expect(sale.check.customer_id).toBe(DEMO.customers.anna);
+  }, 30_000);
+
+  it('keeps the account of its authorisation: another driver\u2019s access is refused', async () => {
+    const t = await signedIn();
+    const before = await fleetBalance(t);
+    const auth = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: auth,
+      check: {
+        ...fleetPayment,
+        special_account_pin: DEMO.pins.driver1,
+        transaction_type: 'preauthorization',
+        check_items: [item('DIESEL', 10)],
+      },
+    });
+    const refused = await t.refused(
+      'sale-process',
+      {
+        transaction_id: uuidv7(Date.now()),
+        check: {
+          ...fleetPayment,
+          payment_id: DEMO.accesses.driver2,
+          transaction_type: 'completion',
+          preliminary_transaction_id: auth,
+          check_items: [{ code: 'DIESEL', quantity: 10, processed_quantity: 9.8 }],
+        },
+      },
+      'completion-differs',
+    );
+    expect(refused.error.path).toBe('check.payment_id');
+    expect(await fleetBalance(t)).toBe(before);
+  }, 30_000);
+
+  it('records no card part the card never paid: a cash authorisation is not completed as a split', async () => {
+    const t = await signedIn();
+    const completion = await cashAuthorised(t);
+    const id = uuidv7(Date.now());
+    // 9.8 l of diesel at 1.66 is 16.27: "paid" 10 in cash and 6.27 by a card never charged.
+    const split = {
+      payments: [
+        { type: 'cash', amount: 10 },
+        { type: 'bank-card', amount: 6.27 },
+      ],
+    };
+    const refused = await t.refused('sale-process', completion(split, id), 'completion-differs');
+    expect(refused.error.path).toBe('check.payments[1].type');
+    expect(await t.ok('sale-status', { transaction_id: id })).toMatchObject({ state: 'unknown' });
   }, 30_000);
 });

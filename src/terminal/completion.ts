@@ -1,0 +1,84 @@
+// A pump completion is the sale its authorisation began (docs/terminal.md, "Fuel"): who pays
+// and how were decided, and checked, when the pump was authorised (cash taken up front, a
+// card pre-authorised, an account's PIN verified). The completion keeps them: a caller may
+// repeat them, never change them. Otherwise a cash prepay could be completed from a fleet
+// account (debited, and the prepaid cash still "given back"), or a card's pre-authorisation
+// left standing while the sale is booked to another means.
+import type { ErrorResponse } from '../contract/commands.js';
+import type { EngineCheck, EngineCheckResult } from '../contract/engine.js';
+import { refuse } from './command-map.js';
+
+const CODE = 'completion-differs';
+
+/** The payment type an authorisation was made with (none named: cash, as it was taken). */
+export function authorisedPaymentType(authorised: EngineCheckResult): string {
+  return authorised.payment_type ?? 'cash';
+}
+
+/** The authorisation's customer: the one its engine run resolved, or nobody. */
+function authorisedCustomer(authorised: EngineCheckResult): string | null {
+  return authorised.customer_id ?? null;
+}
+
+/** Whether the caller named a customer by an identifier the engine resolves. */
+function namesCustomerById(check: EngineCheck): boolean {
+  return check.id !== undefined || check.corporate_vehicle !== undefined;
+}
+
+/**
+ * The completion with its authorisation's payment type, account and customer filled in, or
+ * a refusal naming the first field the caller sent that differs from them.
+ */
+export function keptFromAuthorisation(
+  check: EngineCheck,
+  authorised: EngineCheckResult,
+): { check: EngineCheck } | { error: ErrorResponse } {
+  const type = authorisedPaymentType(authorised);
+  const differs = (path: string, what: string, was: unknown) => ({
+    error: refuse(CODE, `a completion keeps its authorisation's ${what}`, `check.${path}`, {
+      authorised: was ?? null,
+    }),
+  });
+  if (check.payment_type !== undefined && check.payment_type !== type)
+    return differs('payment_type', `payment type (${type})`, type);
+  for (const [i, p] of (check.payments ?? []).entries())
+    if (p.type !== type) return differs(`payments[${i}].type`, `payment type (${type})`, type);
+  // A card's payment id is its pre-authorisation's booking, made by the terminal.
+  const account = authorised.payment_id;
+  if (type !== 'bank-card' && check.payment_id !== undefined && check.payment_id !== account)
+    return differs('payment_id', 'account', account);
+  const customer = authorisedCustomer(authorised);
+  if (check.customer_id !== undefined && check.customer_id !== customer)
+    return differs('customer_id', 'customer', customer);
+  const corporate = authorised.corporate_customer_id ?? null;
+  if (check.corporate_customer_id !== undefined && check.corporate_customer_id !== corporate)
+    return differs('corporate_customer_id', 'customer', corporate);
+  return {
+    check: {
+      ...check,
+      payment_type: type as EngineCheck['payment_type'],
+      ...(type !== 'bank-card' && account !== undefined ? { payment_id: account } : {}),
+      ...(customer !== null && !namesCustomerById(check) ? { customer_id: customer } : {}),
+      ...(corporate !== null && !namesCustomerById(check)
+        ? { corporate_customer_id: corporate }
+        : {}),
+    },
+  };
+}
+
+/**
+ * After the engine resolved the completion's customer (an identifier the caller typed): it
+ * must be the authorisation's. Null when it is.
+ */
+export function sameCustomer(
+  check: EngineCheck,
+  resolved: string | null,
+  authorised: EngineCheckResult,
+): ErrorResponse | null {
+  const customer = authorisedCustomer(authorised);
+  if (resolved === customer) return null;
+  const path = check.id !== undefined ? 'check.id' : 'check.customer_id';
+  return refuse(CODE, "a completion keeps its authorisation's customer", path, {
+    authorised: customer,
+  });
+}
