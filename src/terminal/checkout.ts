@@ -83,6 +83,13 @@ function publicCheck(check: EngineCheckResult): EngineCheckResult {
   return rest as EngineCheckResult;
 }
 
+/** The check's `business_staff`: the signed-in staff member who does the operation. */
+export function businessStaffOf(by: SignedInStaff | null): {
+  business_staff?: { id: string; name?: string };
+} {
+  return by ? { business_staff: { id: by.id, ...(by.name ? { name: by.name } : {}) } } : {};
+}
+
 /** Whether a payment type is an account's (special or corporate), which pays a whole check. */
 export function isAccountType(
   type: string | null | undefined,
@@ -300,7 +307,7 @@ export class CheckoutService {
       ...(check.check_items ? { check_items: items } : {}),
       ...(pos ? { pos: { id: pos.id } } : {}),
       ...(loyaltyId ? { loyalty: { id: loyaltyId } } : {}),
-      ...(by ? { business_staff: { id: by.id, ...(by.name ? { name: by.name } : {}) } } : {}),
+      ...businessStaffOf(by),
     };
     return { check: out };
   }

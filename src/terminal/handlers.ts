@@ -139,8 +139,9 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
     'check-calc': admitted('check-calc', (i) => s.checkout.calc(i, wf.staff)),
     'sale-process': admitted('sale-process', (i) => s.checkout.process(i, wf.staff)),
     'sale-status': admitted('sale-status', (i) => s.checkout.status(i.transaction_id)),
-    'sale-cancel': admitted('sale-cancel', (i) => s.returns.cancel(i)),
-    'sale-refund': admitted('sale-refund', (i) => s.returns.refund(i)),
+    // Who gives the money back is the signed-in staff member, not the sale's seller.
+    'sale-cancel': admitted('sale-cancel', (i) => s.returns.cancel(i, wf.staff)),
+    'sale-refund': admitted('sale-refund', (i) => s.returns.refund(i, wf.staff)),
     'payment-recover': admitted('payment-recover', (i) => s.cards.recover(i.payment_id)),
     'attention-list': admitted('attention-list', (i) =>
       s.attention.list(i.include_resolved ?? false),

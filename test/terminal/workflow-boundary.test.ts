@@ -361,3 +361,84 @@ describe('a pump completion', () => {
     expect(await t.ok('sale-status', { transaction_id: id })).toMatchObject({ state: 'unknown' });
   }, 30_000);
 });
+
+describe('a cancel or refund', () => {
+  const carla = { id: DEMO.staff.cashier, name: 'Carla Cashier' };
+  const oil = { payment_type: 'cash', check_items: [item('OIL-1', 2)] };
+
+  /** Carla sells; then the senior cashier takes over the till (same shift). */
+  async function soldThenSenior(): Promise<{ t: Till; sale: string; senior: unknown }> {
+    const t = await signedIn();
+    const sale = uuidv7(Date.now());
+    const sold = await t.ok('sale-process', { transaction_id: sale, check: oil });
+    expect(sold.check.business_staff).toEqual(carla);
+    await t.ok('staff-sign-out', {});
+    const signed = await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.senior });
+    return { t, sale, senior: { id: signed.staff.id, name: signed.staff.name } };
+  }
+
+  async function sentToCentral(t: Till) {
+    await t.ok('sync-now', {});
+    return (await centralTransactions(t)) as Array<Record<string, unknown>>;
+  }
+
+  it('names the senior cashier who refunded as business_staff, not the seller', async () => {
+    const { t, sale, senior } = await soldThenSenior();
+    const id = uuidv7(Date.now());
+    const refund = await t.ok('sale-refund', {
+      transaction_id: id,
+      original_transaction_id: sale,
+      lines: [{ index: 0, quantity: 1 }],
+    });
+    expect(refund.check.business_staff).toEqual(senior);
+    const stored = await t.ok('sale-status', { transaction_id: id });
+    expect(stored).toMatchObject({ state: 'committed', check: { business_staff: senior } });
+    const body = (t.terminal.store.outbox.byTransaction(id)?.payload as { body: unknown }).body;
+    expect(body).toMatchObject({ business_staff: senior });
+    const central = (await sentToCentral(t)).find((x) => x.transaction_id === id);
+    expect(central).toMatchObject({ operation: 'refund_check', check: { business_staff: senior } });
+  }, 30_000);
+
+  it('names the senior cashier who cancelled as business_staff, not the seller', async () => {
+    const { t, sale, senior } = await soldThenSenior();
+    const cancel = await t.ok('sale-cancel', { transaction_id: sale });
+    expect(cancel.check.business_staff).toEqual(senior);
+    const queued = t.terminal.store.outbox.unsent().find((r) => r.operation === 'cancel_check');
+    expect((queued?.payload as { body: unknown }).body).toMatchObject({
+      transaction_id: sale,
+      business_staff: senior,
+    });
+    const central = (await sentToCentral(t)).find(
+      (x) => x.operation === 'cancel_check' && x.cancels === sale,
+    );
+    expect(central).toMatchObject({ business_staff: senior });
+    // The sale itself keeps its seller.
+    expect(await t.ok('sale-status', { transaction_id: sale })).toMatchObject({
+      cancelled: true,
+      check: { business_staff: carla },
+    });
+  }, 30_000);
+
+  it('counts a refund on the shift it was made in, not the sale\u2019s', async () => {
+    const { t, sale, senior } = await soldThenSenior();
+    await t.ok('staff-sign-out', {});
+    await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.manager });
+    const first = (await t.ok('status', {})).shift!.id;
+    await t.ok('shift-close', { counted_cash: 25.8 });
+    await t.ok('staff-sign-out', {});
+    await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.senior });
+    await t.ok('shift-open', {});
+    const refund = await t.ok('sale-refund', {
+      transaction_id: uuidv7(Date.now()),
+      original_transaction_id: sale,
+      lines: [{ index: 0, quantity: 1 }],
+    });
+    expect(refund.check.business_staff).toEqual(senior);
+    const now = (await t.ok('shift-report', {})).report;
+    expect(now.refunds).toMatchObject({ count: 1, amount: refund.check.amount_to_pay });
+    expect(now.sales.count).toBe(0);
+    const then = (await t.ok('shift-report', { shift_id: first })).report;
+    expect(then.refunds.count).toBe(0);
+    expect(then.sales.count).toBe(1);
+  }, 30_000);
+});
