@@ -140,9 +140,17 @@ export const CheckVehicleRequest = callerObject(s.CheckCorporateVehicle.shape, [
 /** The POS the till sells in (a till serving several); its settings are the terminal's. */
 export const CheckPosRequest = callerObject(s.CheckPos.shape, ['id'], { id: z.uuid() });
 
-/** What an integrator carries along; `bonuses_spent` is where the terminal records lots. */
+/**
+ * What an integrator carries along, except the terminal's own keys: `bonuses_spent` (which
+ * lots paid, read by a refund), `refund_lines` (what a refund took back) and `clock_suspect`
+ * (the till's clock was in doubt when it sold, told to the central service).
+ */
 export const ExternalInfoRequest = z.looseObject({
   bonuses_spent: refusedField(),
+  refund_lines: refusedField(`the lines a refund took back; ${SET_BY_TERMINAL}`),
+  clock_suspect: refusedField(
+    'whether the till\u2019s clock was in doubt; set by the terminal, not by the caller',
+  ),
 });
 
 /** The transaction types a check sent here may have: refunds and cancels have their commands. */
@@ -241,6 +249,33 @@ export const CheckRequest = callerObject(
       path: ['preliminary_transaction_id'],
       message: `only a completion names the pump authorisation it completes; otherwise ${SET_BY_TERMINAL}`,
     });
+  // What the pump dispensed is the forecourt's report of a completion, nothing else's.
+  check.check_items?.forEach((it, i) => {
+    if (check.transaction_type === 'completion') return;
+    for (const key of ['processed_quantity', 'processed_amount'] as const)
+      if (it[key] !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['check_items', i, key],
+          message: 'what the pump dispensed is reported only in a completion',
+        });
+  });
+  // Money the caller names is money taken: a negative shipping charge or payment part would
+  // be a discount nobody granted, or cash out of the drawer against a card overcharged.
+  if (check.shipping_amount !== undefined && check.shipping_amount < 0)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['shipping_amount'],
+      message: 'shipping is a charge: 0 or more',
+    });
+  check.payments?.forEach((p, i) => {
+    if (p.amount < 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['payments', i, 'amount'],
+        message: 'a payment part is money taken: 0 or more',
+      });
+  });
   // A card payment's id is the card operation's, known once the terminal has charged it.
   const cardOp = `the card operation\u2019s id; ${SET_BY_TERMINAL}`;
   if (check.payment_type === 'bank-card' && check.payment_id !== undefined)

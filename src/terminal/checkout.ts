@@ -29,6 +29,7 @@ import { InFlight, requestHash } from './idempotency.js';
 import type { TerminalPorts } from './ports.js';
 import { paymentTitle, receiptOf } from './receipt.js';
 import { keptFromAuthorisation, sameCustomer } from './completion.js';
+import { amountDisagrees } from './line-amounts.js';
 
 type CheckIn = HandlerInput<'check-calc'>['check'];
 type SaleAnswer = CommandOutput<'sale-process'>;
@@ -453,7 +454,9 @@ export class CheckoutService {
     const { special_account_pin: pin, ...rest } = check as EngineCheck & {
       special_account_pin?: string;
     };
-    return computeSale(this.p, rest as EngineCheck, pin, mode);
+    const computed = computeSale(this.p, rest as EngineCheck, pin, mode);
+    const wrong = computed.ok ? amountDisagrees(check, computed.local.processed) : null;
+    return wrong ? { ok: false as const, error: wrong } : computed;
   }
 
   /**

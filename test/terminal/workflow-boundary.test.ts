@@ -442,3 +442,76 @@ describe('a cancel or refund', () => {
     expect(then.sales.count).toBe(1);
   }, 30_000);
 });
+
+describe('a figure or flag the caller sends', () => {
+  /** Sells `check` and expects a 400 naming `path`; nothing recorded, charged or queued. */
+  async function refusedSale(t: Till, check: Record<string, unknown>, path: string) {
+    const id = uuidv7(Date.now());
+    const refused = await t.refused(
+      'sale-process',
+      { transaction_id: id, check: { payment_type: 'cash', ...check } },
+      'invalid-input',
+    );
+    expect(refused.error.path).toBe(path);
+    expect(await t.ok('sale-status', { transaction_id: id })).toMatchObject({ state: 'unknown' });
+    expect(t.terminal.store.outbox.byTransaction(id)).toBeNull();
+    expect(t.terminal.services.cards.forTransaction(id)).toEqual([]);
+  }
+
+  it('sells a line at price x quantity: a line amount that says otherwise is refused', async () => {
+    const t = await signedIn();
+    // 2 x 12.90 (the preset's price, or typed) sold for 0.01.
+    const cheap = { code: 'OIL-1', quantity: 2, amount: 0.01 };
+    await refusedSale(t, { check_items: [cheap] }, 'check.check_items[0].amount');
+    await refusedSale(
+      t,
+      { check_items: [{ ...cheap, price: 12.9 }] },
+      'check.check_items[0].amount',
+    );
+    // An amount that is price x quantity is only said again.
+    const sale = await t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: { payment_type: 'cash', check_items: [{ ...cheap, amount: 25.8 }] },
+    });
+    expect(sale.check.amount_to_pay).toBe(25.8);
+  }, 30_000);
+
+  it('takes what the pump dispensed only in a completion', async () => {
+    const t = await signedIn();
+    const line = { code: 'OIL-1', quantity: 1, processed_quantity: 2, processed_amount: 0.01 };
+    await refusedSale(t, { check_items: [line] }, 'check.check_items[0].processed_quantity');
+  }, 30_000);
+
+  it('takes no negative payment part: no cash out of the drawer against a card overcharged', async () => {
+    const t = await signedIn();
+    const payments = [
+      { type: 'cash', amount: -5 },
+      { type: 'bank-card', amount: 17.9 },
+    ];
+    await refusedSale(t, { check_items: [item('OIL-1', 1)], payments }, 'check.payments[0].amount');
+  }, 30_000);
+
+  it('charges no negative shipping: it would be a discount nobody granted', async () => {
+    const t = await signedIn();
+    await refusedSale(
+      t,
+      { check_items: [item('OIL-1', 1)], shipping_amount: -5 },
+      'check.shipping_amount',
+    );
+  }, 30_000);
+
+  it('leaves the clock_suspect flag and refund_lines of the free-form info to the terminal', async () => {
+    const t = await signedIn();
+    const sale = { check_items: [item('OIL-1', 1)] };
+    await refusedSale(
+      t,
+      { ...sale, external_additional_info: { clock_suspect: true } },
+      'check.external_additional_info.clock_suspect',
+    );
+    await refusedSale(
+      t,
+      { ...sale, external_additional_info: { refund_lines: [{ index: 0, quantity: 1 }] } },
+      'check.external_additional_info.refund_lines',
+    );
+  }, 30_000);
+});
