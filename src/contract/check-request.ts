@@ -260,14 +260,25 @@ export const CheckRequest = callerObject(
           message: 'what the pump dispensed is reported only in a completion',
         });
   });
-  // Money the caller names is money taken: a negative shipping charge or payment part would
-  // be a discount nobody granted, or cash out of the drawer against a card overcharged.
+  // Money the caller names is money taken: a negative shipping charge, service or payment part
+  // would be a discount nobody granted, or cash out of the drawer against a card overcharged.
   if (check.shipping_amount !== undefined && check.shipping_amount < 0)
     ctx.addIssue({
       code: 'custom',
       path: ['shipping_amount'],
       message: 'shipping is a charge: 0 or more',
     });
+  check.check_services?.forEach((sv, i) => {
+    for (const key of ['value', 'cost', 'amount'] as const) {
+      const v = sv[key];
+      if (typeof v === 'number' && v < 0)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['check_services', i, key],
+          message: 'a service is a charge: 0 or more',
+        });
+    }
+  });
   check.payments?.forEach((p, i) => {
     if (p.amount < 0)
       ctx.addIssue({

@@ -500,6 +500,21 @@ describe('a figure or flag the caller sends', () => {
     );
   }, 30_000);
 
+  it('charges no negative service: a service outside the catalogue cannot lower the check', async () => {
+    const t = await signedIn();
+    const sale = { check_items: [item('OIL-1', 1)] };
+    await refusedSale(
+      t,
+      { ...sale, check_services: [{ code: 'FOO', amount: -5 }] },
+      'check.check_services[0].amount',
+    );
+    await refusedSale(
+      t,
+      { ...sale, check_services: [{ code: 'FOO', value: 1, cost: -5 }] },
+      'check.check_services[0].cost',
+    );
+  }, 30_000);
+
   it('leaves the clock_suspect flag and refund_lines of the free-form info to the terminal', async () => {
     const t = await signedIn();
     const sale = { check_items: [item('OIL-1', 1)] };
