@@ -28,7 +28,12 @@ import { refuse } from './command-map.js';
 import { InFlight, requestHash } from './idempotency.js';
 import type { TerminalPorts } from './ports.js';
 import { paymentTitle, receiptOf } from './receipt.js';
-import { keptFromAuthorisation, sameCustomer } from './completion.js';
+import {
+  keptFromAuthorisation,
+  linesDiffer,
+  sameCustomer,
+  withAuthorisedPrice,
+} from './completion.js';
 import { amountDisagrees } from './line-amounts.js';
 
 type CheckIn = HandlerInput<'check-calc'>['check'];
@@ -411,7 +416,7 @@ export class CheckoutService {
     if (check.transaction_type === 'preauthorization') return this.authorise(id, hash, check);
     let fuel: Authorisation | null = null;
     if (check.transaction_type === 'completion') {
-      const found = this.authorisationFor(check);
+      const found = this.authorisationFor(check, input.check.check_items);
       if ('error' in found) return found.error;
       fuel = found.authorisation;
       check = found.check;
@@ -665,6 +670,7 @@ export class CheckoutService {
   /** The authorisation a completion books against, its authorised values filled in. */
   private authorisationFor(
     check: EngineCheck,
+    sent: CheckIn['check_items'],
   ): { authorisation: Authorisation; check: EngineCheck } | { error: ErrorResponse } {
     const ref = check.preliminary_transaction_id;
     const kept = ref ? this.p.store.commandResults.get('fuel-authorisation', ref) : null;
@@ -687,11 +693,13 @@ export class CheckoutService {
     const a = kept.response as Authorisation;
     const same = keptFromAuthorisation(check, a.check);
     if ('error' in same) return same;
+    const differs = linesDiffer(sent, a.check);
+    if (differs) return { error: differs };
     const authorised = a.check.check_items ?? [];
     const items = (same.check.check_items ?? []).map((it, i) => {
       const was = authorised[i];
       return {
-        ...it,
+        ...withAuthorisedPrice(it, was),
         ...(it.authorized_quantity === undefined && was
           ? { authorized_quantity: was.quantity }
           : {}),

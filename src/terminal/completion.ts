@@ -4,8 +4,9 @@
 // repeat them, never change them. Otherwise a cash prepay could be completed from a fleet
 // account (debited, and the prepaid cash still "given back"), or a card's pre-authorisation
 // left standing while the sale is booked to another means.
-import type { ErrorResponse } from '../contract/commands.js';
+import type { ErrorResponse, HandlerInput } from '../contract/commands.js';
 import type { EngineCheck, EngineCheckResult } from '../contract/engine.js';
+import { dec, eq } from '../money/index.js';
 import { refuse } from './command-map.js';
 
 const CODE = 'completion-differs';
@@ -81,4 +82,48 @@ export function sameCustomer(
   return refuse(CODE, "a completion keeps its authorisation's customer", path, {
     authorised: customer,
   });
+}
+
+type SentLine = NonNullable<HandlerInput<'sale-process'>['check']['check_items']>[number];
+
+/**
+ * The authorised lines keep their goods and price: the caller reports what was dispensed, not
+ * what it cost (9.8 l at 0.01 would leave most of a cash prepay to "give back"). A price
+ * sent again must be the authorised one; the authorised price is used either way (a price
+ * pulled since the authorisation is not the one the customer paid for). Null when all agree.
+ */
+export function linesDiffer(
+  sent: readonly SentLine[] | undefined,
+  authorised: EngineCheckResult,
+): ErrorResponse | null {
+  const was = authorised.check_items ?? [];
+  for (const [i, line] of (sent ?? []).entries()) {
+    const a = was[i];
+    if (!a) continue;
+    const at = `check.check_items[${i}]`;
+    if (line.code !== a.code)
+      return refuse(CODE, "a completion keeps its authorisation's goods", `${at}.code`, {
+        authorised: a.code,
+      });
+    if (line.price !== undefined && (a.price === undefined || !eq(dec(line.price), dec(a.price))))
+      return refuse(CODE, "a completion keeps its authorisation's price", `${at}.price`, {
+        authorised: a.price ?? null,
+      });
+  }
+  return null;
+}
+
+/** A completion line with its authorised price (and the digits it was typed with). */
+export function withAuthorisedPrice<L extends { price?: number; price_decimal_digits?: number }>(
+  line: L,
+  authorised: { price?: number | undefined; price_decimal_digits?: number | undefined } | undefined,
+): L {
+  if (authorised?.price === undefined) return line;
+  return {
+    ...line,
+    price: authorised.price,
+    ...(authorised.price_decimal_digits !== undefined
+      ? { price_decimal_digits: authorised.price_decimal_digits }
+      : {}),
+  };
 }

@@ -244,13 +244,17 @@ describe('a pump completion', () => {
         check_items: [item('DIESEL', 10)],
       },
     });
-    return (fields: Record<string, unknown>, id = uuidv7(Date.now())) => ({
+    return (
+      fields: Record<string, unknown>,
+      id = uuidv7(Date.now()),
+      line: Record<string, unknown> = {},
+    ) => ({
       transaction_id: id,
       check: {
         ...fields,
         transaction_type: 'completion',
         preliminary_transaction_id: auth,
-        check_items: [{ code: 'DIESEL', quantity: 10, processed_quantity: 9.8 }],
+        check_items: [{ code: 'DIESEL', quantity: 10, processed_quantity: 9.8, ...line }],
       },
     });
   }
@@ -343,6 +347,28 @@ describe('a pump completion', () => {
     );
     expect(refused.error.path).toBe('check.payment_id');
     expect(await fleetBalance(t)).toBe(before);
+  }, 30_000);
+
+  it('keeps the goods and price of its authorisation: no cheaper fuel, no bigger change', async () => {
+    const t = await signedIn();
+    const completion = await cashAuthorised(t);
+    const cash = { payment_type: 'cash' };
+    // 9.8 l at 0.01 would leave 16.50 of the 16.60 prepaid to "give back" from the drawer.
+    const cheap = completion(cash, uuidv7(Date.now()), { price: 0.01 });
+    const refused = await t.refused('sale-process', cheap, 'completion-differs');
+    expect(refused.error.path).toBe('check.check_items[0].price');
+    const other = await t.refused(
+      'sale-process',
+      completion(cash, uuidv7(Date.now()), { code: 'FUEL-98' }),
+      'completion-differs',
+    );
+    expect(other.error.path).toBe('check.check_items[0].code');
+    expect(await t.ok('sale-status', { transaction_id: cheap.transaction_id })).toMatchObject({
+      state: 'unknown',
+    });
+    // At the authorised price (said again, or left out): 9.8 x 1.66 = 16.27, 0.33 back.
+    const sale = await t.ok('sale-process', completion(cash, uuidv7(Date.now()), { price: 1.659 }));
+    expect(sale.check.amount_to_pay).toBe(16.27);
   }, 30_000);
 
   it('records no card part the card never paid: a cash authorisation is not completed as a split', async () => {
