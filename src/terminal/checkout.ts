@@ -29,6 +29,7 @@ import { InFlight, requestHash } from './idempotency.js';
 import type { TerminalPorts } from './ports.js';
 import { paymentTitle, receiptOf } from './receipt.js';
 import {
+  cappedSpend,
   keptFromAuthorisation,
   linesDiffer,
   sameCustomer,
@@ -421,7 +422,9 @@ export class CheckoutService {
       fuel = found.authorisation;
       check = found.check;
     }
-    const computed = this.compute(check, 'process');
+    let computed = this.compute(check, 'process');
+    const capped = fuel && !computed.ok ? cappedSpend(check, computed.error) : null;
+    if (capped) [check, computed] = [capped, this.compute(capped, 'process')];
     if (!computed.ok) return engineRefusal(computed.error);
     const frozen = computed.local;
     const other = fuel && sameCustomer(check, frozen.customerId, fuel.check);

@@ -5,8 +5,8 @@
 // account (debited, and the prepaid cash still "given back"), or a card's pre-authorisation
 // left standing while the sale is booked to another means.
 import type { ErrorResponse, HandlerInput } from '../contract/commands.js';
-import type { EngineCheck, EngineCheckResult } from '../contract/engine.js';
-import { dec, eq } from '../money/index.js';
+import type { EngineCheck, EngineCheckResult, EngineError } from '../contract/engine.js';
+import { dec, eq, gt, min, toNumber } from '../money/index.js';
 import { refuse } from './command-map.js';
 
 const CODE = 'completion-differs';
@@ -48,6 +48,11 @@ export function keptFromAuthorisation(
   const account = authorised.payment_id;
   if (type !== 'bank-card' && check.payment_id !== undefined && check.payment_id !== account)
     return differs('payment_id', 'account', account);
+  // Bonuses spent beyond the authorisation's would come back as cash change.
+  const spent = authorised.bonuses_redeemed_amount ?? 0;
+  const spend = check.bonuses_redeemed_amount;
+  if (spend !== undefined && gt(dec(spend), dec(spent)))
+    return differs('bonuses_redeemed_amount', `bonus spend (at most ${spent})`, spent);
   const customer = authorisedCustomer(authorised);
   if (check.customer_id !== undefined && check.customer_id !== customer)
     return differs('customer_id', 'customer', customer);
@@ -58,6 +63,7 @@ export function keptFromAuthorisation(
     check: {
       ...check,
       payment_type: type as EngineCheck['payment_type'],
+      ...(spend === undefined && spent > 0 ? { bonuses_redeemed_amount: spent } : {}),
       ...(type !== 'bank-card' && account !== undefined ? { payment_id: account } : {}),
       ...(customer !== null && !namesCustomerById(check) ? { customer_id: customer } : {}),
       ...(corporate !== null && !namesCustomerById(check)
@@ -126,4 +132,17 @@ export function withAuthorisedPrice<L extends { price?: number; price_decimal_di
       ? { price_decimal_digits: authorised.price_decimal_digits }
       : {}),
   };
+}
+
+/**
+ * The fuel is in the tank: when fewer litres than authorised lower the ceiling below the
+ * authorised bonus spend, the completion spends what it can (the engine's figure) instead of
+ * refusing. The check to compute again, or null when the refusal is another one.
+ */
+export function cappedSpend(check: EngineCheck, error: EngineError): EngineCheck | null {
+  if (error.code !== 'insufficient-bonuses') return null;
+  const d = (error.details ?? {}) as { available?: unknown; ceiling?: unknown };
+  if (typeof d.available !== 'number' || typeof d.ceiling !== 'number') return null;
+  const can = toNumber(min(dec(d.available), dec(d.ceiling)));
+  return { ...check, bonuses_redeemed_amount: can };
 }

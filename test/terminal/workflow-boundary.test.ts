@@ -371,6 +371,68 @@ describe('a pump completion', () => {
     expect(sale.check.amount_to_pay).toBe(16.27);
   }, 30_000);
 
+  /** Anna's cash authorisation of 10 l diesel, spending `bonuses` (none: 0). */
+  async function annaAuthorised(t: Till, bonuses?: number) {
+    const auth = uuidv7(Date.now());
+    const anna = { payment_type: 'cash', customer_id: DEMO.customers.anna };
+    const authorised = await t.ok('sale-process', {
+      transaction_id: auth,
+      check: {
+        ...anna,
+        transaction_type: 'preauthorization',
+        ...(bonuses ? { bonuses_redeemed_amount: bonuses } : {}),
+        check_items: [item('DIESEL', 10)],
+      },
+    });
+    const complete = (litres: number, fields: Record<string, unknown> = {}) => ({
+      transaction_id: uuidv7(Date.now()),
+      check: {
+        ...anna,
+        ...fields,
+        transaction_type: 'completion',
+        preliminary_transaction_id: auth,
+        check_items: [{ code: 'DIESEL', quantity: 10, processed_quantity: litres }],
+      },
+    });
+    return { authorised, complete };
+  }
+
+  it('spends no more bonuses than its authorisation: they would come back as cash change', async () => {
+    const t = await signedIn();
+    const { complete } = await annaAuthorised(t);
+    const refused = await t.refused(
+      'sale-process',
+      complete(10, { bonuses_redeemed_amount: 8 }),
+      'completion-differs',
+    );
+    expect(refused.error).toMatchObject({
+      path: 'check.bonuses_redeemed_amount',
+      details: { authorised: 0 },
+    });
+  }, 30_000);
+
+  it('keeps the bonus spend of its authorisation when the completion leaves it out', async () => {
+    const t = await signedIn();
+    const { authorised, complete } = await annaAuthorised(t, 10);
+    const granted = authorised.check.bonuses_redeemed_amount!;
+    expect(granted).toBeGreaterThan(0);
+    // All 10 l dispensed: the prepaid cash is the whole amount to pay, nothing more is due.
+    const sale = await t.ok('sale-process', complete(10));
+    expect(sale.check.bonuses_redeemed_amount).toBe(granted);
+    expect(sale.check.amount_to_pay).toBe(authorised.check.amount_to_pay);
+  }, 30_000);
+
+  it('spends what it can when fewer litres lower the bonus ceiling below the authorised spend', async () => {
+    const t = await signedIn();
+    const { authorised, complete } = await annaAuthorised(t, 10);
+    const sale = await t.ok('sale-process', complete(4));
+    expect(sale.check.bonuses_redeemed_amount).toBeGreaterThan(0);
+    expect(sale.check.bonuses_redeemed_amount).toBeLessThan(
+      authorised.check.bonuses_redeemed_amount!,
+    );
+    expect(sale.warnings).toContainEqual(expect.objectContaining({ code: 'change-due' }));
+  }, 30_000);
+
   it('records no card part the card never paid: a cash authorisation is not completed as a split', async () => {
     const t = await signedIn();
     const completion = await cashAuthorised(t);
