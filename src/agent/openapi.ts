@@ -12,7 +12,8 @@ import {
   shellErrorStatus,
   type CommandName,
 } from '../contract/commands.js';
-import { looseShared, strictShared } from '../contract/shared.js';
+import { CheckRequest } from '../contract/check-request.js';
+import { looseShared } from '../contract/shared.js';
 import { SESSION_COOKIE } from './sessions.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -71,7 +72,7 @@ function errorResponses(codes: number[]): Record<string, Json> {
 export function agentOpenApi(): Record<string, Json> {
   const inputs = componentsOf(
     [
-      ['Check', strictShared.Check],
+      ['CheckRequest', CheckRequest],
       ...commandNames.map((n): [string, z.ZodType] => [`${pascal(n)}Input`, commands[n].input]),
     ],
     'input',

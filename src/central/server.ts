@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
 import { problemsOf } from '../contract/problems.js';
 import { canonicalJson } from '../contract/wire.js';
-import { HEADERS, operations, type Operation } from '../sync/api.js';
+import { HEADERS, operations, type CancelCheck, type Operation } from '../sync/api.js';
 import { HttpError } from './errors.js';
 import { decideFault, FaultSettings, NO_FAULTS, type FaultDecision } from './faults.js';
 import type { CentralService, Session } from './service.js';
@@ -243,7 +243,7 @@ export function createCentralServer(o: ServerOptions) {
         case operations.processCheck.name:
           return service.processCheck(s, body);
         case operations.cancelCheck.name:
-          return service.cancelCheck(s, body as { transaction_id: string; comment?: string }, key);
+          return service.cancelCheck(s, body as CancelCheck, key);
         case operations.refundCheck.name:
           return service.refundCheck(s, body as never, key);
         case operations.bonusesAdd.name:

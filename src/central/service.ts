@@ -335,7 +335,11 @@ export function createService(o: ServiceOptions) {
 
   function cancelCheck(
     session: Session,
-    body: { transaction_id: string; comment?: string | undefined },
+    body: {
+      transaction_id: string;
+      comment?: string | undefined;
+      business_staff?: { id: string; name?: string | undefined } | undefined;
+    },
     key: string,
   ) {
     const row = store.transaction(body.transaction_id);
@@ -389,7 +393,12 @@ export function createService(o: ServiceOptions) {
       operation: 'cancel_check',
       customer_id: row.customer_id,
       subtype: 'online',
-      body: JSON.stringify({ cancels: body.transaction_id, check: cancelled }),
+      // Who cancelled: the cancelled check keeps its seller.
+      body: JSON.stringify({
+        cancels: body.transaction_id,
+        check: cancelled,
+        ...(body.business_staff ? { business_staff: body.business_staff } : {}),
+      }),
       created: new Date(clock.now()).toISOString(),
     });
     // What the write-off could not take, as done here: the till reconciles its figure with it.
@@ -476,6 +485,8 @@ export function createService(o: ServiceOptions) {
       transaction_id: key,
       preliminary_transaction_id: body.original_transaction_id,
       ...(body.comment ? { comment: body.comment } : {}),
+      // Who refunded, not the sale's seller the stored check names.
+      ...(body.business_staff ? { business_staff: body.business_staff } : {}),
     } as Rec;
     const effects = applyRefund(store, {
       refundId: key,

@@ -18,7 +18,8 @@ import {
   TransactionPaymentType,
   TransactionSubType,
 } from './enums.js';
-import { looseShared, strictShared } from './shared.js';
+import { CheckRequest, refusedField, SET_BY_TERMINAL } from './check-request.js';
+import { looseShared } from './shared.js';
 import {
   comment as commentText,
   currency,
@@ -77,7 +78,31 @@ export function httpStatusOf(code: string): number {
 
 // ---- shared parts ----
 
-const Empty = z.strictObject({});
+/**
+ * Who acts, and where: the signed-in staff member on this terminal. No command takes them
+ * from the caller; each refuses them by name (with its own system-owned fields).
+ */
+const ACTOR = {
+  staff: 'the signed-in staff member',
+  staff_id: 'the signed-in staff member',
+  business_staff: 'the signed-in staff member',
+  roles: 'the signed-in staff member\u2019s roles',
+  terminal_id: 'this terminal',
+} as const;
+
+/**
+ * A command's input: `shape` holds what the caller decides; the actor fields and `owned` (the
+ * command's system-owned fields, each with where its value comes from) are refused by name;
+ * anything else is refused as unknown (strict).
+ */
+function callerInput<S extends z.ZodRawShape>(shape: S, owned: Record<string, string> = {}) {
+  const refused: Record<string, z.ZodType> = {};
+  for (const [key, from] of Object.entries({ ...ACTOR, ...owned }))
+    refused[key] = refusedField(`${from}; ${SET_BY_TERMINAL}`);
+  return z.strictObject({ ...refused, ...shape }) as unknown as z.ZodObject<S, z.core.$strict>;
+}
+
+const Empty = callerInput({});
 
 /** Roles (interfaces.md, `role_based_model_roles`, ours); each includes the one before. */
 export const StaffRole = z.enum(['cashier', 'senior-cashier', 'manager']);
@@ -267,8 +292,8 @@ const PaymentRecord = z.strictObject({
   card: z.string().optional(),
 });
 
-/** The check a UI sends (strict: PIN allowed, response-only fields refused). */
-const CheckIn = strictShared.Check;
+/** The check a UI or an integrator sends: only what the caller decides (check-request.ts). */
+const CheckIn = CheckRequest;
 /** A check as the terminal answers it (see the header: loose, PIN dropped). */
 const CheckOut = looseShared.CheckResponse;
 
@@ -311,6 +336,24 @@ const SaleResult = z.strictObject({
   cash: CashTender.optional(),
 });
 
+/** What only the terminal says of a sale (its answer's fields). */
+const SALE_OWNED = {
+  subtype: 'online or offline is how the terminal reached the service',
+  payments:
+    'the card operations the terminal ran (the check\u2019s own payments are the caller\u2019s)',
+  sync: 'the sale\u2019s outbox row',
+  receipt_printed: 'the printer',
+} as const;
+
+/** What only the terminal says of a cancel or a refund: it takes back the sale as recorded. */
+const RETURN_OWNED = {
+  check: 'the sale as it was recorded',
+  amount: 'the sale as it was recorded',
+  owed: 'the customer\u2019s balance',
+  payments: 'the card operations the terminal ran',
+  sync: 'the outbox row',
+} as const;
+
 // ---- the map ----
 
 /**
@@ -322,9 +365,10 @@ const SaleResult = z.strictObject({
 export const commands = {
   status: { input: Empty, output: StatusOutput },
   'staff-sign-in': {
-    input: z.strictObject({
-      auth_code: shortText.min(1, { error: 'the auth code is required' }),
-    }),
+    input: callerInput(
+      { auth_code: shortText.min(1, { error: 'the auth code is required' }) },
+      { signed_in_at: 'the time of the sign-in' },
+    ),
     output: z.strictObject({ staff: SignedInStaff, shift: Shift.nullable() }),
   },
   'staff-sign-out': {
@@ -332,25 +376,52 @@ export const commands = {
     output: z.strictObject({ signed_out: StaffRef.nullable() }),
   },
   'shift-open': {
-    input: z.strictObject({ opening_cash: cash.optional() }),
+    input: callerInput(
+      { opening_cash: cash.optional() },
+      {
+        id: 'the shift\u2019s id',
+        shift_id: 'the shift\u2019s id',
+        number: 'the shift\u2019s number',
+        opened_at: 'the time it opens',
+        opened_by: 'the signed-in staff member',
+      },
+    ),
     output: z.strictObject({ shift: Shift }),
   },
   'shift-close': {
-    input: z.strictObject({ counted_cash: cash.optional() }),
+    input: callerInput(
+      { counted_cash: cash.optional() },
+      {
+        shift_id: 'the open shift is the one closed',
+        closed_at: 'the time it closes',
+        closed_by: 'the signed-in staff member',
+        expected_cash: 'the cash the shift\u2019s operations leave in the drawer',
+      },
+    ),
     output: z.strictObject({ report: ShiftReport }),
   },
   'shift-report': {
     /** Absent `shift_id` = the open shift. */
-    input: z.strictObject({ shift_id: z.uuid().optional() }),
+    input: callerInput(
+      { shift_id: z.uuid().optional() },
+      { expected_cash: 'the cash the shift\u2019s operations leave in the drawer' },
+    ),
     output: z.strictObject({ report: ShiftReport }),
   },
   'customer-identify': {
-    input: z.strictObject({
-      // A QR code identifies with up to 256 characters (recognition.ts).
-      id: longId.min(3, { error: 'the identifier has at least 3 characters' }),
-      id_type: IdType,
-      cardotppassword: shortText.min(3, { error: 'at least 3 characters' }).optional(),
-    }),
+    input: callerInput(
+      {
+        // A QR code identifies with up to 256 characters (recognition.ts).
+        id: longId.min(3, { error: 'the identifier has at least 3 characters' }),
+        id_type: IdType,
+        cardotppassword: shortText.min(3, { error: 'at least 3 characters' }).optional(),
+      },
+      {
+        customer_id: 'the customer the identifier finds',
+        customer: 'the customer the identifier finds',
+        source: 'where the terminal found the customer',
+      },
+    ),
     output: z.strictObject({
       customer: CustomerSummary,
       /** `cache`: answered from the local copy (offline, or the lookup timed out). */
@@ -358,25 +429,29 @@ export const commands = {
     }),
   },
   'check-calc': {
-    input: z.strictObject({ check: CheckIn }),
+    input: callerInput({ check: CheckIn }, { warnings: 'the engine\u2019s warnings' }),
     output: z.strictObject({ check: CheckOut, warnings: z.array(Warning) }),
   },
   'sale-process': {
-    input: z
-      .strictObject({
+    input: callerInput(
+      {
         transaction_id: z.uuid(),
         check: CheckIn,
         /**
          * The cash the customer handed over for the cash part (a cashier's entry): at least
          * that part, else `cash-short`; the change is answered, stored and printed.
          */
-        cash_given: num.min(0, { error: 'must be >= 0' }).optional(),
-      })
-      .refine(sameTransaction, sameTransactionError),
+        cash_given: cash.optional(),
+      },
+      { ...SALE_OWNED, cash: 'the change the terminal works out from cash_given' },
+    ).refine(sameTransaction, sameTransactionError),
     output: SaleResult,
   },
   'sale-status': {
-    input: z.strictObject({ transaction_id: z.uuid() }),
+    input: callerInput(
+      { transaction_id: z.uuid() },
+      { state: 'where the sale stands', subtype: SALE_OWNED.subtype },
+    ),
     output: z.discriminatedUnion('state', [
       z.strictObject({
         transaction_id: z.uuid(),
@@ -400,7 +475,7 @@ export const commands = {
   },
   'sale-cancel': {
     /** The sale's own transaction id: cancelling twice answers the first result. */
-    input: z.strictObject({ transaction_id: z.uuid(), comment: comment.optional() }),
+    input: callerInput({ transaction_id: z.uuid(), comment: comment.optional() }, RETURN_OWNED),
     output: z.strictObject({
       transaction_id: z.uuid(),
       check: CheckOut,
@@ -412,21 +487,30 @@ export const commands = {
     }),
   },
   'sale-refund': {
-    input: z.strictObject({
-      /** The refund's own id, made by the client like a sale's. */
-      transaction_id: z.uuid(),
-      original_transaction_id: z.uuid(),
-      lines: z
-        .array(
-          z.strictObject({
-            index: z.int().min(0),
-            quantity: quantity.positive({ error: 'a refunded quantity is > 0' }),
-          }),
-        )
-        .min(1, { error: 'name at least one line to refund' })
-        .max(500, { error: 'at most 500 lines' }),
-      comment: comment.optional(),
-    }),
+    input: callerInput(
+      {
+        /** The refund's own id, made by the client like a sale's. */
+        transaction_id: z.uuid(),
+        original_transaction_id: z.uuid(),
+        lines: z
+          .array(
+            callerInput(
+              {
+                index: z.int().min(0),
+                quantity: quantity.positive({ error: 'a refunded quantity is > 0' }),
+              },
+              {
+                amount: 'what the sale charged for the line',
+                price: 'what the sale charged for the line',
+              },
+            ),
+          )
+          .min(1, { error: 'name at least one line to refund' })
+          .max(500, { error: 'at most 500 lines' }),
+        comment: comment.optional(),
+      },
+      RETURN_OWNED,
+    ),
     output: z.strictObject({
       transaction_id: z.uuid(),
       original_transaction_id: z.uuid(),
@@ -439,7 +523,14 @@ export const commands = {
   },
   'payment-recover': {
     /** Absent `payment_id` = every operation still `inprocess` in the payment journal. */
-    input: z.strictObject({ payment_id: z.uuid().optional() }),
+    input: callerInput(
+      { payment_id: z.uuid().optional() },
+      {
+        action: 'what the payment unit reports',
+        status: 'what the payment unit reports',
+        amount: 'the payment journal',
+      },
+    ),
     output: z.strictObject({
       recovered: z.array(
         PaymentRecord.extend({ action: z.enum(['status-enquiry', 'reversal', 'none']) }),
@@ -449,11 +540,18 @@ export const commands = {
     }),
   },
   'attention-list': {
-    input: z.strictObject({ include_resolved: z.boolean().optional() }),
+    input: callerInput({ include_resolved: z.boolean().optional() }),
     output: z.strictObject({ items: z.array(AttentionItem) }),
   },
   'attention-resolve': {
-    input: z.strictObject({ id: z.uuid(), comment: comment.optional() }),
+    input: callerInput(
+      { id: z.uuid(), comment: comment.optional() },
+      {
+        resolved_at: 'the time it is resolved',
+        resolved_by: 'the signed-in staff member',
+        kind: 'the attention item',
+      },
+    ),
     output: z.strictObject({ item: AttentionItem }),
   },
   'sync-now': {

@@ -85,7 +85,15 @@ export const LookupQuery = z.strictObject({ id: z.string().min(3), id_type: IdTy
 export const LookupResult = z.strictObject({ changes: z.array(Change) });
 export const LookupResultInbound = z.looseObject({ changes: z.array(z.unknown()) });
 
-export const CancelCheck = z.strictObject({ transaction_id: uuid, comment: z.string().optional() });
+/** Who cancelled or refunded (ours): the staff member signed in on the till, not the seller. */
+const ReturnedBy = z.strictObject({ id: uuid, name: z.string().optional() });
+
+export const CancelCheck = z.strictObject({
+  transaction_id: uuid,
+  comment: z.string().optional(),
+  business_staff: ReturnedBy.optional(),
+});
+export type CancelCheck = z.infer<typeof CancelCheck>;
 
 /**
  * A refund of some lines of a processed sale (ours): the server computes it from the sale as
@@ -96,6 +104,7 @@ export const RefundCheck = z.strictObject({
   original_transaction_id: uuid,
   lines: z.array(RefundLine).min(1),
   comment: z.string().optional(),
+  business_staff: ReturnedBy.optional(),
 });
 export type RefundCheck = z.infer<typeof RefundCheck>;
 

@@ -9,6 +9,7 @@ import type {
   ErrorResponse,
   HandlerInput,
   SaleSync,
+  SignedInStaff,
   Warning,
 } from '../contract/commands.js';
 import type { EngineCheck, EngineCheckResult, EngineError } from '../contract/engine.js';
@@ -40,6 +41,14 @@ import { refuse } from './command-map.js';
 import { InFlight, requestHash } from './idempotency.js';
 import type { TerminalPorts } from './ports.js';
 import { cashLines, paymentTitle, receiptOf } from './receipt.js';
+import {
+  cappedSpend,
+  keptFromAuthorisation,
+  linesDiffer,
+  sameCustomer,
+  withAuthorisedPrice,
+} from './completion.js';
+import { amountDisagrees } from './line-amounts.js';
 
 type CheckIn = HandlerInput<'check-calc'>['check'];
 type SaleAnswer = CommandOutput<'sale-process'>;
@@ -92,6 +101,13 @@ function publicCheck(check: EngineCheckResult): EngineCheckResult {
     special_account_pin?: unknown;
   };
   return rest as EngineCheckResult;
+}
+
+/** The check's `business_staff`: the signed-in staff member who does the operation. */
+export function businessStaffOf(by: SignedInStaff | null): {
+  business_staff?: { id: string; name?: string };
+} {
+  return by ? { business_staff: { id: by.id, ...(by.name ? { name: by.name } : {}) } } : {};
 }
 
 /** Whether a payment type is an account's (special or corporate), which pays a whole check. */
@@ -291,16 +307,23 @@ export class CheckoutService {
     return id ? (cache.get('pos', id) as (Record<string, unknown> & { id: string }) | null) : null;
   }
 
-  /** The check as the engine and the sale service get it: POS, loyalty and presets filled. */
-  private complete(check: CheckIn): { check: EngineCheck } | { error: ErrorResponse } {
+  /**
+   * The check as the engine and the sale service get it: POS, loyalty and presets filled, and
+   * the seller is the signed-in staff member. The request shape (check-request.ts) refuses
+   * every field the terminal owns, so what the caller sent carries none of them.
+   */
+  private complete(
+    check: CheckIn,
+    by: SignedInStaff | null,
+  ): { check: EngineCheck } | { error: ErrorResponse } {
     const pos = this.posRecord(check);
+    if (check.pos && !pos)
+      return {
+        error: refuse('unknown-pos', 'this till does not sell in that POS', 'check.pos.id'),
+      };
     const loyaltyId =
-      check.loyalty?.id ??
-      (pos?.loyalty_id as string | undefined) ??
-      this.p.store.cache.all('loyalty')[0]?.id;
-    const mode = (check.pos?.check_item_enter_mode ??
-      pos?.check_item_enter_mode ??
-      'without-limits') as string;
+      (pos?.loyalty_id as string | undefined) ?? this.p.store.cache.all('loyalty')[0]?.id;
+    const mode = (pos?.check_item_enter_mode ?? 'without-limits') as string;
     const catalog = Array.isArray(pos?.catalog) ? (pos.catalog as CatalogItem[]) : [];
     const items = [...(check.check_items ?? [])];
     for (const [i, it] of items.entries()) {
@@ -338,8 +361,9 @@ export class CheckoutService {
     const out: EngineCheck = {
       ...(check as EngineCheck),
       ...(check.check_items ? { check_items: items } : {}),
-      ...(pos && !check.pos ? { pos: { id: pos.id } } : {}),
-      ...(loyaltyId && !check.loyalty ? { loyalty: { id: loyaltyId } } : {}),
+      ...(pos ? { pos: { id: pos.id } } : {}),
+      ...(loyaltyId ? { loyalty: { id: loyaltyId } } : {}),
+      ...businessStaffOf(by),
     };
     return { check: out };
   }
@@ -369,8 +393,11 @@ export class CheckoutService {
     );
   }
 
-  calc(input: HandlerInput<'check-calc'>): CommandOutput<'check-calc'> | ErrorResponse {
-    const done = this.complete(input.check);
+  calc(
+    input: HandlerInput<'check-calc'>,
+    by: SignedInStaff | null = null,
+  ): CommandOutput<'check-calc'> | ErrorResponse {
+    const done = this.complete(input.check, by);
     if ('error' in done) return done.error;
     const vehicle = this.foreignVehicle(done.check);
     if (vehicle) return vehicle;
@@ -427,7 +454,11 @@ export class CheckoutService {
 
   private readonly inFlight = new InFlight();
 
-  process(input: HandlerInput<'sale-process'>): Promise<SaleAnswer | ErrorResponse> {
+  /** Sells the check; `by` is the signed-in staff member, recorded as its seller. */
+  process(
+    input: HandlerInput<'sale-process'>,
+    by: SignedInStaff | null = null,
+  ): Promise<SaleAnswer | ErrorResponse> {
     const hash = requestHash(input);
     return this.inFlight.run(
       input.transaction_id,
@@ -438,7 +469,7 @@ export class CheckoutService {
           'this transaction_id is being used for another sale',
           'transaction_id',
         ),
-      () => this.processOnce(input, hash),
+      () => this.processOnce(input, hash, by),
     );
   }
 
@@ -451,6 +482,7 @@ export class CheckoutService {
   private async processOnce(
     input: HandlerInput<'sale-process'>,
     hash: string,
+    by: SignedInStaff | null,
   ): Promise<SaleAnswer | ErrorResponse> {
     const id = input.transaction_id;
     const replayed = this.replay(id, hash);
@@ -459,7 +491,7 @@ export class CheckoutService {
       const e = transactionVoided(id);
       return refuse(e.code, e.message, e.path ?? 'transaction_id', e.details);
     }
-    const done = this.complete({ ...input.check, transaction_id: id });
+    const done = this.complete({ ...input.check, transaction_id: id }, by);
     if ('error' in done) return done.error;
     const vehicle = this.foreignVehicle(done.check);
     if (vehicle) return vehicle;
@@ -468,14 +500,18 @@ export class CheckoutService {
       return this.authorise(id, hash, check, input.cash_given);
     let fuel: Authorisation | null = null;
     if (check.transaction_type === 'completion') {
-      const found = this.authorisationFor(check);
+      const found = this.authorisationFor(check, input.check.check_items);
       if ('error' in found) return found.error;
       fuel = found.authorisation;
       check = found.check;
     }
-    const computed = this.compute(check, 'process');
+    let computed = this.compute(check, 'process');
+    const capped = fuel && !computed.ok ? cappedSpend(check, computed.error) : null;
+    if (capped) [check, computed] = [capped, this.compute(capped, 'process')];
     if (!computed.ok) return engineRefusal(computed.error);
     const frozen = computed.local;
+    const other = fuel && sameCustomer(check, frozen.customerId, fuel.check);
+    if (other) return other;
     const tender = tenderOf(check, dec(frozen.processed.amount_to_pay ?? 0), fuel !== null);
     if ('error' in tender) return tender;
     const cash = this.cashOf(input.cash_given, tender, fuel);
@@ -543,7 +579,9 @@ export class CheckoutService {
     const { special_account_pin: pin, ...rest } = check as EngineCheck & {
       special_account_pin?: string;
     };
-    return computeSale(this.p, rest as EngineCheck, pin, mode);
+    const computed = computeSale(this.p, rest as EngineCheck, pin, mode);
+    const wrong = computed.ok ? amountDisagrees(check, computed.local.processed) : null;
+    return wrong ? { ok: false as const, error: wrong } : computed;
   }
 
   /**
@@ -770,6 +808,7 @@ export class CheckoutService {
   /** The authorisation a completion books against, its authorised values filled in. */
   private authorisationFor(
     check: EngineCheck,
+    sent: CheckIn['check_items'],
   ): { authorisation: Authorisation; check: EngineCheck } | { error: ErrorResponse } {
     const ref = check.preliminary_transaction_id;
     const kept = ref ? this.p.store.commandResults.get('fuel-authorisation', ref) : null;
@@ -790,11 +829,15 @@ export class CheckoutService {
         ),
       };
     const a = kept.response as Authorisation;
+    const same = keptFromAuthorisation(check, a.check);
+    if ('error' in same) return same;
+    const differs = linesDiffer(sent, a.check);
+    if (differs) return { error: differs };
     const authorised = a.check.check_items ?? [];
-    const items = (check.check_items ?? []).map((it, i) => {
+    const items = (same.check.check_items ?? []).map((it, i) => {
       const was = authorised[i];
       return {
-        ...it,
+        ...withAuthorisedPrice(it, was),
         ...(it.authorized_quantity === undefined && was
           ? { authorized_quantity: was.quantity }
           : {}),
@@ -807,7 +850,7 @@ export class CheckoutService {
     return {
       authorisation: a,
       check: {
-        ...check,
+        ...same.check,
         check_items: items,
         preliminary_transaction_type: 'preauthorization',
         ...(verified ? { special_account_required_values_verify: false } : {}),

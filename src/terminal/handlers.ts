@@ -1,14 +1,13 @@
 // Every command of the command map (src/contract/commands.ts) as a handler over the terminal's
 // services, each admitted by the workflow first: who must be signed in, with which role, and
-// whether a shift must be open (interfaces.md, Roles: cashier sells, identifies and takes
-// payments; senior-cashier also cancels, refunds and picks manual rules; manager also closes
-// shifts and resolves the attention list).
+// whether a shift must be open, as roles.ts's COMMAND_NEEDS says for the command.
 import {
   isErrorResponse,
   type CommandName,
   type CommandOutput,
   type DeviceState,
   type ErrorResponse,
+  type HandlerInput,
   type SyncState,
 } from '../contract/commands.js';
 import type { Config } from '../contract/config.js';
@@ -23,8 +22,9 @@ import type { IdentifyService } from './identify.js';
 import type { ReturnsService } from './returns.js';
 import type { ShiftService } from './shifts.js';
 import type { StaffService } from './staff.js';
-import { iso, type Needs, type Workflow } from './workflow.js';
 import { dec, round, toNumber } from '../money/index.js';
+import { needsOf } from './roles.js';
+import { iso, type Workflow } from './workflow.js';
 
 export interface Services {
   workflow: Workflow;
@@ -112,11 +112,18 @@ export function cashOf(cash: number | undefined): number | undefined {
 
 export function createHandlers(p: TerminalPorts, s: Services): Handlers {
   const wf = s.workflow;
-  /** Runs `fn` when the workflow admits the command, else answers the refusal. */
+  /** Runs `fn` when the workflow admits the command (roles.ts, COMMAND_NEEDS), else refuses. */
   const admitted =
-    <I, O>(needs: Needs, fn: (input: I) => O | ErrorResponse | Promise<O | ErrorResponse>) =>
-    (input: I) =>
-      wf.admit(needs) ?? fn(input);
+    <N extends CommandName>(
+      name: N,
+      fn: (
+        input: HandlerInput<N>,
+      ) => CommandOutput<N> | ErrorResponse | Promise<CommandOutput<N> | ErrorResponse>,
+    ) =>
+    (input: HandlerInput<N>) => {
+      const needs = needsOf(name, input);
+      return (needs ? wf.admit(needs) : null) ?? fn(input);
+    };
   const emitStatus = () => {
     try {
       p.emit?.('status-changed', statusOf(p, s));
@@ -131,8 +138,11 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
    * answer: what it wrote (a failed attempt) stays.
    */
   const oneTransaction =
-    <I, O>(name: CommandName, fn: (input: I) => O | ErrorResponse) =>
-    (input: I): O | ErrorResponse =>
+    <N extends CommandName>(
+      name: N,
+      fn: (input: HandlerInput<N>) => CommandOutput<N> | ErrorResponse,
+    ) =>
+    (input: HandlerInput<N>): CommandOutput<N> | ErrorResponse =>
       p.store.write(() => {
         const out = fn(input);
         if (!isErrorResponse(out)) p.store.commandResults.check(name, out);
@@ -145,68 +155,43 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
       emitStatus();
       return out;
     };
-  /** Picking manual rules is a senior cashier's (interfaces.md). */
-  const manualNeeds = (check: { manual_rules?: boolean | undefined }): Needs['role'] =>
-    check.manual_rules === true ? 'senior-cashier' : 'cashier';
 
   return {
-    status: () => statusOf(p, s),
-    'staff-sign-in': andTell((i) => s.staff.signIn(i.auth_code)),
-    'staff-sign-out': andTell(() => s.staff.signOut()),
+    status: admitted('status', () => statusOf(p, s)),
+    'staff-sign-in': andTell(admitted('staff-sign-in', (i) => s.staff.signIn(i.auth_code))),
+    'staff-sign-out': andTell(admitted('staff-sign-out', () => s.staff.signOut())),
     'shift-open': andTell(
       admitted(
-        { role: 'cashier' },
-        oneTransaction('shift-open', (i: { opening_cash?: number | undefined }) =>
-          s.shifts.open(cashOf(i.opening_cash)),
-        ),
+        'shift-open',
+        oneTransaction('shift-open', (i) => s.shifts.open(cashOf(i.opening_cash))),
       ),
     ),
     'shift-close': andTell(
       admitted(
-        { role: 'manager' },
-        oneTransaction('shift-close', (i: { counted_cash?: number | undefined }) =>
-          s.shifts.close(cashOf(i.counted_cash)),
-        ),
+        'shift-close',
+        oneTransaction('shift-close', (i) => s.shifts.close(cashOf(i.counted_cash))),
       ),
     ),
-    'shift-report': admitted({ role: 'cashier' }, (i: { shift_id?: string | undefined }) =>
-      s.shifts.report(i.shift_id),
-    ),
-    'customer-identify': admitted(
-      { role: 'cashier' },
-      (i: Parameters<Handlers['customer-identify']>[0]) => s.identify.identify(i),
-    ),
-    'check-calc': (i) => wf.admit({ role: manualNeeds(i.check) }) ?? s.checkout.calc(i),
-    'sale-process': (i) =>
-      wf.admit({ role: manualNeeds(i.check), shift: true }) ?? s.checkout.process(i),
-    'sale-status': admitted({ role: 'cashier' }, (i: { transaction_id: string }) =>
-      s.checkout.status(i.transaction_id),
-    ),
-    'sale-cancel': admitted(
-      { role: 'senior-cashier', shift: true },
-      (i: Parameters<Handlers['sale-cancel']>[0]) => s.returns.cancel(i),
-    ),
-    'sale-refund': admitted(
-      { role: 'senior-cashier', shift: true },
-      (i: Parameters<Handlers['sale-refund']>[0]) => s.returns.refund(i),
-    ),
-    'payment-recover': admitted({ role: 'cashier' }, (i: { payment_id?: string | undefined }) =>
-      s.cards.recover(i.payment_id),
-    ),
-    'attention-list': admitted(
-      { role: 'cashier' },
-      (i: { include_resolved?: boolean | undefined }) =>
-        s.attention.list(i.include_resolved ?? false),
+    'shift-report': admitted('shift-report', (i) => s.shifts.report(i.shift_id)),
+    'customer-identify': admitted('customer-identify', (i) => s.identify.identify(i)),
+    // The seller is the signed-in staff member, never the caller's word.
+    'check-calc': admitted('check-calc', (i) => s.checkout.calc(i, wf.staff)),
+    'sale-process': admitted('sale-process', (i) => s.checkout.process(i, wf.staff)),
+    'sale-status': admitted('sale-status', (i) => s.checkout.status(i.transaction_id)),
+    // Who gives the money back is the signed-in staff member, not the sale's seller.
+    'sale-cancel': admitted('sale-cancel', (i) => s.returns.cancel(i, wf.staff)),
+    'sale-refund': admitted('sale-refund', (i) => s.returns.refund(i, wf.staff)),
+    'payment-recover': admitted('payment-recover', (i) => s.cards.recover(i.payment_id)),
+    'attention-list': admitted('attention-list', (i) =>
+      s.attention.list(i.include_resolved ?? false),
     ),
     'attention-resolve': andTell(
       admitted(
-        { role: 'manager' },
-        oneTransaction('attention-resolve', (i: { id: string; comment?: string | undefined }) =>
-          s.attention.resolve(i.id, i.comment),
-        ),
+        'attention-resolve',
+        oneTransaction('attention-resolve', (i) => s.attention.resolve(i.id, i.comment)),
       ),
     ),
-    'sync-now': admitted({ role: 'cashier' }, async () => {
+    'sync-now': admitted('sync-now', async () => {
       const progress = (
         phase: 'push' | 'pull' | 'snapshot',
         done: number,
@@ -240,6 +225,6 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
           : null,
       };
     }),
-    'devices-state': () => ({ devices: devicesOf(p) }),
+    'devices-state': admitted('devices-state', () => ({ devices: devicesOf(p) })),
   };
 }

@@ -4,7 +4,13 @@
 // there records nothing), and the cancellation or refund, its bonus, account and coupon
 // effects and its outbox row commit in one transaction. Bonuses a write-off could not take
 // are owed (an attention item), never silently lost.
-import type { CommandOutput, ErrorResponse, HandlerInput, Warning } from '../contract/commands.js';
+import type {
+  CommandOutput,
+  ErrorResponse,
+  HandlerInput,
+  SignedInStaff,
+  Warning,
+} from '../contract/commands.js';
 import type { EngineCheckResult, EngineProcessedCheck } from '../contract/engine.js';
 import { add, dec, fromMinor, gt, min, sub, toNumber, ZERO, type Dec } from '../money/index.js';
 import type { OperationInput } from '../store/ledger.js';
@@ -12,7 +18,13 @@ import { OUTBOX_PAYLOAD_VERSION, outboxPayload } from '../sync/outbox-payload.js
 import { calculate, remainderOf } from '../engine/index.js';
 import type { JournalEntry } from '../devices/payment-journal.js';
 import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-payments.js';
-import { engineRefusal, isAccountType, posLocalDate, saleSyncOf } from './checkout.js';
+import {
+  businessStaffOf,
+  engineRefusal,
+  isAccountType,
+  posLocalDate,
+  saleSyncOf,
+} from './checkout.js';
 import { preparedRules } from './sale-service.js';
 import { refuse } from './command-map.js';
 import { InFlight, requestHash } from './idempotency.js';
@@ -123,6 +135,7 @@ export class ReturnsService {
 
   cancel(
     input: HandlerInput<'sale-cancel'>,
+    by: SignedInStaff | null = null,
   ): Promise<CommandOutput<'sale-cancel'> | ErrorResponse> {
     const hash = requestHash(input);
     return this.inFlight.run(
@@ -134,12 +147,13 @@ export class ReturnsService {
           'this sale is being cancelled with another request',
           'transaction_id',
         ),
-      () => this.cancelOnce(input, hash),
+      () => this.cancelOnce(input, hash, by),
     );
   }
 
   refund(
     input: HandlerInput<'sale-refund'>,
+    by: SignedInStaff | null = null,
   ): Promise<CommandOutput<'sale-refund'> | ErrorResponse> {
     const hash = requestHash(input);
     return this.inFlight.run(
@@ -151,13 +165,14 @@ export class ReturnsService {
           'this transaction_id is being used for another refund',
           'transaction_id',
         ),
-      () => this.refundOnce(input, hash),
+      () => this.refundOnce(input, hash, by),
     );
   }
 
   private async cancelOnce(
     input: HandlerInput<'sale-cancel'>,
     hash: string,
+    by: SignedInStaff | null,
   ): Promise<CommandOutput<'sale-cancel'> | ErrorResponse> {
     const { store, clock, log, sync } = this.p;
     const id = input.transaction_id;
@@ -205,7 +220,8 @@ export class ReturnsService {
       );
     const result = calculate(ctx.context, preparedRules(ctx.rules));
     if ('error' in result) return engineRefusal(result.error);
-    const back = result.check;
+    // The cancel is the signed-in staff member's, not the seller's (the stored sale keeps its).
+    const back = { ...result.check, ...businessStaffOf(by) };
     const owed = result.owed?.bonuses ?? 0;
 
     // The sale first, if it is still on its way: a cancel must not overtake it.
@@ -229,6 +245,7 @@ export class ReturnsService {
     const body: Record<string, unknown> = {
       transaction_id: id,
       ...(input.comment ? { comment: input.comment } : {}),
+      ...businessStaffOf(by),
     };
     const subtype = this.subtype();
     const localDate = posLocalDate(this.p, original.pos?.id);
@@ -281,6 +298,7 @@ export class ReturnsService {
   private async refundOnce(
     input: HandlerInput<'sale-refund'>,
     hash: string,
+    by: SignedInStaff | null,
   ): Promise<CommandOutput<'sale-refund'> | ErrorResponse> {
     const { store, clock, log, sync } = this.p;
     const id = input.transaction_id;
@@ -379,6 +397,7 @@ export class ReturnsService {
       transaction_id: id,
       preliminary_transaction_id: originalId,
       ...(input.comment ? { comment: input.comment } : {}),
+      ...businessStaffOf(by),
       external_additional_info: {
         ...(result.check.external_additional_info ?? {}),
         refund_lines: input.lines,
@@ -418,6 +437,7 @@ export class ReturnsService {
       original_transaction_id: originalId,
       lines: input.lines,
       ...(input.comment ? { comment: input.comment } : {}),
+      ...businessStaffOf(by),
     };
     const subtype = this.subtype();
     const localDate = posLocalDate(this.p, original.pos?.id);

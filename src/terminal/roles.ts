@@ -1,7 +1,11 @@
 // Roles (interfaces.md, `role_based_model_roles`): cashier < senior-cashier < manager, each
 // including the one before. A business whose role_based_model.active is false treats every
 // staff member as manager; a business not cached yet keeps the roles as given (the safe side).
-import { StaffRole } from '../contract/commands.js';
+//
+// Who may run what is one table (COMMAND_NEEDS), one row per command of the map: the handlers
+// admit by it and test/terminal/roles-boundary.test.ts walks it.
+import { StaffRole, type CommandName, type HandlerInput } from '../contract/commands.js';
+import type { Needs } from './workflow.js';
 
 const RANK: Record<StaffRole, number> = { cashier: 1, 'senior-cashier': 2, manager: 3 };
 const ORDER = StaffRole.options;
@@ -22,4 +26,49 @@ export function effectiveRoles(
 
 export function hasRole(roles: readonly StaffRole[], needed: StaffRole): boolean {
   return roles.some((r) => RANK[r] >= RANK[needed]);
+}
+
+/** What a command needs; `null`: anyone at the till, signed in or not. */
+export interface CommandNeeds extends Needs {
+  role: StaffRole;
+  /** An input that reaches a higher role's effect raises the role it needs. */
+  raisedBy?: (input: never) => StaffRole | null;
+}
+
+/** Picking rules by hand is a senior cashier's (interfaces.md, Roles). */
+const manualRules = (i: { check: { manual_rules?: boolean | undefined } }): StaffRole | null =>
+  i.check.manual_rules === true ? 'senior-cashier' : null;
+
+/**
+ * Every command's needs (interfaces.md, Roles: a cashier sells, identifies and takes payments;
+ * a senior cashier also cancels, refunds and picks manual rules; a manager also closes shifts
+ * and resolves the attention list).
+ */
+export const COMMAND_NEEDS: { readonly [N in CommandName]: CommandNeeds | null } = {
+  status: null,
+  'staff-sign-in': null,
+  'staff-sign-out': null,
+  'shift-open': { role: 'cashier' },
+  'shift-close': { role: 'manager' },
+  'shift-report': { role: 'cashier' },
+  'customer-identify': { role: 'cashier' },
+  'check-calc': { role: 'cashier', raisedBy: manualRules },
+  'sale-process': { role: 'cashier', shift: true, raisedBy: manualRules },
+  'sale-status': { role: 'cashier' },
+  'sale-cancel': { role: 'senior-cashier', shift: true },
+  'sale-refund': { role: 'senior-cashier', shift: true },
+  'payment-recover': { role: 'cashier' },
+  'attention-list': { role: 'cashier' },
+  'attention-resolve': { role: 'manager' },
+  'sync-now': { role: 'cashier' },
+  'devices-state': null,
+};
+
+/** What running `name` with `input` needs: its row, its role raised by what the input asks. */
+export function needsOf<N extends CommandName>(name: N, input: HandlerInput<N>): Needs | null {
+  const row = COMMAND_NEEDS[name];
+  if (!row) return null;
+  const raised = row.raisedBy?.(input as never) ?? null;
+  const role = raised && RANK[raised] > RANK[row.role] ? raised : row.role;
+  return { role, ...(row.shift ? { shift: true } : {}) };
 }

@@ -10,6 +10,7 @@ import {
   signInInput,
 } from '../../renderer/requests.js';
 import { emptyDraft, initialState, reduce, type Event, type State } from '../../renderer/state.js';
+import { commands } from '../../src/contract/commands.js';
 import { calcCheck as calcResponse, committed, customer, status, TX_ID } from './fixtures.js';
 
 const run = (s: State, ...events: Event[]) => events.reduce(reduce, s);
@@ -92,6 +93,31 @@ describe('calcCheck', () => {
 });
 
 describe('saleInput', () => {
+  it('sends only fields the caller may set: the command boundary accepts every sale it builds', () => {
+    const rule = '018f0000-0000-7000-8000-0000000000dd';
+    const check = calcResponse({
+      special_account_pin_required: true,
+      special_account_odometer_required: 'required',
+      special_account_vehicle_id_required: 'optional',
+    });
+    let s = atPayment(check);
+    s = run(
+      s,
+      { type: 'payment-method', method: 'corporate-special-account', accountId: rule },
+      ...typed({ bonuses: '1', pin: '1234', odometer: '1000.5', 'vehicle-id': 'TRUCK-1' }),
+    );
+    const draft = { ...s.sale.draft, coupons: ['C1'], manualRuleIds: [rule] };
+    s = { ...s, sale: { ...s.sale, draft } };
+    const built = saleInput(s);
+    if (!('input' in built)) throw new Error(JSON.stringify(built));
+    const parsed = commands['sale-process'].input.safeParse(built.input);
+    expect(parsed.error?.issues ?? []).toEqual([]);
+    expect(built.input.check).toMatchObject({ manual_rules: true, special_account_pin: '1234' });
+    const cash = saleInput(atPayment());
+    if (!('input' in cash)) throw new Error(JSON.stringify(cash));
+    expect(commands['sale-process'].input.safeParse(cash.input).success).toBe(true);
+  });
+
   it('pays the whole amount in cash by default', () => {
     const built = saleInput(atPayment());
     expect(built).toMatchObject({
