@@ -8,7 +8,9 @@
 // contract gains later is refused here until someone decides the caller may set it.
 import { z } from 'zod';
 import { TransactionType } from './enums.js';
+import { checkItems } from './check.js';
 import { strictShared } from './shared.js';
+import { BOUNDS, freeFormBounds } from './wire.js';
 
 /** Why a field is refused when a caller sends it (the default). */
 export const SET_BY_TERMINAL = 'set by the terminal, not by the caller';
@@ -145,13 +147,15 @@ export const CheckPosRequest = callerObject(s.CheckPos.shape, ['id'], { id: z.uu
  * lots paid, read by a refund), `refund_lines` (what a refund took back) and `clock_suspect`
  * (the till's clock was in doubt when it sold, told to the central service).
  */
-export const ExternalInfoRequest = z.looseObject({
-  bonuses_spent: refusedField(),
-  refund_lines: refusedField(`the lines a refund took back; ${SET_BY_TERMINAL}`),
-  clock_suspect: refusedField(
-    'whether the till\u2019s clock was in doubt; set by the terminal, not by the caller',
-  ),
-});
+export const ExternalInfoRequest = z
+  .looseObject({
+    bonuses_spent: refusedField(),
+    refund_lines: refusedField(`the lines a refund took back; ${SET_BY_TERMINAL}`),
+    clock_suspect: refusedField(
+      'whether the till\u2019s clock was in doubt; set by the terminal, not by the caller',
+    ),
+  })
+  .superRefine(freeFormBounds);
 
 /** The transaction types a check sent here may have: refunds and cancels have their commands. */
 const SOLD_HERE = ['sale', 'preauthorization', 'completion'] as const;
@@ -223,7 +227,7 @@ export const CheckRequest = callerObject(
   {
     corporate_vehicle: CheckVehicleRequest.optional(),
     pos: CheckPosRequest.optional(),
-    check_items: z.array(CheckItemRequest).optional(),
+    check_items: checkItems(CheckItemRequest, BOUNDS.amount).optional(),
     check_services: z.array(CheckServiceRequest).optional(),
     tanks: z.array(CheckTankRequest).optional(),
     implemented_rules: z.array(PickedRuleRequest).optional(),

@@ -126,7 +126,7 @@ function lineSize(line: {
  * sells (1e9), so no figure the engine derives from them leaves the bounds. A float product
  * is fine here: it decides a bound, never an amount.
  */
-function checkItems<
+export function checkItems<
   T extends z.ZodType<{
     amount?: number | undefined;
     price?: number | undefined;

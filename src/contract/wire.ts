@@ -185,13 +185,14 @@ export function jsonShape(
  * A free-form JSON object (`external_additional_info`, `passthru_data`, an address): at most
  * 8 levels deep and 1000 values, so a hostile document cannot exhaust the stack or the store.
  */
-export const FreeFormObject = z.record(z.string(), z.unknown()).superRefine((v, ctx) => {
+export function freeFormBounds(v: unknown, ctx: z.RefinementCtx): void {
   const shape = jsonShape(v);
   if (shape.depth > BOUNDS.depth)
     ctx.addIssue({ code: 'custom', message: `nested at most ${BOUNDS.depth} levels deep` });
   else if (shape.nodes > BOUNDS.nodes)
     ctx.addIssue({ code: 'custom', message: `at most ${BOUNDS.nodes} values` });
-});
+}
+export const FreeFormObject = z.record(z.string(), z.unknown()).superRefine(freeFormBounds);
 
 /** ISO currency code. */
 export const currency = z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code of three capital letters');
