@@ -213,8 +213,11 @@ export class ReturnsService {
     if (saleRow && saleRow.status !== 'done' && saleRow.status !== 'rejected')
       await sync.push().catch(() => undefined);
 
-    const opId = this.p.ids.newId();
-    const settled: JournalEntry[] = [];
+    await this.cards.settled;
+    // A cancel a kill lost after the card was reversed: its reversal (and its id) is adopted.
+    const adopted = this.cards.unrecordedReversal(id);
+    const opId = adopted?.transaction_id ?? this.p.ids.newId();
+    const settled: JournalEntry[] = adopted ? [adopted] : [];
     const card = this.cardLeft(id, []);
     if (gt(card.left, ZERO)) {
       const r = await this.cards.run('cancel', toNumber(card.left), opId, card.receipt);
@@ -393,8 +396,13 @@ export class ReturnsService {
       earlier.map((r) => r.id),
     );
     const toCard = min(card.left, toPayBack);
-    if (gt(toCard, ZERO)) {
-      const r = await this.cards.run('refund', toNumber(toCard), id, null);
+    // A refund a kill lost after the card was refunded: what it gave back is adopted.
+    await this.cards.settled;
+    settled.push(...this.cards.refundsOf(id));
+    const given = settled.reduce((sum, e) => add(sum, fromMinor(e.amount_cents, 2)), ZERO);
+    const rest = sub(toCard, given);
+    if (gt(rest, ZERO)) {
+      const r = await this.cards.run('refund', toNumber(rest), id, null);
       if (!r.ok) return r.error;
       settled.push(r.entry);
     }

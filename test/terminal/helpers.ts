@@ -17,6 +17,7 @@ import type { DeviceSet } from '../../src/devices/registry.js';
 import { DeviceStates } from '../../src/devices/states.js';
 import { ZvtUnit } from '../../src/devices/zvt/driver.js';
 import type { ZvtSimulator } from '../../src/devices/zvt/simulator.js';
+import type { SyncClock } from '../../src/sync/clock.js';
 
 export interface Till {
   dir: string;
@@ -47,6 +48,10 @@ export interface TillOptions {
   secrets?: SecretStore;
   /** The devices themselves (default: built from `devices`). */
   deviceSet?: DeviceSet;
+  /** The till's clock (default: the system's). */
+  clock?: SyncClock;
+  /** Keys merged into the `terminal` section. */
+  terminal_config?: Record<string, unknown>;
 }
 
 export function tempDir(prefix = 'lt-till-'): string {
@@ -65,7 +70,7 @@ export async function openTill(o: TillOptions = {}): Promise<Till> {
       ...o.central_config,
     },
     standin: o.standin ?? {},
-    terminal: { sign_in: o.signIn ?? {} },
+    terminal: { sign_in: o.signIn ?? {}, ...o.terminal_config },
     ...(o.devices ? { devices: o.devices } : {}),
   });
   const log = createFileLogger({ dir: join(dir, 'logs'), name: 'terminal' });
@@ -77,6 +82,7 @@ export async function openTill(o: TillOptions = {}): Promise<Till> {
     startSync: false,
     app: { name: 'lt', version: 'test' },
     ...(o.deviceSet ? { devices: o.deviceSet } : {}),
+    ...(o.clock ? { clock: o.clock } : {}),
   });
   const pulled = await terminal.sync.pull();
   expect(pulled.ok).toBe(true);
