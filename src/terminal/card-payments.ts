@@ -4,7 +4,7 @@
 // payment for the central service, and answers `payment-recover`.
 import type { CommandOutput, ErrorResponse } from '../contract/commands.js';
 import type { BankCardExternalPaymentOperationType } from '../contract/enums.js';
-import { externalPaymentRecord, PaymentBlocked, PaymentFlow } from '../devices/payment-flow.js';
+import { PaymentBlocked, PaymentFlow } from '../devices/payment-flow.js';
 import type {
   JournalEntry,
   JournalPatch,
@@ -15,8 +15,8 @@ import { dec, fromMinor, toMinor, toNumber } from '../money/index.js';
 import type { CardOperation } from '../store/card-journal.js';
 import { localDateOf } from '../store/context.js';
 import type { Store } from '../store/open.js';
-import { OUTBOX_PAYLOAD_VERSION, outboxPayload } from '../sync/outbox-payload.js';
 import { refuse } from './command-map.js';
+import { cardOperation } from './ledger-ops.js';
 import type { TerminalPorts } from './ports.js';
 
 /** The journal entry the devices read, from the store's record. */
@@ -408,27 +408,9 @@ export class CardPayments {
     localDate: string,
     clockSuspect: boolean,
   ): void {
-    const { store, app } = this.p;
-    const body = externalPaymentRecord(entry);
-    store.record({
-      id: entry.id,
-      kind: 'bank-card-payment',
-      subtype,
-      localDate,
-      payments: [
-        { type: 'bank-card', id: entry.id, amount: body.amount, currency: entry.currency },
-      ],
-      outbox: {
-        operation: 'bank_card_payments',
-        version: OUTBOX_PAYLOAD_VERSION,
-        payload: outboxPayload(body, {
-          appVersion: app.version,
-          schemaVersion: this.p.schemaVersion,
-          nowMs: this.p.clock.now(),
-          clockSuspect,
-        }),
-      },
-    });
+    const { store, app, schemaVersion, clock } = this.p;
+    const meta = { appVersion: app.version, schemaVersion, nowMs: clock.now(), clockSuspect };
+    store.record(cardOperation({ entry, subtype, localDate, meta }));
   }
 
   /**
