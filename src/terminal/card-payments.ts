@@ -157,7 +157,8 @@ export class CardPayments {
   private running = 0;
   private ready: Promise<void> = Promise.resolve();
   private sweeper: ReturnType<typeof setInterval> | null = null;
-  private sweeping = false;
+  /** The lifetime sweep under way, if any: card operations wait for it (one unit, one at a time). */
+  private sweep: Promise<number> | null = null;
 
   /** Settles once the start-up settling is over; every card operation waits for it. */
   get settled(): Promise<void> {
@@ -200,6 +201,7 @@ export class CardPayments {
     originalReceipt: number | null = null,
   ): Promise<CardResult> {
     await this.ready;
+    await this.unitFree();
     return this.exec(operation, amount, transactionId, originalReceipt);
   }
 
@@ -217,6 +219,7 @@ export class CardPayments {
     taken: readonly string[] = [],
   ): Promise<CardResult> {
     await this.ready;
+    await this.unitFree();
     const cents = Number(toMinor(dec(amount), 2));
     const standing = this.standing(transactionId, taken).find(
       (o) =>
@@ -246,6 +249,17 @@ export class CardPayments {
     receipt: number,
   ): Promise<CardResult> {
     const cents = Number(toMinor(dec(amount), 2));
+    const j = this.p.store.cardJournal;
+    const preauth = j.approvedByReceipt(UNIT_NAME, receipt);
+    if (preauth?.operationType === 'authorize' && j.reversalOf(preauth.id))
+      return {
+        ok: false,
+        error: refuse(
+          'authorisation-released',
+          'the pre-authorisation of this pump was released: its lifetime is over',
+          'check.preliminary_transaction_id',
+        ),
+      };
     for (const o of this.unclaimedCompletions(receipt)) {
       if (o.amountCents === cents) {
         this.p.log.info('card completion adopted', {
@@ -449,7 +463,7 @@ export class CardPayments {
   startUp(): Promise<void> {
     this.ready = this.settleAtStart()
       .then(async () => {
-        await this.releaseDue();
+        await this.sweepNow();
       })
       .catch((e: unknown) => this.p.log.warn('card settling at start failed', { err: e }))
       .finally(() => this.startSweeping());
@@ -468,8 +482,8 @@ export class CardPayments {
     const every = Math.max(1_000, Math.min(60_000, Math.floor(this.lifetimeMs / 4)));
     this.sweeper = setInterval(() => {
       // An operation on the unit goes first; the next sweep comes soon enough.
-      if (this.busy || this.sweeping) return;
-      void this.releaseExpired().catch((e: unknown) =>
+      if (this.busy || this.sweep) return;
+      void this.sweepNow().catch((e: unknown) =>
         this.p.log.warn('pump pre-authorisations not released', { err: e }),
       );
     }, every);
@@ -486,20 +500,29 @@ export class CardPayments {
    */
   async releaseExpired(): Promise<number> {
     await this.ready;
-    return this.releaseDue();
+    await this.unitFree();
+    return this.sweepNow();
+  }
+
+  /** Starts the sweep now (synchronously marked, so no card operation slips in), or joins it. */
+  private sweepNow(): Promise<number> {
+    this.sweep ??= this.releaseDue().finally(() => {
+      this.sweep = null;
+    });
+    return this.sweep;
+  }
+
+  /** Waits while a lifetime sweep is on the unit. */
+  private async unitFree(): Promise<void> {
+    while (this.sweep) await this.sweep.catch(() => 0);
   }
 
   private async releaseDue(): Promise<number> {
-    if (!this.flow || this.sweeping) return 0;
-    this.sweeping = true;
-    try {
-      let released = 0;
-      for (const op of this.p.store.cardJournal.openAuthorisations(UNIT_NAME))
-        if (this.expired(op) && (await this.release(op))) released += 1;
-      return released;
-    } finally {
-      this.sweeping = false;
-    }
+    if (!this.flow) return 0;
+    let released = 0;
+    for (const op of this.p.store.cardJournal.openAuthorisations(UNIT_NAME))
+      if (this.expired(op) && (await this.release(op))) released += 1;
+    return released;
   }
 
   /** An open pre-authorisation of a recorded pump authorisation, past its lifetime. */
