@@ -709,18 +709,21 @@ describe('the chaos run over the whole payment mix', () => {
       await setFaults(false);
       await resolvePending();
       for (const s of sales.values()) if (s.state === 'pending') s.state = 'unknown';
-      // Pump authorisations the driver gave up on are the till's to release when their
-      // lifetime is over: waited for (bounded), before the drain, since releasing one may
-      // reverse a completion no sale took, which is reported.
+      // Card pre-authorisations the driver gave up on are the till's to release when their
+      // lifetime is over (`expires_at`; cash prepay holds nothing on the unit): waited for
+      // (bounded), before the drain, since releasing one may reverse a completion no sale
+      // took, which is reported.
       let openPumps = [...sales.values()].filter(
-        (s) => s.body.transaction_type === 'preauthorization',
+        (s) =>
+          s.body.transaction_type === 'preauthorization' && s.body.payment_type === 'bank-card',
       );
       const releasedBy = Date.now() + (AUTH_LIFETIME_S * 1.5 + 15) * 1_000;
       for (;;) {
         const still: Sale[] = [];
         for (const s of openPumps) {
           const r = await command(api(), 'sale-status', { transaction_id: s.id });
-          if (r.json.state === 'authorised' && r.json.pump === 'open') still.push(s);
+          if (r.json.state === 'authorised' && r.json.pump === 'open' && r.json.expires_at)
+            still.push(s);
         }
         openPumps = still;
         if (openPumps.length === 0 || Date.now() > releasedBy) break;
