@@ -159,15 +159,19 @@ export class CardPayments {
   private sweeper: ReturnType<typeof setInterval> | null = null;
   /** The lifetime sweep under way, if any: card operations wait for it (one unit, one at a time). */
   private sweep: Promise<number> | null = null;
+  private settling = false;
 
   /** Settles once the start-up settling is over; every card operation waits for it. */
   get settled(): Promise<void> {
     return this.ready;
   }
 
-  /** True while an operation is on the unit: its journal entry is in process, not stuck. */
+  /**
+   * True while an operation is on the unit (or the start is still settling the journal with
+   * it): an entry in process then is not stuck.
+   */
   get busy(): boolean {
-    return this.running > 0;
+    return this.running > 0 || this.settling;
   }
 
   constructor(p: TerminalPorts) {
@@ -461,12 +465,16 @@ export class CardPayments {
    * the middle leaves a reversal `inprocess` or a charge unreported: the next start resumes.
    */
   startUp(): Promise<void> {
+    this.settling = true;
     this.ready = this.settleAtStart()
       .then(async () => {
         await this.sweepNow();
       })
       .catch((e: unknown) => this.p.log.warn('card settling at start failed', { err: e }))
-      .finally(() => this.startSweeping());
+      .finally(() => {
+        this.settling = false;
+        this.startSweeping();
+      });
     return this.ready;
   }
 

@@ -28,7 +28,8 @@ async function world(o: { clock?: SyncClock; lifetime_s?: number } = {}) {
     await central.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  const start = async () => {
+  /** A till over the directory; `settle: false` does not wait for its start-up settling. */
+  const start = async (settle = true) => {
     const till = await openTill({
       dir,
       central,
@@ -38,7 +39,7 @@ async function world(o: { clock?: SyncClock; lifetime_s?: number } = {}) {
         : {}),
     });
     cleanups.push(() => till.close());
-    await till.terminal.services.cards.settled;
+    if (settle) await till.terminal.services.cards.settled;
     return till;
   };
   return { start };
@@ -297,5 +298,27 @@ describe('a pump authorisation nobody completes', () => {
 
     const b = await w.start();
     expect(unitOf(b).openPreAuthorisations()).toEqual([]);
+  }, 30_000);
+});
+
+describe('an operation the start is settling', () => {
+  it('is not listed for a person while the start resolves it with the unit', async () => {
+    const w = await world();
+    const a = await w.start();
+    await cashierOn(a, true);
+    // The till dies the moment the unit gets the pre-authorisation: its entry stays in process.
+    unitOf(a).hooks.onCommand = (apdu) => {
+      if (apdu.cls === 0x06 && apdu.ins === 0x22) void kill(a);
+    };
+    expect((await a.call('sale-process', authorisation())).status).not.toBe(200);
+
+    const b = await w.start(false);
+    b.terminal.services.attention.refresh();
+    await b.terminal.services.cards.settled;
+    b.terminal.services.attention.refresh();
+    expect(
+      b.terminal.store.attention.list().filter((i) => i.kind === 'payment-unresolved'),
+    ).toEqual([]);
+    expect(b.terminal.store.cardJournal.listUnresolved()).toEqual([]);
   }, 30_000);
 });
