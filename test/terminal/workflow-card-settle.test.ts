@@ -235,6 +235,32 @@ describe('a retry adopts the card operation its killed attempt left', () => {
   }, 30_000);
 });
 
+describe('sale-status and the card', () => {
+  it('sale-status of an id the till never recorded names the card operations made under it', async () => {
+    const w = await world();
+    const a = await w.start();
+    const id = uuidv7(Date.now());
+    // Charged, and the till died before the sale was recorded: the start reverses it.
+    const charged = await a.terminal.services.cards.run('purchase', 1.49, id);
+    if (!charged.ok) throw new Error(JSON.stringify(charged.error));
+    await kill(a);
+
+    const b = await w.start();
+    await cashierOn(b, false);
+    expect(await b.ok('sale-status', { transaction_id: id })).toEqual({
+      transaction_id: id,
+      state: 'unknown',
+      payments: [
+        expect.objectContaining({ payment_id: charged.entry.id, operation: 'purchase' }),
+        expect.objectContaining({ operation: 'cancel', status: 'success', amount: 1.49 }),
+      ],
+    });
+    expect(await b.ok('sale-status', { transaction_id: uuidv7(Date.now()) })).not.toHaveProperty(
+      'payments',
+    );
+  }, 30_000);
+});
+
 describe('a pump authorisation nobody completes', () => {
   it('sale-status tells an integrator that lost the answer about the pump authorisation', async () => {
     const w = await world();
