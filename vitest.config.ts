@@ -8,10 +8,6 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    // The chaos run over the whole payment mix still finds open bugs (docs/reliability.md,
-    // "Chaos mix"): it runs with CHAOS_MIX=1 (npm run chaos) until they are fixed, so that
-    // main's test command stays green meanwhile.
-    exclude: process.env.CHAOS_MIX === '1' ? [] : ['test/chaos/mix.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -462,7 +462,27 @@ export const commands = {
         check: CheckOut,
       }),
       // Never committed here and never sent: safe to retry `sale-process` with the same id.
-      z.strictObject({ transaction_id: z.uuid(), state: z.literal('unknown') }),
+      // `payments`: card operations the till made under the id (a charge a kill left without
+      // its sale, reversed at start), when there are any.
+      z.strictObject({
+        transaction_id: z.uuid(),
+        state: z.literal('unknown'),
+        payments: z.array(PaymentRecord).optional(),
+      }),
+      // A pump authorisation (`transaction_type: preauthorization`): nothing is sold until
+      // its completion. `pump`: `open` (a completion may book it until `expires_at`, when the
+      // till releases a card's pre-authorisation), `completed` (by the completion sale
+      // named), `released` (given back: its lifetime ran out). Retrying `sale-process` with
+      // the same id answers the authorisation again.
+      z.strictObject({
+        transaction_id: z.uuid(),
+        state: z.literal('authorised'),
+        pump: z.enum(['open', 'completed', 'released']),
+        completion_transaction_id: z.uuid().nullable(),
+        expires_at: z.iso.datetime().nullable(),
+        check: CheckOut,
+        payments: z.array(PaymentRecord),
+      }),
       // Its outcome was unknown (the till stopped, or the answer was lost), so the till voided
       // it on the central service: the id is spent; sell again under a new transaction_id.
       z.strictObject({

@@ -82,6 +82,11 @@ const TerminalSection = z.strictObject({
     .prefault({}),
   /** Card reader and scanner recognition rules; absent = the built-in rules. */
   recognition: Recognition.optional(),
+  /**
+   * Pump authorisations: a card pre-authorisation no completion has booked is released on the
+   * unit this long after it was taken (docs/terminal.md, "Fuel").
+   */
+  fuel: z.strictObject({ authorisation_lifetime_s: z.int().min(1).default(1_800) }).prefault({}),
   /** The local API: how long a client may take to send its headers, and a whole request. */
   agent: z
     .strictObject({

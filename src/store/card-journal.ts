@@ -128,6 +128,31 @@ export function createCardJournal(db: Database.Database) {
           AND c.original_receipt = p.receipt_no AND c.created_at >= p.created_at AND c.id <> p.id
         ORDER BY c.created_at, c.id LIMIT 1)`,
   );
+  // The approved operation a cancel reversed: the newest with its receipt made before it.
+  const targetOf = db.prepare<[string], Raw>(
+    `SELECT ${COLUMNS} FROM payment_journal WHERE id = (
+       SELECT p.id FROM payment_journal p JOIN payment_journal c ON c.id = ?
+        WHERE p.system = c.system AND p.receipt_no = c.original_receipt AND p.id <> c.id
+          AND p.created_at <= c.created_at AND p.status IN ('success', 'authorized')
+        ORDER BY p.created_at DESC, p.rowid DESC LIMIT 1)`,
+  );
+  // Pre-authorisations approved and not reversed (a successful cancel of their receipt after
+  // them): the pump reservations the unit still holds, unless a completion booked them.
+  const openAuthorisations = db.prepare<[string], Raw>(
+    `SELECT ${COLUMNS} FROM payment_journal p
+      WHERE p.system = ? AND p.operation_type = 'authorize' AND p.status = 'authorized'
+        AND NOT EXISTS (SELECT 1 FROM payment_journal c
+          WHERE c.system = p.system AND c.operation_type = 'cancel' AND c.status = 'success'
+            AND c.original_receipt = p.receipt_no AND c.created_at >= p.created_at)
+      ORDER BY p.created_at, p.id`,
+  );
+  // Approved operations acting on a receipt (completions of a pre-authorisation), from a time on.
+  const actingOn = db.prepare<[string, string, number, number], Raw>(
+    `SELECT ${COLUMNS} FROM payment_journal
+      WHERE system = ? AND operation_type = ? AND original_receipt = ? AND created_at >= ?
+        AND status IN ('success', 'authorized')
+      ORDER BY created_at, id`,
+  );
   const updates = new Map<string, Database.Statement>();
 
   return {
@@ -219,6 +244,24 @@ export function createCardJournal(db: Database.Database) {
     approvedByReceipt(system: string, receiptNo: number): CardOperation | null {
       const r = approvedByReceipt.get(system, receiptNo);
       return r ? decode(r) : null;
+    },
+    /** The approved operation a cancel reversed (by its receipt, before it), or null. */
+    targetOf(cancelId: string): CardOperation | null {
+      const r = targetOf.get(cancelId);
+      return r ? decode(r) : null;
+    },
+    /** Pre-authorisations of a unit neither reversed nor failed, oldest first. */
+    openAuthorisations(system: string): CardOperation[] {
+      return openAuthorisations.all(system).map(decode);
+    },
+    /** Approved operations of a kind acting on a receipt, made at or after `sinceMs`. */
+    actingOn(
+      system: string,
+      operationType: PaymentOperationType,
+      receiptNo: number,
+      sinceMs: number,
+    ): CardOperation[] {
+      return actingOn.all(system, operationType, receiptNo, sinceMs).map(decode);
     },
     /** Links a paid operation to its sale. */
     attach(id: string, transactionId: string, nowMs: number): void {

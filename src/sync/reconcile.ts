@@ -1,12 +1,12 @@
 // The server's answer to a queued write, set against what the till recorded. A queued sale
 // was computed here from the cache; the server computes it again from its own records, and
-// where the two answers differ (bonuses, coupons) the difference is listed with both figures,
+// where the two answers differ (bonuses, coupons, account charges) the difference is listed with both figures,
 // never left to show up silently in a balance. A cancel or refund computed the bonuses owed
 // (a write-off past the balance, engine.md 15) from the cached balance, which may be stale;
 // the server's answer says what it could not write off, and its figure stands: the till's
 // attention item is settled, corrected or raised with both figures.
 import { z } from 'zod';
-import { cmp, dec, ZERO } from '../money/index.js';
+import { add, cmp, dec, toNumber, ZERO, type Dec } from '../money/index.js';
 import type { Store } from '../store/open.js';
 import type { OutboxRow } from '../store/outbox.js';
 
@@ -76,8 +76,34 @@ const SaleFigures = z.looseObject({
       }),
     )
     .nullish(),
+  special_accounts_charges: z
+    .array(
+      z.looseObject({
+        special_account_id: z.string().nullish(),
+        direction: z.string().nullish(),
+        amount: z.number().nullish(),
+      }),
+    )
+    .nullish(),
 });
 type SaleFigures = z.infer<typeof SaleFigures>;
+
+/**
+ * The money a check took from (or gave to) each money account and fleet access, per account
+ * and direction, in a canonical text: the same charges in any order read the same.
+ */
+function accountCharges(c: SaleFigures): string {
+  const sums = new Map<string, Dec>();
+  for (const x of c.special_accounts_charges ?? []) {
+    const key = `${x.special_account_id ?? '?'} ${x.direction ?? 'debit'}`;
+    sums.set(key, add(sums.get(key) ?? ZERO, dec(x.amount ?? 0)));
+  }
+  return [...sums]
+    .filter(([, v]) => cmp(v, ZERO) !== 0)
+    .map(([k, v]) => `${k} ${toNumber(v)}`)
+    .sort()
+    .join(', ');
+}
 
 /** The codes of the coupons a check actually used (not answered invalid or not applicable). */
 const usedCoupons = (c: SaleFigures): string =>
@@ -101,6 +127,10 @@ function saleDifferences(
   const a = usedCoupons(till);
   const b = usedCoupons(server);
   if (a !== b) out.push({ field: 'redeemed_coupons', till: a, server: b });
+  // An answer without the field says nothing about charges (the spec's answer carries it).
+  const x = accountCharges(till);
+  const y = server.special_accounts_charges == null ? x : accountCharges(server);
+  if (x !== y) out.push({ field: 'special_accounts_charges', till: x, server: y });
   return out;
 }
 

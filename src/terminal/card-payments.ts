@@ -4,7 +4,7 @@
 // payment for the central service, and answers `payment-recover`.
 import type { CommandOutput, ErrorResponse } from '../contract/commands.js';
 import type { BankCardExternalPaymentOperationType } from '../contract/enums.js';
-import { externalPaymentRecord, PaymentBlocked, PaymentFlow } from '../devices/payment-flow.js';
+import { PaymentBlocked, PaymentFlow } from '../devices/payment-flow.js';
 import type {
   JournalEntry,
   JournalPatch,
@@ -15,8 +15,8 @@ import { dec, fromMinor, toMinor, toNumber } from '../money/index.js';
 import type { CardOperation } from '../store/card-journal.js';
 import { localDateOf } from '../store/context.js';
 import type { Store } from '../store/open.js';
-import { OUTBOX_PAYLOAD_VERSION, outboxPayload } from '../sync/outbox-payload.js';
 import { refuse } from './command-map.js';
+import { cardOperation } from './ledger-ops.js';
 import type { TerminalPorts } from './ports.js';
 
 /** The journal entry the devices read, from the store's record. */
@@ -112,6 +112,39 @@ export function paymentRecordOf(e: JournalEntry): PaymentRecord {
 
 export const UNIT_NAME = 'payment';
 
+/** The command-result key that marks a pump authorisation released by its lifetime. */
+const RELEASED = 'fuel-released';
+
+/** What a reversal that a person must finish is about: the log line and the attention text. */
+interface Why {
+  readonly done: string;
+  readonly failed: string;
+}
+const ORPHAN: Why = {
+  done: 'card charge without a sale reversed at start',
+  failed: 'with no sale recorded could not be reversed',
+};
+const EXPIRED: Why = {
+  done: 'pump pre-authorisation released: its lifetime is over',
+  failed: 'of a pump authorisation past its lifetime could not be released',
+};
+
+function unresolvedCompletion(e: JournalEntry): ErrorResponse {
+  return refuse(
+    'payment-unresolved',
+    'a completion booked earlier on this pre-authorisation could not be reversed: check the unit',
+    'check.preliminary_transaction_id',
+    { unresolved: [e.id] },
+  );
+}
+
+type SaleStatus = CommandOutput<'sale-status'>;
+/** What the till kept of a pump authorisation (checkout's `Authorisation`, the parts read here). */
+interface KeptAuthorisation {
+  check: Extract<SaleStatus, { state: 'authorised' }>['check'];
+  card: { paymentId: string } | null;
+}
+
 export type CardResult = { ok: true; entry: JournalEntry } | { ok: false; error: ErrorResponse };
 
 /** The operations that take the customer's money (or hold it): a sale, or a pump's reservation, owns each. */
@@ -123,15 +156,22 @@ export class CardPayments {
   readonly flow: PaymentFlow | null;
   private running = 0;
   private ready: Promise<void> = Promise.resolve();
+  private sweeper: ReturnType<typeof setInterval> | null = null;
+  /** The lifetime sweep under way, if any: card operations wait for it (one unit, one at a time). */
+  private sweep: Promise<number> | null = null;
+  private settling = false;
 
   /** Settles once the start-up settling is over; every card operation waits for it. */
   get settled(): Promise<void> {
     return this.ready;
   }
 
-  /** True while an operation is on the unit: its journal entry is in process, not stuck. */
+  /**
+   * True while an operation is on the unit (or the start is still settling the journal with
+   * it): an entry in process then is not stuck.
+   */
   get busy(): boolean {
-    return this.running > 0;
+    return this.running > 0 || this.settling;
   }
 
   constructor(p: TerminalPorts) {
@@ -148,6 +188,11 @@ export class CardPayments {
       : null;
   }
 
+  /** How long a pump's card pre-authorisation stays open with no completion. */
+  private get lifetimeMs(): number {
+    return this.p.config.terminal.fuel.authorisation_lifetime_s * 1000;
+  }
+
   get currency(): string {
     return this.p.config.devices.payment?.currency ?? 'EUR';
   }
@@ -160,6 +205,7 @@ export class CardPayments {
     originalReceipt: number | null = null,
   ): Promise<CardResult> {
     await this.ready;
+    await this.unitFree();
     return this.exec(operation, amount, transactionId, originalReceipt);
   }
 
@@ -177,6 +223,7 @@ export class CardPayments {
     taken: readonly string[] = [],
   ): Promise<CardResult> {
     await this.ready;
+    await this.unitFree();
     const cents = Number(toMinor(dec(amount), 2));
     const standing = this.standing(transactionId, taken).find(
       (o) =>
@@ -184,12 +231,94 @@ export class CardPayments {
         o.amountCents === cents &&
         o.originalReceipt === originalReceipt,
     );
+    if (!standing && kind === 'completion' && originalReceipt !== null)
+      return this.completeOnce(amount, transactionId, originalReceipt);
     if (!standing) return this.exec(kind, amount, transactionId, originalReceipt);
     this.p.log.info('card charge reused', {
       payment_id: standing.id,
       transaction_id: transactionId,
     });
     return { ok: true, entry: entryOf(standing) };
+  }
+
+  /**
+   * Books a pump's pre-authorisation once: a completion the unit booked on it for a sale a
+   * kill lost (no recorded sale owns it) is adopted by this completion sale, whatever its id,
+   * when the amount agrees; one for another amount is reversed first (a unit books a
+   * reservation once). Start-up leaves such completions standing for this (settleOne).
+   */
+  private async completeOnce(
+    amount: number,
+    transactionId: string,
+    receipt: number,
+  ): Promise<CardResult> {
+    const cents = Number(toMinor(dec(amount), 2));
+    const j = this.p.store.cardJournal;
+    const preauth = j.approvedByReceipt(UNIT_NAME, receipt);
+    if (preauth?.operationType === 'authorize' && j.reversalOf(preauth.id))
+      return {
+        ok: false,
+        error: refuse(
+          'authorisation-released',
+          'the pre-authorisation of this pump was released: its lifetime is over',
+          'check.preliminary_transaction_id',
+        ),
+      };
+    for (const o of this.unclaimedCompletions(receipt)) {
+      if (o.amountCents === cents) {
+        this.p.log.info('card completion adopted', {
+          payment_id: o.id,
+          from: o.transactionId,
+          transaction_id: transactionId,
+        });
+        return { ok: true, entry: entryOf(o) };
+      }
+      const e = entryOf(o);
+      const back = await this.reverseOrphan(e, ORPHAN);
+      if (!back) return { ok: false, error: unresolvedCompletion(e) };
+      this.reportAlone(e);
+      this.reportAlone(back);
+    }
+    return this.exec('completion', amount, transactionId, receipt);
+  }
+
+  /** Approved, unreversed completions of a pre-authorisation that no recorded sale owns. */
+  private unclaimedCompletions(receipt: number): CardOperation[] {
+    const j = this.p.store.cardJournal;
+    const preauth = j.approvedByReceipt(UNIT_NAME, receipt);
+    if (preauth?.operationType !== 'authorize') return [];
+    return j
+      .actingOn(UNIT_NAME, 'completion', receipt, preauth.createdAt)
+      .filter(
+        (o) =>
+          j.reversalOf(o.id) === null &&
+          (o.transactionId === null || this.p.store.ledger.status(o.transactionId) === null),
+      );
+  }
+
+  /**
+   * A cancel a kill lost before its record: a successful reversal of one of this sale's
+   * charges under an id no recorded operation has. The retried cancel adopts it (and its id)
+   * instead of finding nothing left to give back.
+   */
+  unrecordedReversal(saleId: string): JournalEntry | null {
+    const { store } = this.p;
+    const j = store.cardJournal;
+    for (const o of j.forTransaction(saleId)) {
+      if (!CHARGES.has(o.operationType) || o.status !== 'success') continue;
+      const r = j.reversalOf(o.id);
+      if (r?.transactionId && r.transactionId !== saleId && !store.ledger.status(r.transactionId))
+        return entryOf(r);
+    }
+    return null;
+  }
+
+  /** Approved refunds already made under a refund's id (one a kill lost before its record). */
+  refundsOf(refundId: string): JournalEntry[] {
+    return this.p.store.cardJournal
+      .forTransaction(refundId)
+      .filter((o) => o.operationType === 'refund' && o.status === 'success')
+      .map(entryOf);
   }
 
   /**
@@ -297,27 +426,9 @@ export class CardPayments {
     localDate: string,
     clockSuspect: boolean,
   ): void {
-    const { store, app } = this.p;
-    const body = externalPaymentRecord(entry);
-    store.record({
-      id: entry.id,
-      kind: 'bank-card-payment',
-      subtype,
-      localDate,
-      payments: [
-        { type: 'bank-card', id: entry.id, amount: body.amount, currency: entry.currency },
-      ],
-      outbox: {
-        operation: 'bank_card_payments',
-        version: OUTBOX_PAYLOAD_VERSION,
-        payload: outboxPayload(body, {
-          appVersion: app.version,
-          schemaVersion: this.p.schemaVersion,
-          nowMs: this.p.clock.now(),
-          clockSuspect,
-        }),
-      },
-    });
+    const { store, app, schemaVersion, clock } = this.p;
+    const meta = { appVersion: app.version, schemaVersion, nowMs: clock.now(), clockSuspect };
+    store.record(cardOperation({ entry, subtype, localDate, meta }));
   }
 
   /**
@@ -354,10 +465,140 @@ export class CardPayments {
    * the middle leaves a reversal `inprocess` or a charge unreported: the next start resumes.
    */
   startUp(): Promise<void> {
-    this.ready = this.settleAtStart().catch((e: unknown) =>
-      this.p.log.warn('card settling at start failed', { err: e }),
-    );
+    this.settling = true;
+    this.ready = this.settleAtStart()
+      .then(async () => {
+        await this.sweepNow();
+      })
+      .catch((e: unknown) => this.p.log.warn('card settling at start failed', { err: e }))
+      .finally(() => {
+        this.settling = false;
+        this.startSweeping();
+      });
     return this.ready;
+  }
+
+  /** Stops the lifetime sweep (the till is closing). */
+  stop(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+  }
+
+  /** Releases, every quarter of the lifetime (a minute at most), what outlived it. */
+  private startSweeping(): void {
+    if (!this.flow || this.sweeper) return;
+    const every = Math.max(1_000, Math.min(60_000, Math.floor(this.lifetimeMs / 4)));
+    this.sweeper = setInterval(() => {
+      // An operation on the unit goes first; the next sweep comes soon enough.
+      if (this.busy || this.sweep) return;
+      void this.sweepNow().catch((e: unknown) =>
+        this.p.log.warn('pump pre-authorisations not released', { err: e }),
+      );
+    }, every);
+    this.sweeper.unref();
+  }
+
+  /**
+   * Releases every pump's card pre-authorisation left open past its lifetime (no completion
+   * sale booked it): it is marked released first, so a completion that comes later is
+   * refused (`authorisation-released`) instead of booking what is being given back; a
+   * completion booked on it that no sale took is reversed (and reported, with its reversal);
+   * then the reservation is released on the unit (never reported: no money moved). One the
+   * unit will not release is an attention item, left to a person from then on.
+   */
+  async releaseExpired(): Promise<number> {
+    await this.ready;
+    await this.unitFree();
+    return this.sweepNow();
+  }
+
+  /** Starts the sweep now (synchronously marked, so no card operation slips in), or joins it. */
+  private sweepNow(): Promise<number> {
+    this.sweep ??= this.releaseDue().finally(() => {
+      this.sweep = null;
+    });
+    return this.sweep;
+  }
+
+  /** Waits while a lifetime sweep is on the unit. */
+  private async unitFree(): Promise<void> {
+    while (this.sweep) await this.sweep.catch(() => 0);
+  }
+
+  private async releaseDue(): Promise<number> {
+    if (!this.flow) return 0;
+    let released = 0;
+    for (const op of this.p.store.cardJournal.openAuthorisations(UNIT_NAME))
+      if (this.expired(op) && (await this.release(op))) released += 1;
+    return released;
+  }
+
+  /** An open pre-authorisation of a recorded pump authorisation, past its lifetime. */
+  private expired(op: CardOperation): boolean {
+    const { store, clock } = this.p;
+    const pump = op.transactionId;
+    return (
+      pump !== null &&
+      store.commandResults.get('fuel-authorisation', pump) !== null &&
+      store.commandResults.get('fuel-completion', pump) === null &&
+      store.attention.find('payment-unresolved', op.id) === null &&
+      clock.now() - op.createdAt >= this.lifetimeMs
+    );
+  }
+
+  private async release(op: CardOperation): Promise<boolean> {
+    const { store, clock } = this.p;
+    const pump = op.transactionId!;
+    const at = clock.now();
+    store.commandResults.put(
+      RELEASED,
+      pump,
+      '',
+      { payment_id: op.id, released_at: new Date(at).toISOString(), reason: 'lifetime' },
+      at,
+    );
+    if (op.receiptNo !== null)
+      for (const c of this.unclaimedCompletions(op.receiptNo)) {
+        const e = entryOf(c);
+        const back = await this.reverseOrphan(e, ORPHAN);
+        if (!back) return false;
+        this.reportAlone(e);
+        this.reportAlone(back);
+      }
+    return (await this.reverseOrphan(entryOf(op), EXPIRED)) !== null;
+  }
+
+  /** Whether a pump authorisation was released by its lifetime (a completion is refused). */
+  releasedPump(pumpId: string): boolean {
+    return this.p.store.commandResults.get(RELEASED, pumpId) !== null;
+  }
+
+  /**
+   * `sale-status` of an id the till knows as a pump authorisation, or null: whether it is
+   * still open (and until when), completed (by which sale) or released, with its card
+   * operations. An integrator that lost the answer learns it here.
+   */
+  pumpStatus(id: string): SaleStatus | null {
+    const { store } = this.p;
+    const kept = store.commandResults.get('fuel-authorisation', id);
+    if (!kept) return null;
+    const a = kept.response as KeptAuthorisation;
+    const done = store.commandResults.get('fuel-completion', id);
+    const completion = done ? (done.response as { completion: string }).completion : null;
+    const hold = a.card ? store.cardJournal.get(a.card.paymentId) : null;
+    const released =
+      this.releasedPump(id) || (hold !== null && store.cardJournal.reversalOf(hold.id) !== null);
+    const pump = completion ? 'completed' : released ? 'released' : 'open';
+    return {
+      transaction_id: id,
+      state: 'authorised',
+      pump,
+      completion_transaction_id: completion,
+      expires_at:
+        pump === 'open' && hold ? new Date(hold.createdAt + this.lifetimeMs).toISOString() : null,
+      check: a.check,
+      payments: this.forTransaction(id).map(paymentRecordOf),
+    };
   }
 
   private async settleAtStart(): Promise<void> {
@@ -378,16 +619,26 @@ export class CardPayments {
   private async settleOne(op: CardOperation): Promise<void> {
     const e = entryOf(op);
     const { store } = this.p;
-    const orphan = CHARGES.has(e.operation) && !this.owned(e);
+    // A reservation given back moved no money: never reported.
+    if (e.operation === 'cancel' && this.releasesReservation(e)) return;
+    const owned = this.owned(e);
+    // Left standing, unreported, for the completion sale that adopts it (completeOnce).
+    if (!owned && this.completesOpenPump(e)) return;
+    const orphan = CHARGES.has(e.operation) && !owned;
     const handled =
       store.cardJournal.reversalOf(e.id) !== null ||
       (store.attention.find('payment-unresolved', e.id)?.resolvedAt ?? null) !== null;
     if (orphan && !handled) {
-      const back = await this.reverseOrphan(e);
+      const back = await this.reverseOrphan(e, ORPHAN);
       if (!back) return;
-      this.reportAlone(back);
+      if (e.operation !== 'authorize') this.reportAlone(back);
     }
     if (e.operation !== 'authorize') this.reportAlone(e);
+  }
+
+  /** Whether a cancel released a pump's pre-authorisation (no money moved either way). */
+  private releasesReservation(e: JournalEntry): boolean {
+    return this.p.store.cardJournal.targetOf(e.id)?.operationType === 'authorize';
   }
 
   /** Whether the sale (or the pump's authorisation) this charge was for is recorded. */
@@ -396,13 +647,15 @@ export class CardPayments {
     if (id === null) return false;
     if (e.operation === 'authorize')
       return this.p.store.commandResults.get('fuel-authorisation', id) !== null;
-    return this.p.store.ledger.status(id) !== null || this.completesOpenPump(e);
+    return this.p.store.ledger.status(id) !== null;
   }
 
   /**
-   * A completion booked on a pump authorisation that no completion sale has closed yet: the
-   * retried completion reuses it (chargeOnce). Reversing it at start could release the
-   * pre-authorisation's hold on a real unit, and the retry's booking would then be refused.
+   * A completion booked on a pump authorisation that no completion sale has closed (nor its
+   * lifetime released): the completion sale, retried or sold again under a new id, adopts it
+   * (completeOnce). Reversing it at start could release the pre-authorisation's hold on a real
+   * unit, and the sale's booking would then be refused; reporting it under the lost id would
+   * book the money under a transaction no answer named.
    */
   private completesOpenPump(e: JournalEntry): boolean {
     if (e.operation !== 'completion' || e.original_receipt === null) return false;
@@ -413,18 +666,19 @@ export class CardPayments {
       preauth?.operationType === 'authorize' &&
       pump !== null &&
       store.commandResults.get('fuel-authorisation', pump) !== null &&
-      store.commandResults.get('fuel-completion', pump) === null
+      store.commandResults.get('fuel-completion', pump) === null &&
+      store.commandResults.get(RELEASED, pump) === null
     );
   }
 
-  private async reverseOrphan(e: JournalEntry): Promise<JournalEntry | null> {
+  private async reverseOrphan(e: JournalEntry, why: Why): Promise<JournalEntry | null> {
     const { log, store, clock, ids } = this.p;
     let reason = 'the charge has no receipt number to reverse';
     if (e.receipt_no !== null) {
       const amount = toNumber(fromMinor(e.amount_cents, 2));
       const r = await this.exec('cancel', amount, e.transaction_id ?? e.id, e.receipt_no);
       if (r.ok) {
-        log.warn('card charge without a sale reversed at start', {
+        log.warn(why.done, {
           payment_id: e.id,
           transaction_id: e.transaction_id,
           reversal_id: r.entry.id,
@@ -433,14 +687,14 @@ export class CardPayments {
       }
       reason = r.error.error.code;
     }
-    log.error('card charge without a sale not reversed', { payment_id: e.id, reason });
+    log.error('card operation not reversed', { payment_id: e.id, reason });
     store.attention.note(
       {
         id: ids.newId(),
         kind: 'payment-unresolved',
         ref: e.id,
         transactionId: e.transaction_id,
-        message: `a card ${e.operation} with no sale recorded could not be reversed: reverse it on the unit, then resolve this`,
+        message: `a card ${e.operation} ${why.failed}: reverse it on the unit, then resolve this`,
         details: { payment_id: e.id, receipt_no: e.receipt_no, reason },
       },
       clock.now(),

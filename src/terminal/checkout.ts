@@ -411,6 +411,8 @@ export class CheckoutService {
   }
 
   status(id: string): CommandOutput<'sale-status'> {
+    const pump = this.cards.pumpStatus(id);
+    if (pump) return pump;
     const st = this.p.store.ledger.status(id);
     const stored = this.p.store.ledger.storedCheck(id);
     const voided = stored ? null : this.p.store.ledger.voidOf(id);
@@ -421,7 +423,10 @@ export class CheckoutService {
         void_transaction_id: voided.voidId,
         reason: voided.comment ?? 'void',
       };
-    if (!st || st.kind !== 'check' || !stored) return { transaction_id: id, state: 'unknown' };
+    if (!st || st.kind !== 'check' || !stored) {
+      const payments = this.cards.forTransaction(id).map(paymentRecordOf);
+      return { transaction_id: id, state: 'unknown', ...(payments.length ? { payments } : {}) };
+    }
     return {
       transaction_id: id,
       state: 'committed',
@@ -817,6 +822,14 @@ export class CheckoutService {
         error: refuse(
           'authorisation-not-found',
           'a completion names the pump authorisation it completes',
+          'check.preliminary_transaction_id',
+        ),
+      };
+    if (this.cards.releasedPump(ref))
+      return {
+        error: refuse(
+          'authorisation-released',
+          'this authorisation was released: its lifetime is over',
           'check.preliminary_transaction_id',
         ),
       };

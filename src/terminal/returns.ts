@@ -13,8 +13,6 @@ import type {
 } from '../contract/commands.js';
 import type { EngineCheckResult, EngineProcessedCheck } from '../contract/engine.js';
 import { add, dec, fromMinor, gt, min, sub, toNumber, ZERO, type Dec } from '../money/index.js';
-import type { OperationInput } from '../store/ledger.js';
-import { OUTBOX_PAYLOAD_VERSION, outboxPayload } from '../sync/outbox-payload.js';
 import { calculate, remainderOf } from '../engine/index.js';
 import type { JournalEntry } from '../devices/payment-journal.js';
 import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-payments.js';
@@ -28,28 +26,13 @@ import {
 import { preparedRules } from './sale-service.js';
 import { refuse } from './command-map.js';
 import { InFlight, requestHash } from './idempotency.js';
+import {
+  accountsOf,
+  cancellationOperation,
+  refundOperation,
+  type PayloadMeta,
+} from './ledger-ops.js';
 import type { TerminalPorts } from './ports.js';
-
-type Charge = NonNullable<EngineCheckResult['special_accounts_charges']>[number];
-
-/**
- * The bonuses a cancel or refund moves: the spent ones given back, the earned ones written
- * off, less what the customer owes because the balance could not cover it (engine.md 15).
- */
-function bonusesBack(
-  customerId: string | null,
-  back: EngineProcessedCheck,
-  owed: number,
-): Pick<OperationInput, 'bonuses'> {
-  if (!customerId) return {};
-  const writeOff = sub(dec(back.bonuses_added_amount ?? 0), dec(owed));
-  return {
-    bonuses: {
-      returned: back.bonuses_redeemed_amount ?? 0,
-      writtenOff: toNumber(gt(writeOff, ZERO) ? writeOff : ZERO),
-    },
-  };
-}
 
 export class ReturnsService {
   private readonly p: TerminalPorts;
@@ -64,35 +47,14 @@ export class ReturnsService {
     return this.p.sync.link.current === 'offline' ? 'offline' : 'online';
   }
 
-  /** Charges given back: a debit comes back as a credit, cashback is taken back as a debit. */
-  private accountsBack(charges: readonly Charge[]): NonNullable<OperationInput['accounts']> {
-    const cache = this.p.store.cache;
-    return charges
-      .filter((c) => c.amount > 0)
-      .map((c) => {
-        const direction = c.direction === 'debit' ? ('credit' as const) : ('debit' as const);
-        const access = cache.get('corporate_access', c.special_account_id) as {
-          corporate_customer_special_account?: { special_account?: { id?: string } };
-        } | null;
-        // A corporate charge names the access; the money moves on the account behind it.
-        const inner = access?.corporate_customer_special_account?.special_account?.id;
-        return {
-          accountId: inner ? inner : c.special_account_id,
-          accessId: inner ? c.special_account_id : null,
-          direction,
-          amount: c.amount,
-          currency: c.currency ?? null,
-        };
-      });
-  }
-
-  private payload(body: Record<string, unknown>) {
-    return outboxPayload(body, {
+  /** What every outbox payload carries besides its body. */
+  private meta(): PayloadMeta {
+    return {
       appVersion: this.p.app.version,
       schemaVersion: this.p.schemaVersion,
       nowMs: this.p.clock.now(),
       clockSuspect: this.p.sync.link.status().clockSuspect,
-    });
+    };
   }
 
   /** Card money of a sale not yet given back: paid minus earlier refunds and reversals. */
@@ -229,8 +191,11 @@ export class ReturnsService {
     if (saleRow && saleRow.status !== 'done' && saleRow.status !== 'rejected')
       await sync.push().catch(() => undefined);
 
-    const opId = this.p.ids.newId();
-    const settled: JournalEntry[] = [];
+    await this.cards.settled;
+    // A cancel a kill lost after the card was reversed: its reversal (and its id) is adopted.
+    const adopted = this.cards.unrecordedReversal(id);
+    const opId = adopted?.transaction_id ?? this.p.ids.newId();
+    const settled: JournalEntry[] = adopted ? [adopted] : [];
     const card = this.cardLeft(id, []);
     if (gt(card.left, ZERO)) {
       const r = await this.cards.run('cancel', toNumber(card.left), opId, card.receipt);
@@ -242,39 +207,26 @@ export class ReturnsService {
     const paid = original.payments?.length
       ? original.payments.map((p) => ({ type: p.type, amount: p.amount }))
       : [{ type: original.payment_type ?? 'cash', amount: original.amount_to_pay ?? 0 }];
-    const body: Record<string, unknown> = {
-      transaction_id: id,
-      ...(input.comment ? { comment: input.comment } : {}),
-      ...businessStaffOf(by),
-    };
     const subtype = this.subtype();
     const localDate = posLocalDate(this.p, original.pos?.id);
     // The card's reversal is reported with the cancel it belongs to: both commit or neither.
     const answer = store.write((): CommandOutput<'sale-cancel'> => {
-      store.record({
-        id: opId,
-        kind: 'cancellation',
-        subtype,
-        customerId,
-        localDate,
-        cancellation: { transactionId: id, comment: input.comment ?? null },
-        ...bonusesBack(customerId, back, owed),
-        payments: paid,
-        accounts: this.accountsBack(back.special_accounts_charges ?? []),
-        coupons: [
-          ...(back.redeemed_coupons ?? [])
-            .filter((c) => c.code && c.status === 'open')
-            .map((c) => ({ code: c.code!, action: 'reopen' as const })),
-          ...(back.emitted_coupons ?? [])
-            .filter((c) => c.code && c.status === 'cancelled')
-            .map((c) => ({ code: c.code!, action: 'cancel' as const })),
-        ],
-        outbox: {
-          operation: 'cancel_check',
-          version: OUTBOX_PAYLOAD_VERSION,
-          payload: this.payload(body),
-        },
-      });
+      store.record(
+        cancellationOperation({
+          id: opId,
+          transactionId: id,
+          comment: input.comment ?? null,
+          by: businessStaffOf(by),
+          subtype,
+          localDate,
+          customerId,
+          back,
+          owed,
+          payments: paid,
+          accounts: accountsOf(store.cache, back.special_accounts_charges ?? [], { back: true }),
+          meta: this.meta(),
+        }),
+      );
       this.cards.report(settled, opId, subtype, localDate);
       this.noteOwed(customerId, opId, owed);
       // The answer is kept in the same transaction: a kill cannot leave the cancel recorded
@@ -412,8 +364,13 @@ export class ReturnsService {
       earlier.map((r) => r.id),
     );
     const toCard = min(card.left, toPayBack);
-    if (gt(toCard, ZERO)) {
-      const r = await this.cards.run('refund', toNumber(toCard), id, null);
+    // A refund a kill lost after the card was refunded: what it gave back is adopted.
+    await this.cards.settled;
+    settled.push(...this.cards.refundsOf(id));
+    const given = settled.reduce((sum, e) => add(sum, fromMinor(e.amount_cents, 2)), ZERO);
+    const rest = sub(toCard, given);
+    if (gt(rest, ZERO)) {
+      const r = await this.cards.run('refund', toNumber(rest), id, null);
       if (!r.ok) return r.error;
       settled.push(r.entry);
     }
@@ -443,29 +400,22 @@ export class ReturnsService {
     const localDate = posLocalDate(this.p, original.pos?.id);
     // The card's refund is reported with the refund it belongs to: both commit or neither.
     const answer = store.write((): CommandOutput<'sale-refund'> => {
-      store.record({
-        id,
-        kind: 'check',
-        subtype,
-        customerId,
-        localDate,
-        check: {
-          transactionType: 'refund',
+      store.record(
+        refundOperation({
+          id,
           originalTransactionId: originalId,
           posId: original.pos?.id ?? null,
-          amountToPay: back.amount_to_pay ?? 0,
-          document: back,
-        },
-        ...bonusesBack(customerId, back, owed),
-        payments: paid,
-        accounts: this.accountsBack(back.special_accounts_charges ?? []),
-        // An outbox operation of its own (ours): the central service refunds from its stored check too.
-        outbox: {
-          operation: 'refund_check',
-          version: OUTBOX_PAYLOAD_VERSION,
-          payload: this.payload(body),
-        },
-      });
+          subtype,
+          localDate,
+          customerId,
+          back,
+          owed,
+          payments: paid,
+          accounts: accountsOf(store.cache, back.special_accounts_charges ?? [], { back: true }),
+          body,
+          meta: this.meta(),
+        }),
+      );
       this.cards.report(settled, id, subtype, localDate);
       this.noteOwed(customerId, id, owed);
       // Kept in the same transaction: a kill cannot leave the refund recorded without its

@@ -16,7 +16,7 @@ import type {
   EngineWarning,
 } from '../contract/engine.js';
 import { compileRules, calculate, type PreparedRules } from '../engine/index.js';
-import { dec, toNumber, ZERO, add, type Dec } from '../money/index.js';
+import { dec, ZERO, add, type Dec } from '../money/index.js';
 import { localDateOf } from '../store/context.js';
 import type { OperationInput } from '../store/ledger.js';
 import type { Store } from '../store/open.js';
@@ -25,10 +25,12 @@ import type { SyncClock } from '../sync/clock.js';
 import type { Connectivity } from '../sync/connectivity.js';
 import { uuidv7 } from '../sync/ids.js';
 import {
-  OUTBOX_PAYLOAD_VERSION,
-  outboxPayload,
-  type OutboxPayloadV1,
-} from '../sync/outbox-payload.js';
+  accountsOf,
+  saleOperation,
+  voidOperation,
+  type Answered,
+  type PayloadMeta,
+} from './ledger-ops.js';
 import { checkStandin, type StandinLimit } from '../sync/standin.js';
 import { pinAttempt, pinTarget, settleRefusal, type PinLocked } from './pin-attempts.js';
 
@@ -193,31 +195,6 @@ function ambiguous(f: Failure): boolean {
   return f.kind === 'http' && f.status >= 500;
 }
 
-/**
- * The payments of a sale as the ledger records them: the check's split (cash and card parts)
- * when it names one, else one payment of the whole amount by its payment type.
- */
-export function paymentsOf(
-  body: EngineCheck,
-  processed: EngineCheckResult,
-): NonNullable<OperationInput['payments']> {
-  const split = (body.payments ?? []).filter((p) => p.amount > 0);
-  if (split.length > 0)
-    return split.map((p) => ({
-      type: p.type,
-      id: p.payment_id ?? null,
-      amount: p.amount,
-      ...(p.currency ? { currency: p.currency } : {}),
-    }));
-  return [
-    {
-      type: body.payment_type ?? 'cash',
-      id: body.payment_id ?? null,
-      amount: processed.amount_to_pay ?? 0,
-    },
-  ];
-}
-
 const prepared = new WeakMap<readonly EngineRule[], PreparedRules>();
 /** The rules compiled for the engine, once per rules array (the cache swaps the array). */
 export function preparedRules(rules: readonly EngineRule[]): PreparedRules {
@@ -236,9 +213,9 @@ export class SaleService {
     this.d = d;
   }
 
-  private payload(body: Record<string, unknown>, clockSuspect: boolean): OutboxPayloadV1 {
+  private meta(clockSuspect: boolean): PayloadMeta {
     const { appVersion, schemaVersion, clock } = this.d;
-    return outboxPayload(body, { appVersion, schemaVersion, nowMs: clock.now(), clockSuspect });
+    return { appVersion, schemaVersion, nowMs: clock.now(), clockSuspect };
   }
 
   /** The request's frozen computation, or this check computed now (once) in process mode. */
@@ -487,18 +464,13 @@ export class SaleService {
     const { clock } = this.d;
     const voidId = this.d.newId ? this.d.newId() : uuidv7(clock.now());
     this.commit(
-      {
+      voidOperation({
         id: voidId,
-        kind: 'cancellation',
-        subtype: 'offline',
+        transactionId,
+        comment,
         localDate: new Date(clock.now()).toISOString().slice(0, 10),
-        cancellation: { transactionId, comment },
-        outbox: {
-          operation: 'cancel_check',
-          version: OUTBOX_PAYLOAD_VERSION,
-          payload: this.payload({ transaction_id: transactionId, comment }, clockSuspect),
-        },
-      },
+        meta: this.meta(clockSuspect),
+      }),
       transactionId,
     );
     this.d.onQueued?.();
@@ -511,7 +483,7 @@ export class SaleService {
     processed: EngineCheckResult,
     customerId: string | null,
     clockSuspect: boolean,
-    outbox: { status: 'done'; response: unknown } | { status: 'queued' },
+    answered: Answered,
   ): void {
     const { store, clock } = this.d;
     const cache = store.cache;
@@ -519,84 +491,24 @@ export class SaleService {
       (body.pos?.id ? cache.get('pos', body.pos.id)?.time_zone : cache.all('pos')[0]?.time_zone) ??
       cache.all('business_settings')[0]?.base_time_zone ??
       'UTC';
-    const localDate = localDateOf(clock.now(), zone);
     // A corporate charge names the fleet account; the driver's access is the check's payment_id.
     const via = body.payment_type === 'corporate-special-account' ? body.payment_id : undefined;
-    const accounts = (processed.special_accounts_charges ?? []).map((c) => {
-      const access = cache.get('corporate_access', via ?? c.special_account_id);
-      const inner = access?.corporate_customer_special_account?.special_account?.id;
-      return access && inner && [inner, access.id].includes(c.special_account_id)
-        ? {
-            accountId: inner,
-            accessId: access.id,
-            direction: c.direction,
-            amount: c.amount,
-            currency: c.currency ?? null,
-          }
-        : {
-            accountId: c.special_account_id,
-            accessId: null,
-            direction: c.direction,
-            amount: c.amount,
-            currency: c.currency ?? null,
-          };
-    });
-    const quantity = (processed.check_items ?? []).reduce<Dec>(
-      (q, i) => add(q, dec(i.quantity)),
-      ZERO,
-    );
-    const emitted = processed.emitted_coupons ?? [];
-    const op: OperationInput = {
+    const emits = answered.status === 'queued' && (processed.emitted_coupons ?? []).length > 0;
+    const op = saleOperation({
       id,
-      kind: 'check',
       subtype,
+      localDate: localDateOf(clock.now(), zone),
+      body,
+      processed,
       customerId,
-      localDate,
-      check: {
-        transactionType: processed.transaction_type ?? 'sale',
-        posId: body.pos?.id ?? null,
-        amountToPay: processed.amount_to_pay ?? 0,
-        currency: null,
-        document: processed,
-      },
-      ...(customerId
-        ? {
-            bonuses: {
-              redeemed: processed.bonuses_redeemed_amount ?? 0,
-              added: processed.bonuses_added_amount ?? 0,
-            },
-          }
-        : {}),
-      payments: paymentsOf(body, processed),
-      accounts,
-      coupons: [
-        ...(processed.redeemed_coupons ?? [])
-          // Spent only when the check used it: valid and applicable (a check-modifier whose
-          // rule did not apply stays the customer's).
-          .filter((c) => c.valid !== false && c.applicable !== false && c.code)
-          .map((c) => ({ code: c.code!, action: 'redeem' as const })),
-        ...emitted.filter((c) => c.code).map((c) => ({ code: c.code!, action: 'emit' as const })),
-      ],
-      odometer:
-        typeof body.odometer === 'number' && body.vehicle_id
-          ? { vehicleId: body.vehicle_id, value: body.odometer, unit: body.odometer_unit ?? 'km' }
-          : null,
-      stats: customerId
-        ? { amount: processed.amount ?? 0, quantity: toNumber(quantity), visits: 1 }
-        : null,
-      ...(outbox.status === 'queued' && emitted.length > 0
-        ? { couponSeqUsed: store.ledger.nextCouponSeq() + emitted.length - 1 }
-        : {}),
-      outbox: {
-        operation: 'process_check',
-        version: OUTBOX_PAYLOAD_VERSION,
-        payload: this.payload(body as Record<string, unknown>, clockSuspect),
-        ...(outbox.status === 'done' ? { status: 'done' as const, response: outbox.response } : {}),
-      },
-    };
+      accounts: accountsOf(cache, processed.special_accounts_charges ?? [], { via }),
+      nextCouponSeq: emits ? store.ledger.nextCouponSeq() : null,
+      answered,
+      meta: this.meta(clockSuspect),
+    });
     // Only a sale that spends went online first (process) and has an attempt to end.
     this.commit(op, spends(body) ? id : null);
-    if (outbox.status === 'queued') this.d.onQueued?.();
+    if (answered.status === 'queued') this.d.onQueued?.();
   }
 
   /**

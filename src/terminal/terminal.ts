@@ -257,6 +257,7 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
     };
     const workflow = new Workflow(ports);
     const cards = new CardPayments(ports);
+    cleanups.push(() => cards.stop());
     const identify = new IdentifyService(ports);
     const sales = new SaleService({
       store,

@@ -52,6 +52,8 @@ export interface TillOptions {
   secrets?: SecretStore;
   /** The devices themselves (default: built from `devices`). */
   deviceSet?: DeviceSet;
+  /** Keys merged into the `terminal` section. */
+  terminal_config?: Record<string, unknown>;
 }
 
 export function tempDir(prefix = 'lt-till-'): string {
@@ -70,7 +72,7 @@ export async function openTill(o: TillOptions = {}): Promise<Till> {
       ...o.central_config,
     },
     standin: o.standin ?? {},
-    terminal: { sign_in: o.signIn ?? {}, pin_attempts: o.pinAttempts ?? {} },
+    terminal: { sign_in: o.signIn ?? {}, pin_attempts: o.pinAttempts ?? {}, ...o.terminal_config },
     ...(o.devices ? { devices: o.devices } : {}),
   });
   const log = createFileLogger({ dir: join(dir, 'logs'), name: 'terminal' });
@@ -81,8 +83,8 @@ export async function openTill(o: TillOptions = {}): Promise<Till> {
     log,
     startSync: false,
     app: { name: 'lt', version: 'test' },
-    ...(o.clock ? { clock: o.clock } : {}),
     ...(o.deviceSet ? { devices: o.deviceSet } : {}),
+    ...(o.clock ? { clock: o.clock } : {}),
   });
   const pulled = await terminal.sync.pull();
   expect(pulled.ok).toBe(true);

@@ -73,8 +73,12 @@ describe('a fuel sale', () => {
       status: 'authorized',
       amount: 50,
     });
-    // Nothing is sold yet: no ledger entry, nothing for the central service.
-    expect(await t.ok('sale-status', { transaction_id: auth })).toMatchObject({ state: 'unknown' });
+    // Nothing is sold yet (no ledger entry, nothing for the central service): the pump is
+    // authorised, and open.
+    expect(await t.ok('sale-status', { transaction_id: auth })).toMatchObject({
+      state: 'authorised',
+      pump: 'open',
+    });
 
     const id = uuidv7(Date.now());
     const sale = await t.ok(
