@@ -52,7 +52,7 @@ describe('the texts of refusals', () => {
     const t = translator('en');
     const locked = { code: 'pin-locked', message: 'locked until 10:30', path: 'pin' };
     expect(errorText(t, locked)).not.toBe(locked.message);
-    expect(errorText(t, { code: 'new-code', message: 'the terminal says so', path: '' })).toBe(
+    expect(errorText(t, { code: 'new-code', message: 'the terminal says so' })).toBe(
       'the terminal says so',
     );
   });
