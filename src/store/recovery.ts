@@ -406,9 +406,15 @@ class DamagedReader {
    */
   allRows(table: string): Row[] {
     const out: Row[] = [];
-    const from = this.stmt(
-      `SELECT rowid AS ${q(ROWID)}, * FROM ${q(table)} WHERE rowid >= ? ORDER BY rowid`,
-    );
+    let from: Database.Statement;
+    try {
+      from = this.stmt(
+        `SELECT rowid AS ${q(ROWID)}, * FROM ${q(table)} WHERE rowid >= ? ORDER BY rowid`,
+      );
+    } catch {
+      // No rowid to walk by (a WITHOUT ROWID table), or a schema that does not read.
+      return [];
+    }
     let next: number | null = Number.MIN_SAFE_INTEGER;
     let misses = 0;
     while (next !== null && misses <= PROBE_SPAN) {
