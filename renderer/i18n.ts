@@ -355,6 +355,62 @@ const en = {
   'error.vehicle-id-required': 'The vehicle id is required.',
   'error.limit-exceeded': 'An account limit is exceeded: {message}',
   'error.insufficient-funds': 'Not enough funds on the account.',
+  // The terminal's own refusals (src/terminal): test/renderer/error-texts.test.ts lists them.
+  'error.unsupported-media-type': 'The terminal refused the request (not sent as JSON).',
+  'error.payload-too-large': 'Too much at once for the terminal: split the sale or remove lines.',
+  'error.forbidden-origin': 'This screen may not talk to the terminal.',
+  'error.unknown-command': 'The terminal does not know this action; it may need an update.',
+  'error.not-found': 'Not found on this terminal.',
+  'error.method-not-allowed': 'The terminal refused the request; it may need an update.',
+  'error.instance-locked': 'Another copy of the terminal is already running on this till.',
+  'error.device-unavailable': 'A device is not available.',
+  'error.staff-required': 'Sign in with your auth code first.',
+  'error.auth-code-invalid': 'Wrong auth code.',
+  'error.sign-in-locked': 'Too many wrong codes: sign-in is locked for a while.',
+  'error.staff-suspended': 'This staff member is suspended.',
+  'error.staff-not-at-terminal': 'This staff member may not work at this till.',
+  'error.shift-required': 'Open a shift first.',
+  'error.shift-already-open': 'A shift is already open.',
+  'error.customer-not-found': 'No customer found with this identifier.',
+  'error.unknown-pos': 'This till does not sell at that point of sale.',
+  'error.item-not-preset': 'This till sells preset items only; this item is not one of them.',
+  'error.tank-dip-required': 'Enter the measured dip of the tank.',
+  'error.vehicle-not-found':
+    'The customer’s fleet has no vehicle with this id: check the vehicle id.',
+  'error.pin-locked':
+    'Too many wrong PINs: this account’s PIN is locked for a while. The customer can pay another way.',
+  'error.cash-short': 'Not enough cash: {cash_due} is to be paid in cash, {cash_given} was given.',
+  'error.cash-not-due': 'Nothing of this sale is paid in cash: leave the cash given empty.',
+  'error.split-not-allowed': 'An account pays the whole sale; only cash and card can be split.',
+  'error.payments-mismatch': 'The payments do not add up to the amount to pay.',
+  'error.payment-unit-missing': 'No card payment terminal is set up at this till.',
+  'error.payment-declined': 'The card payment was declined or cancelled.',
+  'error.payment-failed': 'The card payment terminal failed; try again or take another payment.',
+  'error.payment-unresolved':
+    'A card payment on this pump is not settled: check the card terminal, then call support.',
+  'error.authorisation-not-found': 'This pump authorisation was not found.',
+  'error.authorisation-released':
+    'This pump authorisation has expired and was released: start the fuelling again.',
+  'error.already-completed': 'This pump authorisation is already completed.',
+  'error.completion-differs':
+    'The completion must keep what the pump authorisation had (customer, payment, account).',
+  'error.sale-not-found': 'No sale with this number on this till.',
+  'error.sale-unreadable':
+    'This sale is recorded; do not sell it again. Its figures cannot be shown here: call support for its receipt.',
+  'error.not-a-sale': 'A refund cannot be cancelled; sell again instead.',
+  'error.already-cancelled': 'This sale is already cancelled.',
+  'error.sale-refunded': 'Part of this sale was refunded already: refund the rest instead.',
+  'error.refund-exceeds-sale': 'More than is left to refund on this line.',
+
+  // Why a coupon is not valid (a coupon's `error` on the check).
+  'coupon-error.not-found': 'unknown coupon',
+  'coupon-error.not-open': 'not active',
+  'coupon-error.expired': 'expired',
+  'coupon-error.other-business': 'from another business',
+  'coupon-error.not-at-terminal': 'not valid at this till',
+  'coupon-error.not-applicable': 'does not apply to this sale',
+  'coupon-error.customer-blocked': 'the customer is blocked',
+  'coupon-error.other-customer': 'belongs to another customer',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;
@@ -482,5 +538,27 @@ export const reasonKey = {
 /** The text of an error code, when there is one; else the server's message is shown. */
 export function errorKey(code: string): MessageKey | undefined {
   const key = `error.${code}`;
+  return Object.hasOwn(en, key) ? (key as MessageKey) : undefined;
+}
+
+/**
+ * What the cashier reads for a refusal: its code's text, filled with the terminal's message
+ * and the details' plain values; the terminal's own message when the code has no text.
+ */
+export function errorText(
+  t: Translate,
+  error: { code: string; message: string; details?: Record<string, unknown> },
+): string {
+  const key = errorKey(error.code);
+  if (!key) return error.message;
+  const params: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(error.details ?? {}))
+    if (typeof value === 'string' || typeof value === 'number') params[name] = value;
+  return t(key, { ...params, message: error.message });
+}
+
+/** The text of why a coupon is not valid (a CheckCoupon's `error`), when there is one. */
+export function couponErrorKey(code: string): MessageKey | undefined {
+  const key = `coupon-error.${code}`;
   return Object.hasOwn(en, key) ? (key as MessageKey) : undefined;
 }

@@ -1,7 +1,7 @@
 // The whole page as one pure function of the view model: header and navigation, the message
 // line, the snapshot progress bar, the current screen and the status bar.
 import type { NumberStyle } from './format.js';
-import { errorKey, navKey, type Translate } from './i18n.js';
+import { errorText, navKey, type Translate } from './i18n.js';
 import { SHORTCUTS } from './keys.js';
 import { NAV_SCREENS, type State } from './state.js';
 import { h, type VElement } from './vnode.js';
@@ -77,8 +77,7 @@ function messageLine(ctx: Ctx): VElement | null {
   let text: string;
   if (m.key) text = t(m.key, m.params);
   else if (m.error) {
-    const key = errorKey(m.error.code);
-    text = key ? t(key, { message: m.error.message }) : m.error.message;
+    text = errorText(t, m.error);
   } else text = '';
   return h(
     'div',

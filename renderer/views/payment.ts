@@ -2,7 +2,7 @@
 // account (vehicle and odometer when required); cash and card may be split. What is due is
 // the engine's `amount_to_pay`; the split and the change are exact decimals (decimal.ts).
 import { formatAmount, formatDec } from '../format.js';
-import { paymentTypeKey } from '../i18n.js';
+import { errorText, paymentTypeKey } from '../i18n.js';
 import {
   accountsFor,
   amountDigits,
@@ -220,7 +220,7 @@ export function paymentScreen(ctx: Ctx): VElement {
         ? h(
             'p',
             { class: 'error', role: 'alert', 'data-testid': 'payment-calc-error' },
-            state.sale.calc.error.message,
+            errorText(t, state.sale.calc.error),
           )
         : null,
       isAccountPayment(method) ? accountFields(ctx) : splitFields(ctx, digits),

@@ -2,7 +2,15 @@
 // bonuses, coupons) and what is due. Every number shown is the engine's, from the latest
 // `check-calc`; the request lines only supply code, title and quantity until it answers.
 import { formatAmount, formatMoney, formatQuantity, NONE } from '../format.js';
-import { accessKey, idTypeKey, itemKindKey, reasonKey } from '../i18n.js';
+import {
+  accessKey,
+  couponErrorKey,
+  errorText,
+  idTypeKey,
+  itemKindKey,
+  reasonKey,
+  type Translate,
+} from '../i18n.js';
 import {
   amountDigits,
   bonusDigits,
@@ -498,7 +506,7 @@ function couponsPanel(ctx: Ctx): VElement {
               h(
                 'span',
                 { class: 'detail', 'data-testid': `coupon-${i}-state` },
-                ok === null ? NONE : ok ? t('coupons.valid') : (r?.error ?? t('coupons.invalid')),
+                ok === null ? NONE : ok ? t('coupons.valid') : couponState(t, r?.error),
               ),
               button({
                 testid: `coupon-${i}-remove`,
@@ -513,6 +521,13 @@ function couponsPanel(ctx: Ctx): VElement {
         )
       : null,
   );
+}
+
+/** Why a coupon is not valid, in words; an unknown reason is shown as the terminal gave it. */
+function couponState(t: Translate, error: string | null | undefined): string {
+  if (!error) return t('coupons.invalid');
+  const key = couponErrorKey(error);
+  return key ? `${t('coupons.invalid')}: ${t(key)}` : error;
 }
 
 export function saleScreen(ctx: Ctx): VElement {
@@ -530,7 +545,7 @@ export function saleScreen(ctx: Ctx): VElement {
         ? h(
             'p',
             { class: 'error', role: 'alert', 'data-testid': 'sale-calc-error' },
-            calc.error.message,
+            errorText(t, calc.error),
             ' ',
             h('code', null, calc.error.code),
           )

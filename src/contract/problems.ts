@@ -17,6 +17,21 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out || '(root)';
 }
 
+/** How many problems an answer or a log line lists: the rest are only counted. */
+export const PROBLEMS_LISTED = 20;
+
+/**
+ * The first `max` problems and how many more there are: 20,000 bad lines must not make a
+ * megabyte answer (or log line). The first ones are enough to fix the request.
+ */
+export function listedProblems(
+  error: z.ZodError,
+  max = PROBLEMS_LISTED,
+): { problems: Problem[]; more: number } {
+  const all = problemsOf(error);
+  return { problems: all.slice(0, max), more: Math.max(0, all.length - max) };
+}
+
 export function problemsOf(error: z.ZodError): Problem[] {
   const problems: Problem[] = [];
   for (const issue of error.issues) {

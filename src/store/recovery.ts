@@ -82,12 +82,33 @@ export interface OpenedWithRecovery {
 
 const SIDE_FILES = ['-wal', '-shm', '-journal'] as const;
 const UNSENT = new Set(['queued', 'sending']);
-/** Tables copied row by row when their primary key is missing (bank-card state, answers). */
+/**
+ * Tables copied row by row when the restored file lacks a row (bank-card state, answers, the
+ * till's own records), in this order. A row is named by its primary key, or by `key` for the
+ * failure logs: their ids are rowids a prune reuses, so the same id can be another failure;
+ * there every failure the damaged file holds and the restored one lacks is copied (a right PIN
+ * or sign-in made after the backup may so bring back older failures: erring towards a lock).
+ */
 // online_attempt: a sale sent online first and never recorded must still be voided at start
 // (sync.md, "Online attempts"); a backup taken before it would otherwise forget it.
-const COPY_MISSING = ['payment_journal', 'command_result', 'online_attempt'] as const;
+// pin_failure, signin_failure: a restore must not reset a PIN or sign-in lockout.
+// shift before cash_prepay: a prepay names its shift.
+const COPY_MISSING: ReadonlyArray<{ table: string; key?: readonly string[] }> = [
+  { table: 'payment_journal' },
+  { table: 'command_result' },
+  { table: 'online_attempt' },
+  { table: 'cash_tender' },
+  { table: 'shift' },
+  { table: 'cash_prepay' },
+  { table: 'pin_failure', key: ['target', 'at'] },
+  { table: 'signin_failure', key: ['at'] },
+];
+/** A shift's columns its close sets (0003). */
+const SHIFT_CLOSE = ['closed_at', 'closed_by', 'closed_by_name', 'counted_cash', 'last_seq'];
 /** Ids probed past the last readable one when the outbox's own index cannot be walked. */
 const PROBE_SPAN = 10_000;
+/** The rowid's name in a walk of the damaged file (no table of ours has such a column). */
+const ROWID = '__recovery_rowid';
 
 type Row = Record<string, unknown>;
 
@@ -378,13 +399,43 @@ class DamagedReader {
     return this.stmt(`SELECT * FROM ${q(table)} WHERE ${q(column)} = ?`).all(value) as Row[];
   }
 
-  /** Every row of a table that reads, skipping damaged stretches when the walk fails. */
+  /**
+   * Every row of a table that reads, in rowid order. When a damaged page stops the walk, it
+   * goes on from the next rowid that a seek can reach: the rows of that page are lost, not
+   * the rest. Gives up after PROBE_SPAN rowids in a row that no seek reaches.
+   */
   allRows(table: string): Row[] {
+    const out: Row[] = [];
+    let from: Database.Statement;
     try {
-      return this.stmt(`SELECT * FROM ${q(table)}`).all() as Row[];
+      from = this.stmt(
+        `SELECT rowid AS ${q(ROWID)}, * FROM ${q(table)} WHERE rowid >= ? ORDER BY rowid`,
+      );
     } catch {
+      // No rowid to walk by (a WITHOUT ROWID table), or a schema that does not read.
       return [];
     }
+    let next: number | null = Number.MIN_SAFE_INTEGER;
+    let misses = 0;
+    while (next !== null && misses <= PROBE_SPAN) {
+      const start: number = next;
+      let got = false;
+      try {
+        for (const r of from.iterate(start) as Iterable<Row>) {
+          const { [ROWID]: rowid, ...row } = r;
+          out.push(row);
+          next = Number(rowid) + 1;
+          got = true;
+        }
+        next = null;
+      } catch {
+        // The first failed seek starts from 1 (rowids are assigned from 1); a seek that gave
+        // rows resumes past them; one that gave none tries the next rowid.
+        if (!got) next = start === Number.MIN_SAFE_INTEGER ? 1 : start + 1;
+        misses = got ? 0 : misses + 1;
+      }
+    }
+    return out;
   }
 
   close(): void {
@@ -466,6 +517,25 @@ class RestoredWriter {
     );
   }
 
+  countWhere(table: string, columns: readonly string[], row: Row): number {
+    const where = columns.map((c) => `${q(c)} = ?`).join(' AND ');
+    return (
+      this.db
+        .prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM ${q(table)} WHERE ${where}`)
+        .get(...columns.map((c) => row[c]))?.n ?? 0
+    );
+  }
+
+  /** A shift the backup has open and the damaged file closed is closed as it was. */
+  closeShift(row: Row): void {
+    if (row.closed_at === null || row.closed_at === undefined) return;
+    this.db
+      .prepare(
+        `UPDATE shift SET ${SHIFT_CLOSE.map((c) => `${q(c)} = ?`).join(', ')} WHERE id = ? AND closed_at IS NULL`,
+      )
+      .run(...SHIFT_CLOSE.map((c) => row[c]), row.id);
+  }
+
   putBundle(b: Bundle): void {
     this.db
       .transaction(() => {
@@ -515,6 +585,35 @@ function jsonOrText(v: unknown): unknown {
   } catch {
     return v;
   }
+}
+
+/** Copies the rows of one table the restored file lacks; answers how many went in. */
+function copyMissing(
+  reader: DamagedReader,
+  writer: RestoredWriter,
+  spec: { table: string; key?: readonly string[] },
+): number {
+  const { table, key } = spec;
+  const seen = new Map<string, number>();
+  let copied = 0;
+  for (const r of reader.allRows(table)) {
+    try {
+      if (key) {
+        // The n-th damaged row with this key goes in when the restored file has fewer than n.
+        const k = JSON.stringify(key.map((c) => r[c]));
+        const n = (seen.get(k) ?? 0) + 1;
+        seen.set(k, n);
+        if (writer.countWhere(table, key, r) >= n) continue;
+      } else if (writer.hasRow(table, r)) {
+        if (table === 'shift') writer.closeShift(r);
+        continue;
+      }
+      copied += writer.insert(table, r, true);
+    } catch {
+      // A row that no longer fits is left in the quarantined file for support.
+    }
+  }
+  return table === 'payment_journal' ? copied : 0;
 }
 
 function messageOf(r: Omit<RecoveryReport, 'message'>): string {
@@ -657,17 +756,9 @@ async function recover(
       } catch {
         // Unreadable: the counter of the backup stands; the server renumbers on conflict.
       }
-      for (const table of COPY_MISSING) {
-        if (!reader.hasTable(table) || !writer.hasTable(table)) continue;
-        for (const r of reader.allRows(table)) {
-          if (writer.hasRow(table, r)) continue;
-          try {
-            const n = writer.insert(table, r, true);
-            if (table === 'payment_journal') paymentsReinserted += n;
-          } catch {
-            // A row that no longer fits is left in the quarantined file for support.
-          }
-        }
+      for (const spec of COPY_MISSING) {
+        if (!reader.hasTable(spec.table) || !writer.hasTable(spec.table)) continue;
+        paymentsReinserted += copyMissing(reader, writer, spec);
       }
     } finally {
       writer.close();

@@ -4,13 +4,15 @@
 // (online first when it spends, else queued; stand-in within the limits), the card operation
 // is tied to the sale and reported, and the receipt is printed. A sale the sale service
 // refuses after the card was charged is reversed on the card at once.
-import type {
-  CommandOutput,
-  ErrorResponse,
-  HandlerInput,
-  SaleSync,
-  SignedInStaff,
-  Warning,
+import {
+  commands,
+  isErrorResponse,
+  type CommandOutput,
+  type ErrorResponse,
+  type HandlerInput,
+  type SaleSync,
+  type SignedInStaff,
+  type Warning,
 } from '../contract/commands.js';
 import type { EngineCheck, EngineCheckResult, EngineError } from '../contract/engine.js';
 import {
@@ -410,7 +412,37 @@ export class CheckoutService {
     return saleSyncOf(this.p.store.outbox.byTransaction(transactionId));
   }
 
-  status(id: string): CommandOutput<'sale-status'> {
+  /**
+   * A recorded sale whose stored figures its answer's schema refuses (stored before the bounds
+   * existed, docs/contract.md "Bounds"): a refusal that names it and says it is recorded.
+   * Never 500, and never "unknown": that would invite selling it a second time.
+   */
+  private unreadable(id: string): ErrorResponse {
+    const st = this.p.store.ledger.status(id);
+    const stored = this.p.store.ledger.storedCheck(id);
+    return refuse(
+      'sale-unreadable',
+      'this sale is recorded, but its stored figures are beyond what the terminal answers (recorded before the bounds existed): do not sell it again; call support for its receipt',
+      'transaction_id',
+      {
+        transaction_id: id,
+        state: 'committed',
+        subtype: st?.subtype ?? null,
+        cancelled: stored ? stored.cancelledBy !== null : null,
+      },
+    );
+  }
+
+  /** The answer when its schema takes it (as the command map will check), else the note. */
+  private readable<T>(
+    id: string,
+    answer: T,
+    schema: { safeParse(v: unknown): { success: boolean } },
+  ): T | ErrorResponse {
+    return schema.safeParse(answer).success ? answer : this.unreadable(id);
+  }
+
+  status(id: string): CommandOutput<'sale-status'> | ErrorResponse {
     const pump = this.cards.pumpStatus(id);
     if (pump) return pump;
     const st = this.p.store.ledger.status(id);
@@ -427,7 +459,7 @@ export class CheckoutService {
       const payments = this.cards.forTransaction(id).map(paymentRecordOf);
       return { transaction_id: id, state: 'unknown', ...(payments.length ? { payments } : {}) };
     }
-    return {
+    const answer: CommandOutput<'sale-status'> = {
       transaction_id: id,
       state: 'committed',
       subtype: st.subtype,
@@ -435,15 +467,16 @@ export class CheckoutService {
       sync: this.saleSync(id),
       check: publicCheck(stored.document as EngineCheckResult),
     };
+    return this.readable(id, answer, commands['sale-status'].output);
   }
 
   /** A sale recorded before (a crash between commit and answer): answered from the ledger. */
-  private fromLedger(id: string): SaleAnswer | null {
+  private fromLedger(id: string): SaleAnswer | ErrorResponse | null {
     const st = this.p.store.ledger.status(id);
     const stored = this.p.store.ledger.storedCheck(id);
     if (!st || !stored) return null;
     const cash = this.p.store.shifts.cashTenderOf(id);
-    return {
+    const answer: SaleAnswer = {
       transaction_id: id,
       subtype: st.subtype,
       check: publicCheck(stored.document as EngineCheckResult),
@@ -455,6 +488,7 @@ export class CheckoutService {
         ? { cash: { given: toNumber(dec(cash.given)), change: toNumber(dec(cash.change)) } }
         : {}),
     };
+    return this.readable(id, answer, commands['sale-process'].output);
   }
 
   private readonly inFlight = new InFlight();
@@ -570,12 +604,14 @@ export class CheckoutService {
           'transaction_id',
         );
       const row = store.outbox.byTransaction(id);
-      return row
+      const answer = row
         ? { ...(kept.response as SaleAnswer), sync: saleSyncOf(row) }
         : (kept.response as SaleAnswer);
+      return this.readable(id, answer, commands['sale-process'].output);
     }
     const again = this.fromLedger(id);
-    if (again) store.commandResults.put('sale-process', id, hash, again, clock.now());
+    if (again && !isErrorResponse(again))
+      store.commandResults.put('sale-process', id, hash, again, clock.now());
     return again;
   }
 

@@ -15,7 +15,7 @@ import {
   type ErrorBody,
   type HandlerInput,
 } from '../contract/commands.js';
-import { problemsOf } from '../contract/problems.js';
+import { listedProblems } from '../contract/problems.js';
 import type { Logger } from './log.js';
 
 /** Who is calling: the transport and an id that ties log lines of one call together. */
@@ -54,11 +54,20 @@ function failure(body: ErrorResponse): DispatchResult {
   return { ok: false, status: httpStatusOf(body.error.code), body };
 }
 
-/** The 400 answer for a zod failure: `path` names the first bad field, details list them all. */
+/**
+ * The 400 answer for a zod failure: `path` names the first bad field; details list the first
+ * PROBLEMS_LISTED problems and count the rest in `more_problems` (only when there are more).
+ */
 export function invalidInput(error: z.ZodError): ErrorResponse {
-  const problems = problemsOf(error);
+  const { problems, more } = listedProblems(error);
   const first = problems[0] ?? { path: '(root)', message: 'invalid input' };
-  return refuse('invalid-input', `${first.path}: ${first.message}`, first.path, { problems });
+  const message = `${first.path}: ${first.message}`;
+  return refuse(
+    'invalid-input',
+    more > 0 ? `${message} (and ${problems.length - 1 + more} more problems)` : message,
+    first.path,
+    more > 0 ? { problems, more_problems: more } : { problems },
+  );
 }
 
 export interface CommandMap<C extends CommandContext = CommandContext> {
@@ -121,7 +130,7 @@ export function createCommandMap<C extends CommandContext = CommandContext>(opts
           log.error('command handler returned a malformed error', {
             command: name,
             request_id: ctx.requestId,
-            problems: problemsOf(checked.error),
+            ...listedProblems(checked.error),
           });
           return internal('internal error; the terminal log has the details');
         }
@@ -133,7 +142,7 @@ export function createCommandMap<C extends CommandContext = CommandContext>(opts
         log.error('command output breaks its schema', {
           command: name,
           request_id: ctx.requestId,
-          problems: problemsOf(out.error),
+          ...listedProblems(out.error),
         });
         return internal('internal error; the terminal log has the details');
       }

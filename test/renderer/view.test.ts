@@ -213,6 +213,43 @@ describe('views', () => {
     expect(textOf(byTestId(tree, 'attention-item-0-message')!)).toBe(message);
   });
 
+  it('say in words that a coupon belongs to another customer', () => {
+    const s = run(
+      all.sale!,
+      { type: 'calc-started', seq: 2 },
+      {
+        type: 'calc-done',
+        seq: 2,
+        result: {
+          check: calcCheck({
+            redeemed_coupons: [
+              { code: 'C1', valid: false, applicable: false, error: 'other-customer' },
+            ],
+          }),
+          warnings: [],
+        },
+      },
+    );
+    expect(textOf(byTestId(render(s), 'coupon-0-state')!)).toBe(
+      'not valid: belongs to another customer',
+    );
+  });
+
+  it('show a cash refusal with the cash due and given, not the terminal’s message', () => {
+    const s = run(all.cashPayment!, {
+      type: 'sale-failed',
+      error: {
+        code: 'cash-short',
+        message: 'the cash given (5) is less than the 7 to pay in cash',
+        path: 'cash_given',
+        details: { cash_due: 7, cash_given: 5 },
+      },
+    });
+    expect(textOf(byTestId(render(s), 'message-text')!)).toBe(
+      'Not enough cash: 7 is to be paid in cash, 5 was given.',
+    );
+  });
+
   it('render the expected screen', () => {
     expect(byTestId(render(all.sale!), 'screen-sale')).toBeDefined();
     expect(byTestId(render(all.cashPayment!), 'screen-payment')).toBeDefined();

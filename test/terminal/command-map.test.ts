@@ -118,6 +118,36 @@ describe('dispatch', () => {
     expect(called).toBe(false);
   });
 
+  it('lists the first 20 problems of a bad request and counts the rest, so the answer stays small', async () => {
+    const { map } = mapWith();
+    map.register('sale-refund', () => refuse('x', 'x'));
+    // As many lines as a refund may have, each with a wrong quantity: 500 problems.
+    const lines = Array.from({ length: 500 }, (_, index) => ({ index, quantity: -1 }));
+    const r = await map.dispatch(
+      'sale-refund',
+      { transaction_id: TX, original_transaction_id: TX, lines },
+      ctx,
+    );
+    expect(r.status).toBe(400);
+    const error = (r.body as { error: { path: string; details: Record<string, unknown> } }).error;
+    expect(error.path).toBe('lines[0].quantity');
+    const problems = error.details.problems as Array<{ path: string }>;
+    expect(problems.map((p) => p.path)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `lines[${i}].quantity`),
+    );
+    expect(error.details.more_problems).toBe(480);
+    expect(JSON.stringify(r.body).length).toBeLessThan(5_000);
+  });
+
+  it('lists every problem of a request with only a few, and counts none more', async () => {
+    const { map } = mapWith();
+    map.register('shift-open', () => refuse('x', 'x'));
+    const r = await map.dispatch('shift-open', { opening_cash: -1, drawer: 2, till: 3 }, ctx);
+    const details = (r.body as { error: { details: Record<string, unknown> } }).error.details;
+    expect((details.problems as unknown[]).length).toBe(3);
+    expect(details).not.toHaveProperty('more_problems');
+  });
+
   it('names an unknown field in the path', async () => {
     const { map } = mapWith();
     map.register('shift-open', () => refuse('x', 'x'));
