@@ -878,6 +878,10 @@ export function reduce(state: State, event: Event): State {
           message: { kind: 'warning', key: 'payment.outcome-unknown' },
         };
       }
+      // Recorded, but its stored figures cannot be shown: the goods are sold, so the sale
+      // ends here; confirming again would sell them twice.
+      if (event.error.code === 'sale-unreadable')
+        return { ...resetSale(state), message: { kind: 'error', error: event.error } };
       // A definite refusal: the next attempt is a new transaction (a changed body under the
       // same id would be an idempotency conflict).
       const next = {

@@ -402,6 +402,20 @@ describe('payment', () => {
     expect(s.message?.error?.code).toBe('pin-invalid');
   });
 
+  it('ends the sale when the terminal says it is recorded but cannot show it', () => {
+    const s = run(
+      priced(),
+      { type: 'payment-open', transactionId: TX_ID },
+      {
+        type: 'sale-failed',
+        error: { code: 'sale-unreadable', message: 'recorded', path: 'transaction_id' },
+      },
+    );
+    expect(s.sale.draft.lines).toEqual([]);
+    expect(s.sale.transactionId).toBeNull();
+    expect(s.message?.error?.code).toBe('sale-unreadable');
+  });
+
   it('takes a fresh id for the retry after a refusal, and keeps a live one', () => {
     const other = '018f0000-0000-7000-8000-00000000abcd';
     const refused = run(
