@@ -35,6 +35,7 @@ import {
   transactionVoided,
   type LocalSale,
   type SaleService,
+  type Sold,
 } from './sale-service.js';
 import type { PinLocked } from './pin-attempts.js';
 import type { JournalEntry } from '../devices/payment-journal.js';
@@ -273,6 +274,17 @@ function cashTenderOf(given: number | undefined, due: Dec): CashTender | ErrorRe
 }
 
 const cashOut = (c: CashTender) => ({ given: toNumber(c.given), change: toNumber(c.change) });
+
+/** What settling and answering a recorded sale need. */
+interface AfterSale {
+  id: string;
+  hash: string;
+  paid: Charged;
+  zone: string;
+  warnings: Warning[];
+  fuel: Authorisation | null;
+  cash: CashTender | null;
+}
 
 /** A pump authorised before fuelling (engine.md 12): what the completion books against. */
 interface Authorisation {
@@ -564,9 +576,19 @@ export class CheckoutService {
       return charge;
     }
     const warnings = [...computed.warnings] as Warning[];
-    const answer = await this.record(id, hash, charge, frozen, warnings, fuel, cash);
-    if ('error' in answer) this.p.store.shifts.dropCashTender(id);
+    const answer = await this.record(id, hash, charge, frozen, warnings, fuel, cash).catch(
+      (e: unknown) => {
+        this.dropTenderUnsold(id); // the sale rolled back with its answer
+        throw e;
+      },
+    );
+    if ('error' in answer) this.dropTenderUnsold(id);
     return answer;
+  }
+
+  /** The cash tender written ahead goes when its sale was not recorded (refused, rolled back). */
+  private dropTenderUnsold(id: string): void {
+    if (!this.p.store.ledger.status(id)) this.p.store.shifts.dropCashTender(id);
   }
 
   /**
@@ -709,7 +731,13 @@ export class CheckoutService {
     }
   }
 
-  /** Records the frozen sale through the sale service, ties the card to it, prints, answers. */
+  /**
+   * Records the frozen sale through the sale service, ties the card to it, keeps the answer,
+   * prints. When nothing left the till (no card charged, no pump pre-authorisation held), the
+   * answer is kept in the record's transaction: an answer that cannot be given rolls the sale
+   * back. Otherwise the sale commits first and its answer follows (docs/terminal.md). The
+   * receipt is printed after the commit either way: a printer never undoes a sale.
+   */
   private async record(
     id: string,
     hash: string,
@@ -719,52 +747,80 @@ export class CheckoutService {
     fuel: Authorisation | null,
     cash: CashTender | null,
   ): Promise<SaleAnswer | ErrorResponse> {
-    const { store, clock, log } = this.p;
+    const { log } = this.p;
     // The frozen check names the card operations that paid it, as the check sent does.
     const tendered: LocalSale = { ...frozen, processed: withTender(frozen.processed, paid.sale) };
-    const outcome = await this.sales.process({ check: paid.sale, local: tendered });
+    const after: AfterSale = { id, hash, paid, zone: frozen.zone, warnings, fuel, cash };
+    const kept: { answer?: SaleAnswer } = {};
+    const untouched = paid.charged.length === 0 && !fuel?.card;
+    const keep = (sold: Sold) => {
+      kept.answer = this.answerOf(after, sold, this.settle(after, sold), false);
+    };
+    const outcome = await this.sales.process({
+      check: paid.sale,
+      local: tendered,
+      ...(untouched ? { keep } : {}),
+    });
     if (!outcome.ok) {
       await this.reverse(id, paid.charged);
       const e = outcome.error;
       log.info('sale refused', { transaction_id: id, code: e.code });
       return refuse(e.code, e.message, e.path ?? '(root)', e.details);
     }
-    const processed = outcome.check;
-    const subtype = outcome.subtype;
-    const localDate = localDateOf(clock.now(), frozen.zone);
-    this.cards.report(paid.charged, id, subtype, localDate);
+    const print = () =>
+      this.print(
+        outcome.check,
+        paid.sale,
+        outcome.subtype === 'offline',
+        undefined,
+        cash ? cashOut(cash) : undefined,
+      );
+    log.info('sale processed', {
+      transaction_id: id,
+      subtype: outcome.subtype,
+      sync: outcome.sync,
+      amount_to_pay: outcome.check.amount_to_pay ?? 0,
+      payment_type: paid.sale.payment_type ?? 'cash',
+    });
+    // Kept with the record, the answer says receipt_printed false (what a retry answers: a
+    // retry prints nothing); this call's answer says whether it printed.
+    if (kept.answer) return { ...kept.answer, receipt_printed: await print() };
+    const settled = this.settle(after, outcome);
+    return this.answerOf(after, outcome, settled, await print());
+  }
+
+  /**
+   * What a recorded sale settles: its card operations tied to it, a server's differing figures
+   * noted, the pump's authorisation completed. Its warnings, with the change a prepay gives.
+   */
+  private settle(s: AfterSale, sold: Sold): Warning[] {
+    const { store, clock } = this.p;
+    const { id, paid, fuel } = s;
+    const processed = sold.check;
+    this.cards.report(paid.charged, id, sold.subtype, localDateOf(clock.now(), s.zone));
     if (paid.charged.length > 0 && !eq(dec(processed.amount_to_pay ?? 0), paid.toPay))
       this.amountDiffers(id, paid.toPay, processed);
-    if (fuel) {
-      store.commandResults.put('fuel-completion', fuel.id, hash, { completion: id }, clock.now());
-      const change = fuel.prepaidCash > 0 ? changeDue(fuel.prepaidCash, processed) : null;
-      if (change) warnings.push(change);
-    }
-    const receiptPrinted = await this.print(
-      processed,
-      paid.sale,
-      subtype === 'offline',
-      undefined,
-      cash ? cashOut(cash) : undefined,
-    );
+    if (!fuel) return s.warnings;
+    store.commandResults.put('fuel-completion', fuel.id, s.hash, { completion: id }, clock.now());
+    const change = fuel.prepaidCash > 0 ? changeDue(fuel.prepaidCash, processed) : null;
+    return change ? [...s.warnings, change] : s.warnings;
+  }
+
+  /** The sale's answer, checked against its schema and kept (`put` throws when it cannot be). */
+  private answerOf(s: AfterSale, sold: Sold, warnings: Warning[], printed: boolean): SaleAnswer {
+    const { store, clock } = this.p;
+    const { id, paid, cash } = s;
     const answer: SaleAnswer = {
       transaction_id: id,
-      subtype,
-      check: publicCheck(processed),
+      subtype: sold.subtype,
+      check: publicCheck(sold.check),
       warnings,
       payments: paid.charged.map((e) => paymentRecordOf({ ...e, transaction_id: id })),
       sync: this.saleSync(id),
-      receipt_printed: receiptPrinted,
+      receipt_printed: printed,
       ...(cash ? { cash: cashOut(cash) } : {}),
     };
-    store.commandResults.put('sale-process', id, hash, answer, clock.now());
-    log.info('sale processed', {
-      transaction_id: id,
-      subtype,
-      sync: outcome.sync,
-      amount_to_pay: processed.amount_to_pay ?? 0,
-      payment_type: paid.sale.payment_type ?? 'cash',
-    });
+    store.commandResults.put('sale-process', id, s.hash, answer, clock.now());
     return answer;
   }
 

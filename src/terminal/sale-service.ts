@@ -52,6 +52,9 @@ export type SaleOutcome =
     }
   | { ok: false; transaction_id: string; error: SaleError };
 
+/** A sale recorded: what `process` answers when it succeeds. */
+export type Sold = Extract<SaleOutcome, { ok: true }>;
+
 export interface SaleRequest {
   /** The check as the till sends it; `transaction_id` optional (made here when absent). */
   check: EngineCheck;
@@ -61,6 +64,13 @@ export interface SaleRequest {
    * stands in, never computed again. Absent: computed here, once.
    */
   local?: LocalSale;
+  /**
+   * Keeps the sale's answer in the transaction that records the sale, when nothing of it has
+   * left the till (queued, or standing in after the central service applied nothing): a throw
+   * rolls the record back. Not called when the central service has, or may have, applied the
+   * sale: that record commits whatever its answer (docs/terminal.md).
+   */
+  keep?: (sold: Sold) => void;
 }
 
 /** A check computed on this till in process mode, with what recording it needs. */
@@ -357,10 +367,7 @@ export class SaleService {
     } as EngineCheckResult;
     const body: EngineCheck =
       subtype === 'offline' ? { ...check, transaction_subtype: 'offline' } : check;
-    this.record(id, subtype, body, processed, local.local.customerId, clockSuspect, {
-      status: 'queued',
-    });
-    return {
+    const sold: Sold = {
       ok: true,
       transaction_id: id,
       check: processed,
@@ -369,6 +376,18 @@ export class SaleService {
       clock_suspect: clockSuspect,
       repeated: false,
     };
+    const { keep } = req;
+    this.record(
+      id,
+      subtype,
+      body,
+      processed,
+      local.local.customerId,
+      clockSuspect,
+      { status: 'queued' },
+      keep && (() => keep(sold)),
+    );
+    return sold;
   }
 
   private standIn(
@@ -419,11 +438,7 @@ export class SaleService {
       transaction_id: id,
       transaction_subtype: 'offline',
     } as EngineCheckResult;
-    this.record(id, 'offline', body as EngineCheck, offline, customerId, clockSuspect, {
-      status: 'queued',
-    });
-    pinAttempt(store, config, check, pin)?.settle('right');
-    return {
+    const sold: Sold = {
       ok: true,
       transaction_id: id,
       check: offline,
@@ -432,6 +447,27 @@ export class SaleService {
       clock_suspect: clockSuspect,
       repeated: false,
     };
+    // A request that may have reached the server cannot be taken back here: that record
+    // commits whatever its answer (the till must not forget a sale the server may hold).
+    const keep = maybeApplied ? undefined : req.keep;
+    try {
+      this.record(
+        id,
+        'offline',
+        body as EngineCheck,
+        offline,
+        customerId,
+        clockSuspect,
+        { status: 'queued' },
+        keep && (() => keep(sold)),
+      );
+    } catch (e) {
+      // Rolled back, and the server applied nothing: the online attempt is over (as a refusal's).
+      if (!maybeApplied) store.onlineAttempts.end(id);
+      throw e;
+    }
+    pinAttempt(store, config, check, pin)?.settle('right');
+    return sold;
   }
 
   /**
@@ -484,6 +520,7 @@ export class SaleService {
     customerId: string | null,
     clockSuspect: boolean,
     answered: Answered,
+    inside?: () => void,
   ): void {
     const { store, clock } = this.d;
     const cache = store.cache;
@@ -507,23 +544,25 @@ export class SaleService {
       meta: this.meta(clockSuspect),
     });
     // Only a sale that spends went online first (process) and has an attempt to end.
-    this.commit(op, spends(body) ? id : null);
+    this.commit(op, spends(body) ? id : null, inside);
     if (answered.status === 'queued') this.d.onQueued?.();
   }
 
   /**
    * Records `op`; with `attempt`, ends that online attempt in the same transaction, so a crash
-   * leaves both or neither (never a record with its attempt open, nor a second void).
+   * leaves both or neither (never a record with its attempt open, nor a second void); with
+   * `inside` (the answer kept), runs it there too, so its throw rolls both back.
    */
-  private commit(op: OperationInput, attempt: string | null): void {
+  private commit(op: OperationInput, attempt: string | null, inside?: () => void): void {
     const { store } = this.d;
-    if (attempt === null) {
+    if (attempt === null && inside === undefined) {
       store.record(op);
       return;
     }
     store.write(() => {
       store.record(op);
-      store.onlineAttempts.end(attempt);
+      if (attempt !== null) store.onlineAttempts.end(attempt);
+      inside?.();
     });
   }
 }

@@ -1,20 +1,26 @@
 // Every command whose effect is its writes is one transaction with its answer: a failure
 // after the writes (injected through the store's answer port, `commandResults.onAnswer`,
 // the way a failing output validation would fail) answers 500 and leaves nothing committed.
-// A retry then succeeds. sale-process is the documented exception (docs/terminal.md): its
-// sale commits with the card charge and the central service's answer, and a retry with the
-// same transaction_id answers the committed sale.
+// A retry then succeeds. sale-process rolls back too when nothing of the sale left the till
+// (queued, or standing in); a sale whose money moved outside it (a card charged, or the
+// central service applied it online first) commits whatever its answer, and a retry with the
+// same transaction_id answers it (docs/terminal.md).
 import Database from 'better-sqlite3';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO } from '../../src/central/index.js';
+import { DEMO, startCentral } from '../../src/central/index.js';
+import type { PrinterSimulator } from '../../src/devices/escpos/simulator.js';
+import { ZvtSimulator } from '../../src/devices/zvt/simulator.js';
 import { uuidv7 } from '../../src/sync/ids.js';
-import { item, openTill, type Till } from './helpers.js';
+import { item, openTill, paymentDevices, tempDir, type Till } from './helpers.js';
 
 let till: Till | null = null;
+const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   await till?.close();
   till = null;
+  for (const c of cleanups.splice(0).reverse()) await c();
 });
 
 async function manager(): Promise<Till> {
@@ -110,20 +116,181 @@ describe('one transaction with the answer', () => {
     await t.ok('sale-refund', refund);
     expect(store.refunds.of(original)).toHaveLength(1);
   }, 30_000);
+});
 
-  it('sale-process: a failure after the sale committed is answered by the retry with the same id', async () => {
+/** Nothing of the sale `id` is on the till: no ledger row, no outbox row, no tender, no answer. */
+function nothingOf(t: Till, id: string): void {
+  const { store } = t.terminal;
+  expect(store.ledger.status(id)).toBeNull();
+  expect(store.outbox.byTransaction(id)).toBeNull();
+  expect(store.shifts.cashTenderOf(id)).toBeNull();
+  expect(store.commandResults.get('sale-process', id)).toBeNull();
+}
+
+const printerOf = (t: Till) => t.terminal.devices?.simulators.printer as PrinterSimulator;
+
+async function printed(t: Till, n: number): Promise<void> {
+  // The simulated printer takes the bytes on its own turn of the event loop.
+  for (let i = 0; i < 50 && printerOf(t).receipts.length < n; i++)
+    await new Promise((r) => setTimeout(r, 10));
+  expect(printerOf(t).receipts).toHaveLength(n);
+}
+
+describe('sale-process: one transaction with its answer when nothing left the till', () => {
+  it('a queued cash sale: a failure after the write records nothing and prints nothing', async () => {
     const t = await manager();
     await t.ok('shift-open', {});
     const id = uuidv7(Date.now());
     const body = {
       transaction_id: id,
       check: { check_items: [item('WTR-1', 1, { price: 1.49 })], payment_type: 'cash' },
+      cash_given: 5,
     };
     const undo = failAfterWrite(t, 'sale-process');
     expect((await t.call('sale-process', body)).status).toBe(500);
+    nothingOf(t, id);
+    expect((await t.ok('sale-status', { transaction_id: id })).state).toBe('unknown');
+    await printed(t, 0);
+    undo();
+    const sale = await t.ok('sale-process', body);
+    expect(sale.cash).toEqual({ given: 5, change: 3.51 });
+    expect(sale.receipt_printed).toBe(true);
+    expect(t.terminal.store.shifts.cashTenderOf(id)).toMatchObject({ change: '3.51' });
+    expect((await t.ok('sale-status', { transaction_id: id })).state).toBe('committed');
+    await printed(t, 1);
+  }, 30_000);
+
+  it('a stand-in sale: a failure after the write records nothing, and the retry stands in', async () => {
+    const dir = tempDir();
+    const central = await startCentral({ db: join(dir, 'central.sqlite'), faultSeed: 1 });
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    till = await openTill({
+      central,
+      dir: join(dir, 'till'),
+      standin: { customer_day_limit: 10, terminal_total_limit: 100 },
+    });
+    const t = till;
+    await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
+    await t.ok('shift-open', {});
+    await t.ok('customer-identify', { id: DEMO.cards.anna, id_type: 'card' });
+    await central.close();
+    // The kept-alive connection is found dead first: the sale's request is then refused.
+    expect((await t.terminal.sync.pull()).ok).toBe(false);
+    const id = uuidv7(Date.now());
+    const body = {
+      transaction_id: id,
+      check: {
+        customer_id: DEMO.customers.anna,
+        bonuses_redeemed_amount: 5,
+        check_items: [item('COF-2', 2), item('SNK-1', 1)],
+        payment_type: 'cash',
+      },
+      cash_given: 50,
+    };
+    const undo = failAfterWrite(t, 'sale-process');
+    expect((await t.call('sale-process', body)).status).toBe(500);
+    nothingOf(t, id);
+    // The central service applied nothing (refused connection): no attempt is left to void.
+    expect(t.terminal.store.onlineAttempts.open()).toEqual([]);
+    undo();
+    const sale = await t.ok('sale-process', body);
+    expect(sale.subtype).toBe('offline');
+    expect(sale.sync.state).toBe('queued');
+    expect(t.terminal.store.shifts.cashTenderOf(id)).not.toBeNull();
+  }, 30_000);
+});
+
+describe('sale-process: a sale whose money moved outside the till commits whatever its answer', () => {
+  it('a card sale: a failure after the charge and the record leaves the sale committed, and the retry answers it', async () => {
+    const dir = tempDir('lt-cards-');
+    const central = await startCentral({ db: join(dir, 'central.sqlite'), faultSeed: 1 });
+    const sim = new ZvtSimulator({ transport: 'serial', ackMs: 300 });
+    cleanups.push(async () => {
+      await central.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    till = await openTill({ dir, central, deviceSet: paymentDevices(sim) });
+    const t = till;
+    await t.terminal.services.cards.settled;
+    await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
+    await t.ok('shift-open', {});
+    const id = uuidv7(Date.now());
+    const body = {
+      transaction_id: id,
+      check: { payment_type: 'bank-card', check_items: [item('WTR-1', 1)] },
+    };
+    const undo = failAfterWrite(t, 'sale-process');
+    expect((await t.call('sale-process', body)).status).toBe(500);
+    expect(t.terminal.store.ledger.status(id)).not.toBeNull();
+    expect(sim.charges()).toHaveLength(1);
     undo();
     const again = await t.ok('sale-process', body);
-    expect(again.transaction_id).toBe(id);
+    expect(again.payments).toEqual([expect.objectContaining({ status: 'success', amount: 1.49 })]);
+    expect(sim.charges()).toHaveLength(1);
+    expect((await t.ok('sale-status', { transaction_id: id })).state).toBe('committed');
+  }, 30_000);
+
+  it('an online-first sale the central service applied: a failure after the record leaves it committed, and the retry answers it', async () => {
+    const t = await manager();
+    await t.ok('shift-open', {});
+    await t.ok('customer-identify', { id: DEMO.cards.anna, id_type: 'card' });
+    const id = uuidv7(Date.now());
+    const body = {
+      transaction_id: id,
+      check: {
+        customer_id: DEMO.customers.anna,
+        bonuses_redeemed_amount: 5,
+        check_items: [item('COF-2', 2), item('SNK-1', 1)],
+        payment_type: 'cash',
+      },
+    };
+    const undo = failAfterWrite(t, 'sale-process');
+    expect((await t.call('sale-process', body)).status).toBe(500);
+    expect(t.terminal.store.ledger.status(id)).not.toBeNull();
+    undo();
+    const again = await t.ok('sale-process', body);
+    expect(again).toMatchObject({ transaction_id: id, subtype: 'online' });
+    expect(again.sync.state).toBe('done');
+    expect((await t.ok('sale-status', { transaction_id: id })).state).toBe('committed');
+  }, 30_000);
+
+  it('a stand-in after a lost answer (the central service may hold the sale): a failure after the record leaves it committed, and the retry answers it', async () => {
+    till = await openTill({ standin: { customer_day_limit: 10, terminal_total_limit: 100 } });
+    const t = till;
+    await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
+    await t.ok('shift-open', {});
+    await t.ok('customer-identify', { id: DEMO.cards.anna, id_type: 'card' });
+    t.central.server.setFaults({ commit_then_drop_rate: 1 });
+    const id = uuidv7(Date.now());
+    const body = {
+      transaction_id: id,
+      check: {
+        customer_id: DEMO.customers.anna,
+        bonuses_redeemed_amount: 5,
+        check_items: [item('COF-2', 2), item('SNK-1', 1)],
+        payment_type: 'cash',
+      },
+    };
+    const undo = failAfterWrite(t, 'sale-process');
+    expect((await t.call('sale-process', body)).status).toBe(500);
+    expect(t.terminal.store.ledger.status(id)).toMatchObject({ subtype: 'offline' });
+    t.central.server.setFaults({ commit_then_drop_rate: 0 });
+    undo();
+    const again = await t.ok('sale-process', body);
+    expect(again).toMatchObject({ transaction_id: id, subtype: 'offline' });
+    expect((await t.ok('sale-status', { transaction_id: id })).state).toBe('committed');
+  }, 30_000);
+
+  it('a printer that fails never undoes a sale: it commits and answers receipt_printed false', async () => {
+    const t = await manager();
+    await t.ok('shift-open', {});
+    printerOf(t).offline = true;
+    const id = uuidv7(Date.now());
+    const sale = await t.ok('sale-process', {
+      transaction_id: id,
+      check: { check_items: [item('WTR-1', 1, { price: 1.49 })], payment_type: 'cash' },
+    });
+    expect(sale.receipt_printed).toBe(false);
     expect((await t.ok('sale-status', { transaction_id: id })).state).toBe('committed');
   }, 30_000);
 });
