@@ -531,7 +531,8 @@ class RestoredWriter {
     if (row.closed_at === null || row.closed_at === undefined) return;
     this.db
       .prepare(
-        `UPDATE shift SET ${SHIFT_CLOSE.map((c) => `${q(c)} = ?`).join(', ')} WHERE id = ? AND closed_at IS NULL`,
+        `UPDATE shift SET closed_at = ?, closed_by = ?, closed_by_name = ?, counted_cash = ?,
+           last_seq = ? WHERE id = ? AND closed_at IS NULL`,
       )
       .run(...SHIFT_CLOSE.map((c) => row[c]), row.id);
   }
