@@ -297,20 +297,21 @@ export class CardPayments {
   }
 
   /**
-   * A cancel a kill lost before its record: a successful reversal of one of this sale's
-   * charges under an id no recorded operation has. The retried cancel adopts it (and its id)
-   * instead of finding nothing left to give back.
+   * A cancel a kill lost before its record: the successful reversals of this sale's charges
+   * under an id no recorded operation has. The retried cancel adopts them (and their id)
+   * instead of finding nothing left to give back, and reverses only the charges still standing.
    */
-  unrecordedReversal(saleId: string): JournalEntry | null {
+  unrecordedReversals(saleId: string): JournalEntry[] {
     const { store } = this.p;
     const j = store.cardJournal;
+    const out: JournalEntry[] = [];
     for (const o of j.forTransaction(saleId)) {
       if (!CHARGES.has(o.operationType) || o.status !== 'success') continue;
       const r = j.reversalOf(o.id);
       if (r?.transactionId && r.transactionId !== saleId && !store.ledger.status(r.transactionId))
-        return entryOf(r);
+        out.push(entryOf(r));
     }
-    return null;
+    return out;
   }
 
   /** Approved refunds already made under a refund's id (one a kill lost before its record). */

@@ -34,6 +34,15 @@ import {
 } from './ledger-ops.js';
 import type { TerminalPorts } from './ports.js';
 
+/** A card charge of a sale and what it has not given back yet. */
+interface CardCharge {
+  readonly entry: JournalEntry;
+  left: Dec;
+}
+
+/** Refunds give back to the last card charged first (docs/terminal.md, "Bank cards"). */
+const lastFirst = <T>(charges: readonly T[]): T[] => [...charges].reverse();
+
 export class ReturnsService {
   private readonly p: TerminalPorts;
   private readonly cards: CardPayments;
@@ -57,25 +66,76 @@ export class ReturnsService {
     };
   }
 
-  /** Card money of a sale not yet given back: paid minus earlier refunds and reversals. */
-  private cardLeft(
-    saleId: string,
-    refundIds: readonly string[],
-  ): { left: Dec; receipt: number | null } {
-    let paid = ZERO;
-    let receipt: number | null = null;
-    for (const e of this.cards.forTransaction(saleId)) {
-      // A charge reversed before the sale took (refused, or a kill's, then retried) paid nothing.
-      if (e.operation === 'purchase' && e.status === 'success' && !this.cards.reversed(e.id)) {
-        paid = add(paid, fromMinor(e.amount_cents, 2));
-        receipt = e.receipt_no;
-      }
-    }
+  /**
+   * The card charges of a sale (purchases, or the completion of a pump's pre-authorisation),
+   * each with what it has not given back yet: its amount less the refunds made onto it by the
+   * given refunds. A charge reversed before the sale took (refused, or a kill's, then retried)
+   * paid nothing. A refund names the charge it gave back to by its receipt; one that names
+   * none (made before refunds did) counts against the last charge first, as refunds choose.
+   */
+  private cardCharges(saleId: string, refundIds: readonly string[]): CardCharge[] {
+    const charges = this.cards
+      .forTransaction(saleId)
+      .filter(
+        (e) =>
+          (e.operation === 'purchase' || e.operation === 'completion') &&
+          e.status === 'success' &&
+          !this.cards.reversed(e.id),
+      )
+      .map((entry) => ({ entry, left: fromMinor(entry.amount_cents, 2) }));
+    let unnamed = ZERO;
     for (const id of refundIds)
-      for (const e of this.cards.forTransaction(id))
-        if ((e.operation === 'refund' || e.operation === 'cancel') && e.status === 'success')
-          paid = sub(paid, fromMinor(e.amount_cents, 2));
-    return { left: gt(paid, ZERO) ? paid : ZERO, receipt };
+      for (const e of this.cards.forTransaction(id)) {
+        if (e.operation !== 'refund' || e.status !== 'success') continue;
+        const onto = charges.find(
+          (c) => e.original_receipt !== null && c.entry.receipt_no === e.original_receipt,
+        );
+        if (onto) onto.left = sub(onto.left, fromMinor(e.amount_cents, 2));
+        else unnamed = add(unnamed, fromMinor(e.amount_cents, 2));
+      }
+    for (const c of lastFirst(charges)) {
+      const take = min(c.left, unnamed);
+      c.left = sub(c.left, take);
+      unnamed = sub(unnamed, take);
+    }
+    return charges.filter((c) => gt(c.left, ZERO));
+  }
+
+  /**
+   * Gives `amount` back to the sale's cards, the last card charged first, one refund per card
+   * for its own part (the unit credits the card presented; the journal names the charge by
+   * its receipt). Refunds a kill lost under this refund's id are adopted, per card.
+   */
+  private async refundToCards(
+    charges: readonly CardCharge[],
+    amount: Dec,
+    refundId: string,
+  ): Promise<{ ok: true; settled: JournalEntry[] } | { ok: false; error: ErrorResponse }> {
+    const adopted = this.cards.refundsOf(refundId);
+    const named = (c: CardCharge) =>
+      adopted.filter((e) => e.original_receipt === c.entry.receipt_no);
+    // Refunds a kill lost that name no charge (made before refunds named one) count last first.
+    let unnamed = adopted
+      .filter((e) => !charges.some((c) => named(c).includes(e)))
+      .reduce((sum, e) => add(sum, fromMinor(e.amount_cents, 2)), ZERO);
+    const settled = adopted.filter((e) => !charges.some((c) => named(c).includes(e)));
+    let rest = amount;
+    for (const c of lastFirst(charges)) {
+      if (!gt(rest, ZERO)) break;
+      const part = min(c.left, rest);
+      rest = sub(rest, part);
+      const before = named(c);
+      settled.push(...before);
+      let missing = before.reduce((left, e) => sub(left, fromMinor(e.amount_cents, 2)), part);
+      const fromUnnamed = min(unnamed, gt(missing, ZERO) ? missing : ZERO);
+      unnamed = sub(unnamed, fromUnnamed);
+      missing = sub(missing, fromUnnamed);
+      if (!gt(missing, ZERO)) continue;
+      const r = await this.cards.run('refund', toNumber(missing), refundId, c.entry.receipt_no);
+      if (!r.ok) return r;
+      settled.push(r.entry);
+    }
+    return { ok: true, settled };
   }
 
   private noteOwed(customerId: string | null, opId: string, owed: number): void {
@@ -192,13 +252,14 @@ export class ReturnsService {
       await sync.push().catch(() => undefined);
 
     await this.cards.settled;
-    // A cancel a kill lost after the card was reversed: its reversal (and its id) is adopted.
-    const adopted = this.cards.unrecordedReversal(id);
-    const opId = adopted?.transaction_id ?? this.p.ids.newId();
-    const settled: JournalEntry[] = adopted ? [adopted] : [];
-    const card = this.cardLeft(id, []);
-    if (gt(card.left, ZERO)) {
-      const r = await this.cards.run('cancel', toNumber(card.left), opId, card.receipt);
+    // A cancel a kill lost after reversing cards: its reversals (and its id) are adopted.
+    const adopted = this.cards.unrecordedReversals(id);
+    const opId = adopted[0]?.transaction_id ?? this.p.ids.newId();
+    const settled: JournalEntry[] = [...adopted];
+    // Each card charge is reversed on its own receipt, for its own amount (no refund came
+    // before a cancel: the whole charge is standing).
+    for (const c of this.cardCharges(id, [])) {
+      const r = await this.cards.run('cancel', toNumber(c.left), opId, c.entry.receipt_no);
       if (!r.ok) return r.error;
       settled.push(r.entry);
     }
@@ -357,23 +418,17 @@ export class ReturnsService {
     };
     const toPayBack = dec(back.amount_to_pay ?? 0);
 
-    // Card money back to the card (as far as the card paid), the rest in cash.
-    const settled: JournalEntry[] = [];
-    const card = this.cardLeft(
+    // Card money back to the cards (as far as they paid), the rest in cash.
+    await this.cards.settled;
+    const charges = this.cardCharges(
       originalId,
       earlier.map((r) => r.id),
     );
-    const toCard = min(card.left, toPayBack);
-    // A refund a kill lost after the card was refunded: what it gave back is adopted.
-    await this.cards.settled;
-    settled.push(...this.cards.refundsOf(id));
-    const given = settled.reduce((sum, e) => add(sum, fromMinor(e.amount_cents, 2)), ZERO);
-    const rest = sub(toCard, given);
-    if (gt(rest, ZERO)) {
-      const r = await this.cards.run('refund', toNumber(rest), id, null);
-      if (!r.ok) return r.error;
-      settled.push(r.entry);
-    }
+    const cardLeft = charges.reduce((sum, c) => add(sum, c.left), ZERO);
+    const toCard = min(cardLeft, toPayBack);
+    const refunded = await this.refundToCards(charges, toCard, id);
+    if (!refunded.ok) return refunded.error;
+    const settled = refunded.settled;
     const payments: PaymentRecord[] = settled.map(paymentRecordOf);
     const cash = sub(toPayBack, toCard);
     const paid = [
