@@ -43,6 +43,17 @@ interface CardCharge {
 /** Refunds give back to the last card charged first (docs/terminal.md, "Bank cards"). */
 const lastFirst = <T>(charges: readonly T[]): T[] => [...charges].reverse();
 
+/**
+ * The driver's access a corporate sale was charged through (its payment_id, as the sale
+ * recorded it): what it gives back is credited through the same access, so the driver's
+ * usage is given back too.
+ */
+function accessOf(original: EngineProcessedCheck): string | undefined {
+  return original.payment_type === 'corporate-special-account'
+    ? (original.payment_id ?? undefined)
+    : undefined;
+}
+
 export class ReturnsService {
   private readonly p: TerminalPorts;
   private readonly cards: CardPayments;
@@ -284,7 +295,10 @@ export class ReturnsService {
           back,
           owed,
           payments: paid,
-          accounts: accountsOf(store.cache, back.special_accounts_charges ?? [], { back: true }),
+          accounts: accountsOf(store.cache, back.special_accounts_charges ?? [], {
+            back: true,
+            via: accessOf(original),
+          }),
           meta: this.meta(),
         }),
       );
@@ -466,7 +480,10 @@ export class ReturnsService {
           back,
           owed,
           payments: paid,
-          accounts: accountsOf(store.cache, back.special_accounts_charges ?? [], { back: true }),
+          accounts: accountsOf(store.cache, back.special_accounts_charges ?? [], {
+            back: true,
+            via: accessOf(original),
+          }),
           body,
           meta: this.meta(),
         }),
