@@ -124,20 +124,21 @@ export class ReturnsService {
   ): Promise<{ ok: true; settled: JournalEntry[] } | { ok: false; error: ErrorResponse }> {
     const adopted = this.cards.refundsOf(refundId);
     const named = (c: CardCharge) =>
-      adopted.filter((e) => e.original_receipt === c.entry.receipt_no);
+      adopted.filter(
+        (e) => c.entry.receipt_no !== null && e.original_receipt === c.entry.receipt_no,
+      );
     // Refunds a kill lost that name no charge (made before refunds named one) count last first.
     let unnamed = adopted
       .filter((e) => !charges.some((c) => named(c).includes(e)))
       .reduce((sum, e) => add(sum, fromMinor(e.amount_cents, 2)), ZERO);
-    const settled = adopted.filter((e) => !charges.some((c) => named(c).includes(e)));
+    // Every adopted refund is this refund's money, whichever card it went to.
+    const settled = [...adopted];
     let rest = amount;
     for (const c of lastFirst(charges)) {
       if (!gt(rest, ZERO)) break;
       const part = min(c.left, rest);
       rest = sub(rest, part);
-      const before = named(c);
-      settled.push(...before);
-      let missing = before.reduce((left, e) => sub(left, fromMinor(e.amount_cents, 2)), part);
+      let missing = named(c).reduce((left, e) => sub(left, fromMinor(e.amount_cents, 2)), part);
       const fromUnnamed = min(unnamed, gt(missing, ZERO) ? missing : ZERO);
       unnamed = sub(unnamed, fromUnnamed);
       missing = sub(missing, fromUnnamed);
