@@ -447,7 +447,12 @@ export class ReturnsService {
     const payments: PaymentRecord[] = settled.map(paymentRecordOf);
     const cash = sub(toPayBack, toCard);
     const paid = [
-      ...(gt(toCard, ZERO) ? [{ type: 'bank-card', amount: toNumber(toCard) }] : []),
+      // Each card's refund is its own payment, as each card part of a sale is.
+      ...settled.map((e) => ({
+        type: 'bank-card',
+        id: e.id,
+        amount: toNumber(fromMinor(e.amount_cents, 2)),
+      })),
       ...(gt(cash, ZERO)
         ? [
             {

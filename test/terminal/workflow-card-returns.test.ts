@@ -281,3 +281,20 @@ describe('giving back to two cards interrupted half-way', () => {
     await booksAgree(t, dir, 0);
   }, 30_000);
 });
+
+describe("the till's record of card money given back", () => {
+  it('a refund to two cards records one card payment per card, each with its refund', async () => {
+    const { t } = await till();
+    const { id } = await twoCardSale(t);
+    const refundId = uuidv7(Date.now());
+    const refund = await t.ok('sale-refund', {
+      transaction_id: refundId,
+      original_transaction_id: id,
+      lines: [{ index: 0, quantity: 3 }],
+    });
+    const recorded = t.terminal.store.ledger
+      .effectsOf(refundId)
+      .payments.map((p) => [p.payment_type, p.payment_id, Number(p.amount)]);
+    expect(recorded).toEqual(refund.payments.map((p) => ['bank-card', p.payment_id, p.amount]));
+  }, 30_000);
+});
