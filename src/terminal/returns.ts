@@ -150,6 +150,14 @@ export class ReturnsService {
     return { ok: true, settled };
   }
 
+  /** The account money a return gives back, through the access the sale was charged through. */
+  private accountsBack(original: EngineProcessedCheck, back: EngineCheckResult) {
+    return accountsOf(this.p.store.cache, back.special_accounts_charges ?? [], {
+      back: true,
+      via: accessOf(original),
+    });
+  }
+
   private noteOwed(customerId: string | null, opId: string, owed: number): void {
     if (!customerId || owed <= 0) return;
     this.p.store.attention.note(
@@ -296,10 +304,7 @@ export class ReturnsService {
           back,
           owed,
           payments: paid,
-          accounts: accountsOf(store.cache, back.special_accounts_charges ?? [], {
-            back: true,
-            via: accessOf(original),
-          }),
+          accounts: this.accountsBack(original, back),
           meta: this.meta(),
         }),
       );
@@ -486,10 +491,7 @@ export class ReturnsService {
           back,
           owed,
           payments: paid,
-          accounts: accountsOf(store.cache, back.special_accounts_charges ?? [], {
-            back: true,
-            via: accessOf(original),
-          }),
+          accounts: this.accountsBack(original, back),
           body,
           meta: this.meta(),
         }),
