@@ -3,7 +3,7 @@
 // the window lock that target's PIN until the last failure plus the lockout, the same rule as
 // the sign-in guard; the record survives a restart.
 import type Database from 'better-sqlite3';
-import type { GuardPolicy, GuardState } from './signin-guard.js';
+import { guardState, type GuardPolicy, type GuardState } from './signin-guard.js';
 
 export function createPinGuard(db: Database.Database) {
   const insert = db.prepare('INSERT INTO pin_failure (target, at) VALUES (?, ?)');
@@ -16,15 +16,14 @@ export function createPinGuard(db: Database.Database) {
   const clear = db.prepare('DELETE FROM pin_failure WHERE target = ?');
   const prune = db.prepare('DELETE FROM pin_failure WHERE target = ? AND at <= ?');
 
-  // As the sign-in guard: the lock runs from the failure that reached the limit, so it lasts
-  // the whole lockout even when that is longer than the window.
-  function state(target: string, policy: GuardPolicy, nowMs: number): GuardState {
-    const failures = since.get(target, nowMs - policy.windowMs)?.n ?? 0;
-    const at = last.get(target)?.last ?? null;
-    if (at === null || at + policy.lockoutMs <= nowMs) return { failures, lockedUntil: null };
-    const burst = since.get(target, at - policy.windowMs)?.n ?? 0;
-    return { failures, lockedUntil: burst >= policy.maxFailures ? at + policy.lockoutMs : null };
-  }
+  // The sign-in guard's lock rule, per target.
+  const state = (target: string, policy: GuardPolicy, nowMs: number): GuardState =>
+    guardState(
+      (afterMs) => since.get(target, afterMs)?.n ?? 0,
+      last.get(target)?.last ?? null,
+      policy,
+      nowMs,
+    );
 
   return {
     state,

@@ -17,6 +17,27 @@ export interface GuardState {
   readonly lockedUntil: number | null;
 }
 
+/**
+ * The lock rule of every failure guard (sign-in, PINs), given how many failures came after a
+ * time and when the last one was. The lock runs from the failure that reached the limit (the
+ * failures inside the window before it), so it lasts the whole lockout even when that is
+ * longer than the window.
+ */
+export function guardState(
+  failuresAfter: (ms: number) => number,
+  lastAt: number | null,
+  policy: GuardPolicy,
+  nowMs: number,
+): GuardState {
+  const failures = failuresAfter(nowMs - policy.windowMs);
+  if (lastAt === null || lastAt + policy.lockoutMs <= nowMs) return { failures, lockedUntil: null };
+  const burst = failuresAfter(lastAt - policy.windowMs);
+  return {
+    failures,
+    lockedUntil: burst >= policy.maxFailures ? lastAt + policy.lockoutMs : null,
+  };
+}
+
 export function createSigninGuard(db: Database.Database) {
   const insert = db.prepare('INSERT INTO signin_failure (at) VALUES (?)');
   const last = db.prepare<[], { last: number | null }>(
@@ -28,15 +49,8 @@ export function createSigninGuard(db: Database.Database) {
   const clear = db.prepare('DELETE FROM signin_failure');
   const prune = db.prepare('DELETE FROM signin_failure WHERE at <= ?');
 
-  // The lock runs from the failure that reached the limit (the failures inside the window
-  // before it), so it lasts the whole lockout even when that is longer than the window.
-  function state(policy: GuardPolicy, nowMs: number): GuardState {
-    const failures = since.get(nowMs - policy.windowMs)?.n ?? 0;
-    const at = last.get()?.last ?? null;
-    if (at === null || at + policy.lockoutMs <= nowMs) return { failures, lockedUntil: null };
-    const burst = since.get(at - policy.windowMs)?.n ?? 0;
-    return { failures, lockedUntil: burst >= policy.maxFailures ? at + policy.lockoutMs : null };
-  }
+  const state = (policy: GuardPolicy, nowMs: number): GuardState =>
+    guardState((afterMs) => since.get(afterMs)?.n ?? 0, last.get()?.last ?? null, policy, nowMs);
 
   return {
     state,
