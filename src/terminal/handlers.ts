@@ -22,7 +22,6 @@ import type { IdentifyService } from './identify.js';
 import type { ReturnsService } from './returns.js';
 import type { ShiftService } from './shifts.js';
 import type { StaffService } from './staff.js';
-import { dec, round, toNumber } from '../money/index.js';
 import { needsOf } from './roles.js';
 import { iso, type Workflow } from './workflow.js';
 
@@ -100,16 +99,6 @@ export function statusOf(p: TerminalPorts, s: Services): CommandOutput<'status'>
   };
 }
 
-/**
- * Cash counted into or out of the drawer, rounded half away from zero to the amount digits
- * when read, as engine.md 17.2 rounds a check's values: 2, the engine's default (engine.md 1),
- * since the till has no other source of a drawer's digits.
- */
-export const CASH_DIGITS = 2;
-export function cashOf(cash: number | undefined): number | undefined {
-  return cash === undefined ? undefined : toNumber(round(dec(cash), CASH_DIGITS));
-}
-
 export function createHandlers(p: TerminalPorts, s: Services): Handlers {
   const wf = s.workflow;
   /** Runs `fn` when the workflow admits the command (roles.ts, COMMAND_NEEDS), else refuses. */
@@ -163,13 +152,13 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
     'shift-open': andTell(
       admitted(
         'shift-open',
-        oneTransaction('shift-open', (i) => s.shifts.open(cashOf(i.opening_cash))),
+        oneTransaction('shift-open', (i) => s.shifts.open(i.opening_cash)),
       ),
     ),
     'shift-close': andTell(
       admitted(
         'shift-close',
-        oneTransaction('shift-close', (i) => s.shifts.close(cashOf(i.counted_cash))),
+        oneTransaction('shift-close', (i) => s.shifts.close(i.counted_cash)),
       ),
     ),
     'shift-report': admitted('shift-report', (i) => s.shifts.report(i.shift_id)),

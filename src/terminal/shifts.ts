@@ -3,7 +3,7 @@
 // in the drawer, and what is not synced yet. Figures come from the ledger operations of the
 // shift (store/shifts.ts) and are summed exactly (src/money).
 import type { CommandOutput, ErrorResponse, ShiftReport } from '../contract/commands.js';
-import { add, dec, neg, sub, toNumber, ZERO, type Dec } from '../money/index.js';
+import { add, dec, neg, round, sub, toNumber, ZERO, type Dec } from '../money/index.js';
 import { z } from 'zod';
 import type { ShiftOperation, ShiftRecord } from '../store/shifts.js';
 import { refuse } from './command-map.js';
@@ -39,6 +39,15 @@ function paymentsOf(
   return rows.map((r) => ({ type: r.type, amount: dec(r.amount) }));
 }
 
+/**
+ * Cash counted into or out of the drawer, rounded half away from zero to the amount digits
+ * when read, as engine.md 17.2 rounds a check's values: 2, the engine's default (engine.md 1),
+ * since the till has no other source of a drawer's digits.
+ */
+const DRAWER_DIGITS = 2;
+const drawerCash = (cash: number | undefined): number | null =>
+  cash === undefined ? null : toNumber(round(dec(cash), DRAWER_DIGITS));
+
 export class ShiftService {
   private readonly p: TerminalPorts;
   private readonly wf: Workflow;
@@ -57,7 +66,7 @@ export class ShiftService {
         id: this.p.ids.newId(),
         staffId: staff.id,
         staffName: staff.name ?? null,
-        openingCash: openingCash ?? null,
+        openingCash: drawerCash(openingCash),
       },
       this.p.clock.now(),
     );
@@ -74,7 +83,7 @@ export class ShiftService {
         id: current.id,
         staffId: staff.id,
         staffName: staff.name ?? null,
-        countedCash: countedCash ?? null,
+        countedCash: drawerCash(countedCash),
       },
       this.p.clock.now(),
     );
