@@ -327,10 +327,13 @@ export function reverseEffects(
   const customerId = effects.customer_id;
   if (customerId) {
     for (const used of effects.lots_consumed) {
-      // A lot that expired meanwhile stays expired: its bonuses are not given back.
-      update(store, 'bonus_lot', used.id, (l) =>
+      // A lot that expired meanwhile stays expired: its bonuses are not given back. A lot
+      // gone since (its sale was cancelled, which took what was spent from it off the
+      // regular balance) gives them back to the regular balance.
+      const back = update(store, 'bonus_lot', used.id, (l) =>
         activeOn(l, today) ? { ...l, amount: toNumber(add(n(l.amount), dec(used.amount))) } : l,
       );
+      if (!back) setRegular(store, customerId, dec(used.amount));
     }
     if (effects.regular_redeemed > 0) setRegular(store, customerId, dec(effects.regular_redeemed));
     // Take back what the check credited; past the balance it is owed, never silently lost.

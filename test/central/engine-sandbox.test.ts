@@ -200,6 +200,55 @@ describe('sandbox with the engine', () => {
     expect(answer.owed).toEqual({ bonuses: expect.any(Number) as number });
   });
 
+  it('a cancel gives back bonuses spent from a lot that the cancel of its sale removed', async () => {
+    const ben = DEMO.customers.ben;
+    const lots = () =>
+      (central.store.findBy('bonus_lot', 'customer_id', ben) as { amount: number }[]).reduce(
+        (s, l) => s + l.amount,
+        0,
+      );
+    const total = () => {
+      const c = central.store.getRecord('customer', ben) as {
+        bonuses: { regular: number; owed?: number };
+      };
+      return c.bonuses.regular + lots() - (c.bonuses.owed ?? 0);
+    };
+    const before = total();
+    const sell = (id: string, extra: Record<string, unknown>, items: unknown[]) =>
+      post(
+        '/v1/terminal/process_check',
+        { transaction_id: id, customer_id: ben, ...extra, check_items: items },
+        id,
+      );
+    // Sale A credits a promotional lot (shop goods); sale B spends every older lot and 2
+    // bonuses of A's lot.
+    const a = '019a1111-0000-7000-8000-000000000031';
+    const sold = await sell(a, {}, [
+      { code: 'SNK-1', category: 'shop', quantity: 20, price: 4.99 },
+    ]);
+    expect(sold.status).toBe(200);
+    const lot = ((sold.body.bonuses_added as { amount: number; expire?: string }[]) ?? []).find(
+      (b) => b.expire !== undefined,
+    );
+    expect(lot?.amount).toBeGreaterThan(2);
+    const spend = Math.round((lots() - lot!.amount + 2) * 100) / 100;
+    const b = '019a1111-0000-7000-8000-000000000032';
+    const spent = await sell(b, { bonuses_redeemed_amount: spend }, [
+      { code: 'OIL-1', category: 'oil', quantity: 2, price: 12.9 },
+    ]);
+    expect(spent.status).toBe(200);
+    expect(spent.body.bonuses_redeemed_amount).toBe(spend);
+    // Cancelling A removes its lot; cancelling B then gives the 2 bonuses back all the same.
+    for (const [id, key] of [
+      [a, '019a1111-0000-7000-8000-000000000033'],
+      [b, '019a1111-0000-7000-8000-000000000034'],
+    ] as const) {
+      const r = await post('/v1/terminal/cancel_check', { transaction_id: id }, key);
+      expect(r.status).toBe(200);
+    }
+    expect(total()).toBeCloseTo(before, 2);
+  });
+
   it('the sandbox emits coupon ids that are UUIDs', async () => {
     // Anna fills 45 EUR (a coffee coupon) and buys shop goods (a dated promotional lot).
     const ids = (entity: string) =>
