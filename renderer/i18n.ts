@@ -372,6 +372,10 @@ const en = {
   'error.shift-required': 'Open a shift first.',
   'error.shift-already-open': 'A shift is already open.',
   'error.customer-not-found': 'No customer found with this identifier.',
+  'error.customer-not-presented':
+    'Scan the customer’s card (or enter their phone or QR code) to pay with their bonuses or account.',
+  'error.customer-mismatch':
+    'The card presented is another customer’s: identify the customer again.',
   'error.unknown-pos': 'This till does not sell at that point of sale.',
   'error.item-not-preset': 'This till sells preset items only; this item is not one of them.',
   'error.tank-dip-required': 'Enter the measured dip of the tank.',

@@ -291,7 +291,8 @@ describe('the chaos run over the agent', () => {
         }
         const check = {
           payment_type: 'cash',
-          ...(customer ? { customer_id: customer } : {}),
+          // Spending needs the customer presented (docs/terminal.md): the card, read.
+          ...(customer ? { customer_id: customer, id: CARDS[customer], id_type: 'card' } : {}),
           ...(spend > 0 ? { bonuses_redeemed_amount: spend } : {}),
           check_items: [{ code: pick(GOODS), quantity: 1 + Math.floor(random() * 3) }],
         };

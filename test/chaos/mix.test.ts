@@ -75,6 +75,14 @@ const CARD_OF: Record<string, string> = {
   [C.driver1]: DEMO.cards.driver1,
   [C.driver2]: DEMO.cards.driver2,
 };
+/**
+ * A customer named by id and presented by card: spending needs the card (docs/terminal.md,
+ * "The customer presents").
+ */
+const presented = (c: string): Json => ({
+  customer_id: c,
+  ...(CARD_OF[c] ? { id: CARD_OF[c], id_type: 'card' } : {}),
+});
 const SHOP = ['WTR-1', 'SNK-1', 'COF-1', 'COF-2'];
 const PRICE: Record<string, number> = {
   'WTR-1': 1.49,
@@ -387,7 +395,7 @@ describe('the chaos run over the whole payment mix', () => {
         if (withPin) {
           odometer += 50;
           return {
-            customer_id: C.driver1,
+            ...presented(C.driver1),
             corporate_customer_id: C.fleet,
             payment_type: 'corporate-special-account',
             payment_id: DEMO.accesses.driver1,
@@ -399,7 +407,7 @@ describe('the chaos run over the whole payment mix', () => {
           };
         }
         return {
-          customer_id: C.driver2,
+          ...presented(C.driver2),
           corporate_customer_id: C.fleet,
           payment_type: 'corporate-special-account',
           payment_id: DEMO.accesses.driver2,
@@ -414,7 +422,7 @@ describe('the chaos run over the whole payment mix', () => {
             const customer = chance(0.5) ? pick([C.anna, C.ben]) : undefined;
             return {
               payment_type: 'cash',
-              ...(customer ? { customer_id: customer } : {}),
+              ...(customer ? presented(customer) : {}),
               check_items: lines([...SHOP, 'OIL-1', 'FUEL-95']),
             };
           }
@@ -426,7 +434,7 @@ describe('the chaos run over the whole payment mix', () => {
             spendBudget.set(customer, left);
             return {
               payment_type: 'cash',
-              customer_id: customer,
+              ...presented(customer),
               bonuses_redeemed_amount: want,
               check_items: [{ code: pick(['SNK-1', 'OIL-1']), quantity: 1 }],
             };
@@ -437,7 +445,7 @@ describe('the chaos run over the whole payment mix', () => {
             if (!gte(sub(walletBudget, most), dec(1))) return null;
             walletBudget = sub(walletBudget, most);
             return {
-              customer_id: C.anna,
+              ...presented(C.anna),
               payment_type: 'special-account',
               payment_id: DEMO.accounts.annaWallet,
               check_items: items,
@@ -456,7 +464,7 @@ describe('the chaos run over the whole payment mix', () => {
             const owner = e ? e.owner : STATIC_COUPONS[code];
             return {
               payment_type: chance(0.3) ? 'bank-card' : 'cash',
-              ...(owner ? { customer_id: owner } : {}),
+              ...(owner ? presented(owner) : {}),
               redeemed_coupons: [{ code }],
               check_items: [
                 { code: 'COF-1', quantity: 1 },
@@ -468,14 +476,14 @@ describe('the chaos run over the whole payment mix', () => {
             // Over 40 EUR of fuel for Anna: the rule emits a free-coffee coupon.
             return {
               payment_type: chance(0.5) ? 'bank-card' : 'cash',
-              customer_id: C.anna,
+              ...presented(C.anna),
               check_items: [{ code: 'FUEL-95', quantity: 25 + Math.floor(random() * 6) }],
             };
           case 'card': {
             const customer = chance(0.3) ? pick([C.anna, C.ben]) : undefined;
             return {
               payment_type: 'bank-card',
-              ...(customer ? { customer_id: customer } : {}),
+              ...(customer ? presented(customer) : {}),
               check_items: lines([...SHOP, 'OIL-1'], 3),
             };
           }
@@ -506,7 +514,7 @@ describe('the chaos run over the whole payment mix', () => {
           ? {
               transaction_type: 'preauthorization',
               payment_type: 'bank-card',
-              ...(customer ? { customer_id: customer } : {}),
+              ...(customer ? presented(customer) : {}),
               check_items: [
                 {
                   code: 'FUEL-95',
@@ -519,7 +527,7 @@ describe('the chaos run over the whole payment mix', () => {
           : {
               transaction_type: 'preauthorization',
               payment_type: 'cash',
-              ...(customer ? { customer_id: customer } : {}),
+              ...(customer ? presented(customer) : {}),
               check_items: [{ code: 'DIESEL', quantity: 10 }],
             };
         const auth = newSale(card ? 'prepay-card' : 'prepay-cash', body);

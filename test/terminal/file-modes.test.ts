@@ -89,7 +89,12 @@ describe.skipIf(!posix)('file modes in the data directory', () => {
     await ok('shift-open', {});
     await ok('sale-process', {
       transaction_id: uuidv7(Date.now()),
-      check: { customer_id: DEMO.customers.anna, check_items: [item('WTR-1', 1)] },
+      check: {
+        customer_id: DEMO.customers.anna,
+        id: DEMO.cards.anna,
+        id_type: 'card',
+        check_items: [item('WTR-1', 1)],
+      },
     });
     await terminal.store.backup();
 

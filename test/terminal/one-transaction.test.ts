@@ -181,6 +181,8 @@ describe('sale-process: one transaction with its answer when nothing left the ti
       transaction_id: id,
       check: {
         customer_id: DEMO.customers.anna,
+        id: DEMO.cards.anna,
+        id_type: 'card',
         bonuses_redeemed_amount: 5,
         check_items: [item('COF-2', 2), item('SNK-1', 1)],
         payment_type: 'cash',
@@ -239,6 +241,8 @@ describe('sale-process: a sale whose money moved outside the till commits whatev
       transaction_id: id,
       check: {
         customer_id: DEMO.customers.anna,
+        id: DEMO.cards.anna,
+        id_type: 'card',
         bonuses_redeemed_amount: 5,
         check_items: [item('COF-2', 2), item('SNK-1', 1)],
         payment_type: 'cash',
@@ -266,6 +270,8 @@ describe('sale-process: a sale whose money moved outside the till commits whatev
       transaction_id: id,
       check: {
         customer_id: DEMO.customers.anna,
+        id: DEMO.cards.anna,
+        id_type: 'card',
         bonuses_redeemed_amount: 5,
         check_items: [item('COF-2', 2), item('SNK-1', 1)],
         payment_type: 'cash',

@@ -42,6 +42,8 @@ describe('the sale pipeline', () => {
         transaction_id: id,
         check: {
           customer_id: DEMO.customers.anna,
+          id: DEMO.cards.anna,
+          id_type: 'card',
           payment_type: 'bank-card',
           bonuses_redeemed_amount: 200,
           check_items: [item('OIL-1', 20)],
@@ -61,6 +63,8 @@ describe('the sale pipeline', () => {
       transaction_id: id,
       check: {
         customer_id: DEMO.customers.anna,
+        id: DEMO.cards.anna,
+        id_type: 'card',
         payment_type: 'bank-card',
         bonuses_redeemed_amount: 5,
         check_items: [item('OIL-1', 1), item('COF-1', 2)],
@@ -105,6 +109,8 @@ describe('a transaction id voided after an unknown outcome', () => {
         transaction_id: id,
         check: {
           customer_id: DEMO.customers.anna,
+          id: DEMO.cards.anna,
+          id_type: 'card',
           bonuses_redeemed_amount: 1,
           check_items: [item('COF-1', 1)],
         },
@@ -121,6 +127,8 @@ describe('a coupon presented but not applicable', () => {
     // The free-coffee coupon on a check without coffee: valid, but its rule applies to nothing.
     const check = {
       customer_id: DEMO.customers.anna,
+      id: DEMO.cards.anna,
+      id_type: 'card',
       redeemed_coupons: [{ code: DEMO.coupons.coffee }],
       check_items: [item('WTR-1', 1)],
     };
@@ -151,6 +159,8 @@ describe('a spending sale for a customer with sales still queued', () => {
     await t.ok('shift-open', {});
     const spend = {
       customer_id: DEMO.customers.anna,
+      id: DEMO.cards.anna,
+      id_type: 'card',
       bonuses_redeemed_amount: 1,
       check_items: [item('COF-1', 1)],
     };
@@ -179,7 +189,12 @@ describe('a coupon emitted by a queued sale', () => {
     const id = uuidv7(Date.now());
     const sale = await t.ok('sale-process', {
       transaction_id: id,
-      check: { customer_id: DEMO.customers.anna, check_items: [item('FUEL-95', 30)] },
+      check: {
+        customer_id: DEMO.customers.anna,
+        id: DEMO.cards.anna,
+        id_type: 'card',
+        check_items: [item('FUEL-95', 30)],
+      },
     });
     const provisional = sale.check.emitted_coupons?.[0]?.code;
     expect(provisional).toMatch(/^T01-/);

@@ -86,6 +86,8 @@ describe('the agent API over the embedded default', () => {
 
         const check = {
           customer_id: DEMO.customers.ben,
+          id: DEMO.cards.ben,
+          id_type: 'card',
           payment_type: 'cash',
           check_items: [{ code: 'WTR-1', quantity: 2 }],
         };

@@ -28,6 +28,8 @@ describe('the attention list', () => {
       transaction_id: id,
       check: {
         customer_id: DEMO.customers.ben,
+        id: DEMO.cards.ben,
+        id_type: 'card',
         bonuses_redeemed_amount: 30,
         check_items: [item('OIL-1', 5)],
       },

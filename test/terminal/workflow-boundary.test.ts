@@ -26,6 +26,8 @@ async function signedIn(code: string = DEMO.authCodes.cashier): Promise<Till> {
 /** Driver 1 paying from the fleet account through the driver's access (PIN required). */
 const fleetPayment = {
   customer_id: DEMO.customers.driver1,
+  id: DEMO.cards.driver1,
+  id_type: 'card',
   corporate_customer_id: DEMO.customers.fleet,
   payment_type: 'corporate-special-account',
   payment_id: DEMO.accesses.driver1,
@@ -374,7 +376,12 @@ describe('a pump completion', () => {
   /** Anna's cash authorisation of 10 l diesel, spending `bonuses` (none: 0). */
   async function annaAuthorised(t: Till, bonuses?: number) {
     const auth = uuidv7(Date.now());
-    const anna = { payment_type: 'cash', customer_id: DEMO.customers.anna };
+    const anna = {
+      payment_type: 'cash',
+      customer_id: DEMO.customers.anna,
+      id: DEMO.cards.anna,
+      id_type: 'card',
+    };
     const authorised = await t.ok('sale-process', {
       transaction_id: auth,
       check: {

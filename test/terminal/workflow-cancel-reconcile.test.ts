@@ -61,6 +61,8 @@ async function outageTill(): Promise<{
 
 const giftSale = {
   customer_id: DEMO.customers.ben,
+  id: DEMO.cards.ben,
+  id_type: 'card',
   redeemed_coupons: [{ code: DEMO.coupons.gift }],
   check_items: [item('WTR-1', 1)],
 };
@@ -124,6 +126,8 @@ describe('bonuses owed after a cancel', () => {
       transaction_id: earn,
       check: {
         customer_id: DEMO.customers.ben,
+        id: DEMO.cards.ben,
+        id_type: 'card',
         payment_type: 'cash',
         check_items: [item('COF-1', 3), item('SNK-1', 1)],
       },
@@ -137,6 +141,8 @@ describe('bonuses owed after a cancel', () => {
       transaction_id: uuidv7(Date.now()),
       check: {
         customer_id: DEMO.customers.ben,
+        id: DEMO.cards.ben,
+        id_type: 'card',
         bonuses_redeemed_amount: spend,
         check_items: [item('OIL-1', 8)],
       },

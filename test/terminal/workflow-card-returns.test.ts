@@ -87,7 +87,12 @@ async function booksAgree(t: Till, dir: string, expected: number): Promise<void>
   });
 }
 
-const anna = { customer_id: DEMO.customers.anna, payment_type: 'bank-card' };
+const anna = {
+  customer_id: DEMO.customers.anna,
+  id: DEMO.cards.anna,
+  id_type: 'card',
+  payment_type: 'bank-card',
+};
 
 /** A pump pre-authorised on the card for 50 and completed at what was dispensed. */
 async function cardFuelSale(t: Till, litres: number) {

@@ -64,7 +64,12 @@ async function cashierOn(t: Till, openShift: boolean): Promise<void> {
   if (openShift) await t.ok('shift-open', {});
 }
 
-const anna = { customer_id: DEMO.customers.anna, payment_type: 'bank-card' };
+const anna = {
+  customer_id: DEMO.customers.anna,
+  id: DEMO.cards.anna,
+  id_type: 'card',
+  payment_type: 'bank-card',
+};
 
 function authorisation(id = uuidv7(Date.now())) {
   return {

@@ -22,6 +22,8 @@ async function corporateSale(): Promise<{ t: Till; id: string; sale: string[] }>
     transaction_id: id,
     check: {
       customer_id: DEMO.customers.driver1,
+      id: DEMO.cards.driver1,
+      id_type: 'card',
       corporate_customer_id: DEMO.customers.fleet,
       payment_type: 'corporate-special-account',
       payment_id: DEMO.accesses.driver1,

@@ -16,6 +16,8 @@ afterEach(async () => {
 /** Driver 1 paying from the fleet account through the driver's access, for the truck. */
 const fleetPayment = {
   customer_id: DEMO.customers.driver1,
+  id: DEMO.cards.driver1,
+  id_type: 'card',
   corporate_customer_id: DEMO.customers.fleet,
   payment_type: 'corporate-special-account',
   payment_id: DEMO.accesses.driver1,

@@ -51,7 +51,12 @@ describe('a fuel sale', () => {
   it('pre-authorises the card for a prepaid amount and books what was dispensed', async () => {
     const t = await cashier();
     const auth = uuidv7(Date.now());
-    const anna = { customer_id: DEMO.customers.anna, payment_type: 'bank-card' };
+    const anna = {
+      customer_id: DEMO.customers.anna,
+      id: DEMO.cards.anna,
+      id_type: 'card',
+      payment_type: 'bank-card',
+    };
     const authorised = await t.ok(
       'sale-process',
       preauthorisation(

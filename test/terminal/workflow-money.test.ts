@@ -27,6 +27,8 @@ async function cashierTill(o: Parameters<typeof openTill>[0] = {}): Promise<Till
 /** Driver 1 paying from the fleet account through the driver's access, for the truck. */
 const fleetPayment = {
   customer_id: DEMO.customers.driver1,
+  id: DEMO.cards.driver1,
+  id_type: 'card',
   corporate_customer_id: DEMO.customers.fleet,
   payment_type: 'corporate-special-account',
   payment_id: DEMO.accesses.driver1,
@@ -104,6 +106,8 @@ describe('a fleet payment', () => {
 describe('a personal coupon', () => {
   const annaWithBensGift = {
     customer_id: DEMO.customers.anna,
+    id: DEMO.cards.anna,
+    id_type: 'card',
     redeemed_coupons: [{ code: DEMO.coupons.gift }],
     check_items: [item('WTR-1', 1)],
     payment_type: 'cash',
@@ -191,6 +195,8 @@ describe('a fuel prepay', () => {
       transaction_id: uuidv7(Date.now()),
       check: {
         customer_id: DEMO.customers.anna,
+        id: DEMO.cards.anna,
+        id_type: 'card',
         payment_type: 'cash',
         transaction_type: 'preauthorization',
         check_items: [
@@ -293,6 +299,8 @@ describe('cash handed over', () => {
         transaction_id: uuidv7(Date.now()),
         check: {
           customer_id: DEMO.customers.anna,
+          id: DEMO.cards.anna,
+          id_type: 'card',
           check_items: [item('WTR-1', 1)],
           payment_type: 'special-account',
           payment_id: DEMO.accounts.annaWallet,

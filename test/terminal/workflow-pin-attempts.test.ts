@@ -23,6 +23,8 @@ async function till(o: Parameters<typeof openTill>[0] = {}): Promise<Till> {
 /** Driver 1 paying from the fleet account through the driver's access (PIN 1234). */
 const fleet = {
   customer_id: DEMO.customers.driver1,
+  id: DEMO.cards.driver1,
+  id_type: 'card',
   corporate_customer_id: DEMO.customers.fleet,
   payment_type: 'corporate-special-account',
   payment_id: DEMO.accesses.driver1,

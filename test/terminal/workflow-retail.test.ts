@@ -26,6 +26,8 @@ describe('a retail sale', () => {
 
     const check = {
       customer_id: DEMO.customers.anna,
+      id: DEMO.cards.anna,
+      id_type: 'card',
       bonuses_redeemed_amount: 5,
       check_items: [item('FUEL-95', 10), item('COF-1', 1)],
     };

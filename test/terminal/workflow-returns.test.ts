@@ -28,7 +28,12 @@ async function emittedCoupon(t: Till): Promise<{ id: string; code: string }> {
   const before = new Set(mine());
   await t.ok('sale-process', {
     transaction_id: uuidv7(Date.now()),
-    check: { customer_id: DEMO.customers.anna, check_items: [item('FUEL-95', 25)] },
+    check: {
+      customer_id: DEMO.customers.anna,
+      id: DEMO.cards.anna,
+      id_type: 'card',
+      check_items: [item('FUEL-95', 25)],
+    },
   });
   expect((await t.ok('sync-now', {})).error).toBeNull();
   const made = mine().filter((id) => !before.has(id));
@@ -41,6 +46,8 @@ describe('coupons, refunds and cancels', () => {
     const t = await senior();
     const check = {
       customer_id: DEMO.customers.anna,
+      id: DEMO.cards.anna,
+      id_type: 'card',
       redeemed_coupons: [{ code: DEMO.coupons.coffee }],
       check_items: [item('COF-1', 1), item('WTR-1', 1)],
     };
@@ -62,6 +69,8 @@ describe('coupons, refunds and cancels', () => {
     const coupon = await emittedCoupon(t);
     const check = {
       customer_id: DEMO.customers.anna,
+      id: DEMO.cards.anna,
+      id_type: 'card',
       redeemed_coupons: [{ code: coupon.code }],
       check_items: [item('COF-1', 1)],
     };
@@ -80,6 +89,8 @@ describe('coupons, refunds and cancels', () => {
       transaction_id: id,
       check: {
         customer_id: DEMO.customers.anna,
+        id: DEMO.cards.anna,
+        id_type: 'card',
         redeemed_coupons: [{ code: coupon.code }],
         check_items: [item('COF-1', 1)],
       },
@@ -96,6 +107,8 @@ describe('coupons, refunds and cancels', () => {
     const t = await senior();
     const check = {
       customer_id: DEMO.customers.ben,
+      id: DEMO.cards.ben,
+      id_type: 'card',
       check_items: [item('COF-1', 3), item('SNK-1', 1)],
     };
     const saleId = uuidv7(Date.now());
@@ -209,6 +222,8 @@ describe('coupons, refunds and cancels', () => {
       transaction_id: saleId,
       check: {
         customer_id: DEMO.customers.anna,
+        id: DEMO.cards.anna,
+        id_type: 'card',
         bonuses_redeemed_amount: 2,
         check_items: [item('COF-1', 3), item('SNK-1', 1)],
       },
@@ -330,7 +345,12 @@ describe('a cancel or refund killed before its answer was kept', () => {
     const saleId = uuidv7(Date.now());
     await t.ok('sale-process', {
       transaction_id: saleId,
-      check: { customer_id: DEMO.customers.ben, check_items: [item('COF-1', 2)] },
+      check: {
+        customer_id: DEMO.customers.ben,
+        id: DEMO.cards.ben,
+        id_type: 'card',
+        check_items: [item('COF-1', 2)],
+      },
     });
     const refund = {
       transaction_id: uuidv7(Date.now()),
@@ -349,7 +369,12 @@ describe('a cancel or refund killed before its answer was kept', () => {
     const saleId = uuidv7(Date.now());
     await t.ok('sale-process', {
       transaction_id: saleId,
-      check: { customer_id: DEMO.customers.ben, check_items: [item('COF-1', 1)] },
+      check: {
+        customer_id: DEMO.customers.ben,
+        id: DEMO.cards.ben,
+        id_type: 'card',
+        check_items: [item('COF-1', 1)],
+      },
     });
     dieOnNextAnswer(t);
     expect((await t.call('sale-cancel', { transaction_id: saleId })).status).not.toBe(200);

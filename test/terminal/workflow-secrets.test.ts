@@ -107,6 +107,8 @@ describe('secrets in the data directory', () => {
             expect((await post(agent, 'shift-open', {})).status).toBe(200);
             const check = {
               customer_id: DEMO.customers.driver1,
+              id: DEMO.cards.driver1,
+              id_type: 'card',
               corporate_customer_id: DEMO.customers.fleet,
               payment_type: 'corporate-special-account',
               payment_id: DEMO.accesses.driver1,
@@ -130,6 +132,8 @@ describe('secrets in the data directory', () => {
               transaction_id: uuidv7(Date.now()),
               check: {
                 customer_id: DEMO.customers.anna,
+                id: DEMO.cards.anna,
+                id_type: 'card',
                 check_items: [{ code: 'WTR-1', quantity: 1 }],
               },
             });

@@ -49,7 +49,12 @@ async function cashierOn(t: Till, openShift: boolean): Promise<void> {
   if (openShift) await t.ok('shift-open', {});
 }
 
-const anna = { customer_id: DEMO.customers.anna, payment_type: 'bank-card' };
+const anna = {
+  customer_id: DEMO.customers.anna,
+  id: DEMO.cards.anna,
+  id_type: 'card',
+  payment_type: 'bank-card',
+};
 
 /** A pump authorised for 50.00 on Anna's card: the card pre-authorised. */
 async function authorisePump(t: Till): Promise<{ auth: string; receipt: number }> {

@@ -179,6 +179,8 @@ describe('the shift report', () => {
       transaction_id: bonus,
       check: {
         customer_id: DEMO.customers.anna,
+        id: DEMO.cards.anna,
+        id_type: 'card',
         bonuses_redeemed_amount: 2,
         check_items: [item('SNK-1', 1)],
       },

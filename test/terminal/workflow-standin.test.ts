@@ -32,6 +32,8 @@ describe('a sale while the central service is unreachable', () => {
     await central.close();
     const check = {
       customer_id: DEMO.customers.anna,
+      id: DEMO.cards.anna,
+      id_type: 'card',
       bonuses_redeemed_amount: 5,
       check_items: [item('COF-2', 2), item('SNK-1', 1)],
     };

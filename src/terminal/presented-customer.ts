@@ -1,0 +1,63 @@
+// Who may spend a customer's value: the customer who presented their card, phone or QR at the
+// till. A bare `customer_id` is the caller's word (ids are answered by customer-identify and
+// printed on records), so a check that spends bonuses or pays from a customer's account
+// carries what was presented (`id`, `id_type`), and the till resolves it (docs/terminal.md,
+// "The customer presents"). A vehicle's tag names a vehicle, not a person, so it is not
+// enough to spend with. Earning and prices still go by `customer_id` alone.
+import type { ErrorResponse } from '../contract/commands.js';
+import type { EngineCheck } from '../contract/engine.js';
+import { dec, gt, ZERO } from '../money/index.js';
+import type { Identified } from '../store/cache.js';
+import type { IdType } from '../contract/enums.js';
+import { refuse } from './command-map.js';
+
+/** The identifiers a person presents (a vehicle's do not count). */
+const PERSON_IDS: readonly string[] = ['card', 'phone', 'qr', 'email', 'external-id'];
+
+const ACCOUNT_TYPES: readonly string[] = ['special-account', 'corporate-special-account'];
+
+/** The field through which a check spends what a customer owns, or null when it spends none. */
+export function spendingField(check: EngineCheck): string | null {
+  if (gt(dec(check.bonuses_redeemed_amount ?? 0), ZERO)) return 'check.bonuses_redeemed_amount';
+  if (ACCOUNT_TYPES.includes(check.payment_type ?? '')) return 'check.payment_type';
+  const part = (check.payments ?? []).findIndex((p) => ACCOUNT_TYPES.includes(p.type ?? ''));
+  return part >= 0 ? `check.payments[${part}].type` : null;
+}
+
+/** The customer a person identifier on the check names, or null (none, a vehicle, unknown). */
+export function presentedCustomerId(
+  check: EngineCheck,
+  identify: (id: string, idType: IdType) => Identified,
+): string | null {
+  if (!check.id || !check.id_type || !PERSON_IDS.includes(check.id_type)) return null;
+  return identify(check.id, check.id_type as IdType).customer?.id ?? null;
+}
+
+/**
+ * Null when the check spends nothing of a customer's, or the customer who spends it was
+ * presented (and is the `customer_id` the check names, if it names one); else the refusal.
+ */
+export function unpresentedCustomer(
+  check: EngineCheck,
+  identify: (id: string, idType: IdType) => Identified,
+): ErrorResponse | null {
+  const spends = spendingField(check);
+  if (!spends) return null;
+  if (!check.id || !check.id_type || !PERSON_IDS.includes(check.id_type))
+    return refuse(
+      'customer-not-presented',
+      "scan the customer's card (or enter their phone or QR code): paying with their bonuses or account needs it",
+      'check.id',
+      { spends },
+    );
+  const presented = presentedCustomerId(check, identify);
+  if (!presented)
+    return refuse('customer-not-found', 'no customer has this card, phone or QR code', 'check.id');
+  if (check.customer_id !== undefined && check.customer_id !== presented)
+    return refuse(
+      'customer-mismatch',
+      'this is not the customer whose card was presented: identify the customer again',
+      'check.customer_id',
+    );
+  return null;
+}
