@@ -375,8 +375,11 @@ export class CheckoutService {
         ),
       };
     // The customer a presented card names is the check's customer (the till's, not the
-    // caller's, word: presented-customer.ts).
-    const presented = check.customer_id ? null : presentedCustomerId(check, this.identify);
+    // caller's, word: presented-customer.ts); a completion keeps its authorisation's.
+    const presented =
+      check.customer_id || check.transaction_type === 'completion'
+        ? null
+        : presentedCustomerId(check, this.identify);
     const out: EngineCheck = {
       ...(check as EngineCheck),
       ...(presented ? { customer_id: presented } : {}),

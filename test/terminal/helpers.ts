@@ -4,10 +4,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type { CommandName, CommandOutput, ErrorResponse } from '../../src/contract/commands.js';
 import { ConfigSchema } from '../../src/contract/config.js';
-import { startCentral, type RunningCentral } from '../../src/central/index.js';
+import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
 import { createCommandMap } from '../../src/terminal/command-map.js';
 import { createFileLogger } from '../../src/terminal/log.js';
 import { memorySecretStore, type SecretStore } from '../../src/terminal/secrets.js';
@@ -154,3 +154,40 @@ export const item = (code: string, quantity: number, extra: Record<string, unkno
   quantity,
   ...extra,
 });
+
+/**
+ * One till per test, closed after it: `open` starts it, `signedIn` also signs the staff member
+ * in (the cashier unless named) and opens a shift.
+ */
+export function tillPerTest() {
+  let till: Till | null = null;
+  afterEach(async () => {
+    await till?.close();
+    till = null;
+  });
+  const open = async (o: TillOptions = {}): Promise<Till> => {
+    till = await openTill(o);
+    return till;
+  };
+  const signedIn = async (
+    code: string = DEMO.authCodes.cashier,
+    o: TillOptions = {},
+  ): Promise<Till> => {
+    const t = await open(o);
+    await t.ok('staff-sign-in', { auth_code: code });
+    await t.ok('shift-open', {});
+    return t;
+  };
+  return { open, signedIn };
+}
+
+/** Driver 1 paying from the fleet account through the driver's access, presented by card. */
+export const driver1Fleet = {
+  customer_id: DEMO.customers.driver1,
+  id: DEMO.cards.driver1,
+  id_type: 'card',
+  corporate_customer_id: DEMO.customers.fleet,
+  payment_type: 'corporate-special-account',
+  payment_id: DEMO.accesses.driver1,
+  vehicle_id: 'TRUCK-1',
+} as const;

@@ -3,35 +3,18 @@
 // fleet PIN, a refund cannot be booked through sale-process, and the seller recorded and sent
 // is the staff member signed in. Also: a cashier reaches no senior-cashier or manager effect
 // through any command of the map (roles.ts, COMMAND_NEEDS).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import { commandNames, type CommandName } from '../../src/contract/commands.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { COMMAND_NEEDS } from '../../src/terminal/roles.js';
-import { item, openTill, type Till } from './helpers.js';
+import { driver1Fleet, item, type Till, tillPerTest } from './helpers.js';
 
-let till: Till | null = null;
-afterEach(async () => {
-  await till?.close();
-  till = null;
-});
-
-async function signedIn(code: string = DEMO.authCodes.cashier): Promise<Till> {
-  till = await openTill();
-  await till.ok('staff-sign-in', { auth_code: code });
-  await till.ok('shift-open', {});
-  return till;
-}
+const { signedIn } = tillPerTest();
 
 /** Driver 1 paying from the fleet account through the driver's access (PIN required). */
 const fleetPayment = {
-  customer_id: DEMO.customers.driver1,
-  id: DEMO.cards.driver1,
-  id_type: 'card',
-  corporate_customer_id: DEMO.customers.fleet,
-  payment_type: 'corporate-special-account',
-  payment_id: DEMO.accesses.driver1,
-  vehicle_id: 'TRUCK-1',
+  ...driver1Fleet,
   odometer: 120_600,
   check_items: [item('DIESEL', 40)],
 };

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import { add, dec, sub, toNumber } from '../../src/money/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
-import { item, openTill, type Till } from './helpers.js';
+import { driver1Fleet, item, openTill, type Till } from './helpers.js';
 
 let till: Till | null = null;
 afterEach(async () => {
@@ -14,15 +14,7 @@ afterEach(async () => {
 });
 
 /** Driver 1 paying from the fleet account through the driver's access, for the truck. */
-const fleetPayment = {
-  customer_id: DEMO.customers.driver1,
-  id: DEMO.cards.driver1,
-  id_type: 'card',
-  corporate_customer_id: DEMO.customers.fleet,
-  payment_type: 'corporate-special-account',
-  payment_id: DEMO.accesses.driver1,
-  vehicle_id: 'TRUCK-1',
-};
+const fleetPayment = driver1Fleet;
 
 describe('a corporate fuel sale', () => {
   it('needs the odometer and the PIN, and pays from the fleet account', async () => {

@@ -1,23 +1,13 @@
 // Fuel: the pump is authorised first (prepay by amount with the card pre-authorised, or by
 // quantity with cash up front), then completed with the dispensed quantity: the card is
 // booked at what was dispensed, cash change is given back, and only the completion is a sale.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
-import { openTill, type Till } from './helpers.js';
+import { tillPerTest } from './helpers.js';
 
-let till: Till | null = null;
-afterEach(async () => {
-  await till?.close();
-  till = null;
-});
-
-async function cashier(): Promise<Till> {
-  till = await openTill();
-  await till.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
-  await till.ok('shift-open', {});
-  return till;
-}
+const { signedIn } = tillPerTest();
+const cashier = () => signedIn(DEMO.authCodes.cashier);
 
 type Fields = Record<string, unknown>;
 

@@ -9,7 +9,7 @@ import { DEMO, startCentral, type RunningCentral } from '../../src/central/index
 import type { PrinterSimulator } from '../../src/devices/escpos/simulator.js';
 import { add, dec, sub, toNumber } from '../../src/money/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
-import { item, openTill, tempDir, type Till } from './helpers.js';
+import { driver1Fleet, item, openTill, tempDir, type Till } from './helpers.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -26,13 +26,7 @@ async function cashierTill(o: Parameters<typeof openTill>[0] = {}): Promise<Till
 
 /** Driver 1 paying from the fleet account through the driver's access, for the truck. */
 const fleetPayment = {
-  customer_id: DEMO.customers.driver1,
-  id: DEMO.cards.driver1,
-  id_type: 'card',
-  corporate_customer_id: DEMO.customers.fleet,
-  payment_type: 'corporate-special-account',
-  payment_id: DEMO.accesses.driver1,
-  vehicle_id: 'TRUCK-1',
+  ...driver1Fleet,
   special_account_pin: DEMO.pins.driver1,
 };
 

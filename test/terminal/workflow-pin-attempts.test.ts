@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO, startCentral } from '../../src/central/index.js';
 import { hashSecret } from '../../src/sync/secret-hash.js';
 import { uuidv7 } from '../../src/sync/ids.js';
-import { item, openTill, tempDir, type Till } from './helpers.js';
+import { driver1Fleet, item, openTill, tempDir, type Till } from './helpers.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -22,13 +22,7 @@ async function till(o: Parameters<typeof openTill>[0] = {}): Promise<Till> {
 
 /** Driver 1 paying from the fleet account through the driver's access (PIN 1234). */
 const fleet = {
-  customer_id: DEMO.customers.driver1,
-  id: DEMO.cards.driver1,
-  id_type: 'card',
-  corporate_customer_id: DEMO.customers.fleet,
-  payment_type: 'corporate-special-account',
-  payment_id: DEMO.accesses.driver1,
-  vehicle_id: 'TRUCK-1',
+  ...driver1Fleet,
   odometer: 120_600,
   check_items: [item('DIESEL', 10)],
 };

@@ -2,23 +2,12 @@
 // presents"): a check that spends bonuses or pays from a customer's account carries the card,
 // phone or QR code read at the till; a bare customer_id (the caller's word) is refused before
 // anything is charged or recorded. Sandbox central over HTTP, a real SQLite file.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
-import { item, openTill, type Till } from './helpers.js';
+import { item, tillPerTest, type Till } from './helpers.js';
 
-let till: Till | null = null;
-afterEach(async () => {
-  await till?.close();
-  till = null;
-});
-
-async function signedIn(): Promise<Till> {
-  till = await openTill();
-  await till.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
-  await till.ok('shift-open', {});
-  return till;
-}
+const { signedIn } = tillPerTest();
 
 const anna = DEMO.customers.anna;
 const annaCard = { id: DEMO.cards.anna, id_type: 'card' };

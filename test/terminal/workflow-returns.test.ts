@@ -1,23 +1,13 @@
 // After the sale: a coupon redeemed, a partial refund computed from the stored check, a
 // cancel that gives everything back, and a bank-card sale (the simulated ZVT unit) whose cancel
 // reverses the card payment.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
-import { item, openTill, type Till } from './helpers.js';
+import { item, tillPerTest, type Till } from './helpers.js';
 
-let till: Till | null = null;
-afterEach(async () => {
-  await till?.close();
-  till = null;
-});
-
-async function senior(): Promise<Till> {
-  till = await openTill();
-  await till.ok('staff-sign-in', { auth_code: DEMO.authCodes.senior });
-  await till.ok('shift-open', {});
-  return till;
-}
+const { signedIn } = tillPerTest();
+const senior = () => signedIn(DEMO.authCodes.senior);
 
 /** Anna fills 45 EUR: the server emits her a free coffee coupon, which the till then pulls. */
 async function emittedCoupon(t: Till): Promise<{ id: string; code: string }> {
