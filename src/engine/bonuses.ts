@@ -16,7 +16,7 @@ import {
 } from '../money/index.js';
 import { mayAct } from './candidates.js';
 import { touch, unitLimit } from './discounts.js';
-import { cover, unitsFor, type Covered } from './matching.js';
+import { cover, unitsSold, type Covered } from './matching.js';
 import { HUNDRED, mulDiv, pow10, wire } from './numbers.js';
 import type { CompiledRule, Tier } from './rule-index.js';
 import { addDays, addMonths } from './schedule.js';
@@ -226,7 +226,7 @@ function creditEveryLine(
   // First every guard, so that nothing changes unless every line takes this route.
   for (let k = 0; k < eligible.length; k++) {
     const line = s.lines[eligible[k]!]!;
-    const units = unitsFor(line, c);
+    const units = unitsSold(line, c);
     if (units.units <= 0n) continue;
     if (credited[line.index]! >= FACTOR62) return null;
     if (type === 'percentage') {
@@ -248,7 +248,7 @@ function creditEveryLine(
   for (let k = 0; k < eligible.length; k++) {
     const i = eligible[k]!;
     const line = s.lines[i]!;
-    const units = unitsFor(line, c);
+    const units = unitsSold(line, c);
     if (units.units <= 0n) {
       lines ??= eligible.slice(0, k);
       continue;
