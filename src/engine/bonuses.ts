@@ -16,7 +16,7 @@ import {
 } from '../money/index.js';
 import { mayAct } from './candidates.js';
 import { touch, unitLimit } from './discounts.js';
-import { cover, unitsFor, type Covered } from './matching.js';
+import { cover, unitsSold, type Covered } from './matching.js';
 import { HUNDRED, mulDiv, pow10, wire } from './numbers.js';
 import type { CompiledRule, Tier } from './rule-index.js';
 import { addDays, addMonths } from './schedule.js';
@@ -45,19 +45,25 @@ export function creditsFor(
   const cashback = c.rule.charge_type === 'special-account';
   const digits = cashback ? s.digits.special : s.digits.bonuses;
   const v = tier.value;
-  // The base of the covered units: exact, rounded once where it is used.
-  const bases = covered.map((cv) => {
-    const base = baseAmount(c, s, cv.line.index, group);
-    return cv.whole ? base : mulDiv(base, cv.covered, cv.units, s.digits.amount);
-  });
   switch (c.rule.value!.type) {
     case 'percentage': {
       const divisor = cashback ? HUNDRED : mul(HUNDRED, s.bonusRate); // (base x v / 100) / rate
-      return bases.map((b) => div(mul(b, v), divisor, digits));
+      // Rounded once (engine.md 17.8): base x covered / units x v / 100 / rate, the covered
+      // share never rounded to money digits first.
+      return covered.map((cv) => {
+        const base = baseAmount(c, s, cv.line.index, group);
+        if (cv.whole) return div(mul(base, v), divisor, digits);
+        return div(mul(mul(base, cv.covered), v), mul(cv.units, divisor), digits);
+      });
     }
     case 'amount-per-unit':
       return covered.map((cv) => round(mul(v, cv.covered), digits));
     case 'amount': {
+      // The weights of the shares: the covered bases, each rounded to money digits.
+      const bases = covered.map((cv) => {
+        const base = baseAmount(c, s, cv.line.index, group);
+        return cv.whole ? base : mulDiv(base, cv.covered, cv.units, s.digits.amount);
+      });
       const parts = allocate(
         toMinor(round(v, digits), digits),
         bases.map((b) => toMinor(b, s.digits.amount)),
@@ -226,7 +232,7 @@ function creditEveryLine(
   // First every guard, so that nothing changes unless every line takes this route.
   for (let k = 0; k < eligible.length; k++) {
     const line = s.lines[eligible[k]!]!;
-    const units = unitsFor(line, c);
+    const units = unitsSold(line, c);
     if (units.units <= 0n) continue;
     if (credited[line.index]! >= FACTOR62) return null;
     if (type === 'percentage') {
@@ -248,7 +254,7 @@ function creditEveryLine(
   for (let k = 0; k < eligible.length; k++) {
     const i = eligible[k]!;
     const line = s.lines[i]!;
-    const units = unitsFor(line, c);
+    const units = unitsSold(line, c);
     if (units.units <= 0n) {
       lines ??= eligible.slice(0, k);
       continue;

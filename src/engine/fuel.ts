@@ -1,8 +1,10 @@
 // Fuel prepay (engine.md 12). `recalculate-by-amount`: the customer pays exactly the
 // prepaid amount and the quantity grows instead. Rules ran once on the request's quantity
 // and the prepaid amount, giving the line's discount D; the line is then rewritten so that
-// amount - discount = prepaid. The new quantity is not fed back into thresholds: later
-// groups see the request's quantity (LineState.quantity) and the prepaid amount as current.
+// amount - discount = prepaid. The prepaid amount is what later groups see as current. The
+// new quantity is not fed back into thresholds or items_limit_min, which keep the request's
+// (LineState.quantity); per-unit effects of later groups count the new one, the quantity
+// sold (LineState.sold, unitsSold: engine.md 17.6).
 import {
   ZERO,
   add,

@@ -168,18 +168,34 @@ export function dependencyLines(
   return c.depends === c.matching ? matching : filterLines(c.depends, s.lines);
 }
 
-/** A line's units for a rule: its quantity, or 1 for quantity 0 when the rule says so. */
+/**
+ * A line's units for a rule: its quantity, or 1 for quantity 0 when the rule says so. The
+ * request's quantity, also after a fuel prepay's recalculation: the base of thresholds and
+ * items_limit_min (engine.md 17.6).
+ */
 export function unitsFor(line: LineState, c: CompiledRule): Dec {
   if (isZero(line.quantity) && c.rule.item_zero_quantity_as_one_quantity === 1)
     return fromMinor(1, 0);
   return line.quantity;
 }
 
+/**
+ * A line's units for a per-unit effect (items_limit_max, only_once_per_check, amount per
+ * unit, the cheapest unit, a covered share): like unitsFor, but on the quantity sold, which a
+ * fuel prepay's recalculation changes (engine.md 17.6). Thresholds and items_limit_min keep
+ * the request's quantity (unitsFor).
+ */
+export function unitsSold(line: LineState, c: CompiledRule): Dec {
+  const sold = line.sold;
+  if (isZero(sold) && c.rule.item_zero_quantity_as_one_quantity === 1) return fromMinor(1, 0);
+  return sold;
+}
+
 export interface Covered {
   readonly line: LineState;
   /** The quantity covered. */
   readonly covered: Dec;
-  /** The line's units for this rule. */
+  /** The line's units for this rule, as sold (unitsSold). */
   readonly units: Dec;
   /** Every unit is covered. */
   readonly whole: boolean;
@@ -200,7 +216,7 @@ export function cover(
     const all: Covered[] = [];
     for (const i of eligible) {
       const line = s.lines[i]!;
-      const units = unitsFor(line, c);
+      const units = unitsSold(line, c);
       if (units.units > 0n) all.push({ line, covered: units, units, whole: true });
     }
     return all;
@@ -216,7 +232,7 @@ export function cover(
     for (let k = 0; k < eligible.length; k++) {
       const line = s.lines[eligible[k]!]!;
       if (picked(out, line)) continue;
-      const units = unitsFor(line, c);
+      const units = unitsSold(line, c);
       if (units.units <= 0n) continue; // a line with no unit is never covered
       if (bestLine === null || cheaper(line, units, bestLine, bestUnits)) {
         bestLine = line;

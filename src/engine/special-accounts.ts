@@ -280,6 +280,14 @@ export function payFromAccount(s: CalcState, amountToPay: Dec): AccountPayment |
       idPath,
     );
   }
+  if (source.account.type === 'quantity') {
+    // Litres or units never pay a check, whatever the account's currency (engine.md 17.18).
+    return engineError(
+      'currency-mismatch',
+      `special account ${id} holds a quantity, not money in the check's currency`,
+      idPath,
+    );
+  }
   if (s.currency !== undefined && source.account.currency !== s.currency) {
     return engineError(
       'currency-mismatch',

@@ -114,6 +114,14 @@ export class LineState {
     } else this.wide = units;
   }
 
+  /**
+   * The quantity sold: the recalculated one of a fuel prepay, else `quantity`. Per-unit
+   * effects of the groups after the recalculation count it (engine.md 17.6).
+   */
+  get sold(): Dec {
+    return this.recalculated?.quantity ?? this.quantity;
+  }
+
   /** The gross units (current + discount). */
   get gross(): bigint {
     return this.grossUnits;
