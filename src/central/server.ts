@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
-import { problemsOf } from '../contract/problems.js';
+import { listedProblems } from '../contract/problems.js';
 import { canonicalJson } from '../contract/wire.js';
 import { HEADERS, operations, type CancelCheck, type Operation } from '../sync/api.js';
 import { HttpError } from './errors.js';
@@ -75,16 +75,15 @@ function bearer(req: IncomingMessage): string | null {
 function validate<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
-  const problems = problemsOf(r.error);
+  // As the terminal's answer: the first problems listed, the rest counted (never a megabyte).
+  const { problems, more } = listedProblems(r.error);
   const [first] = problems;
   throw new HttpError(
     400,
     'invalid-input',
     `${where}: ${first?.message ?? 'invalid'}`,
     first?.path ?? null,
-    {
-      problems,
-    },
+    more > 0 ? { problems, more_problems: more } : { problems },
   );
 }
 

@@ -79,6 +79,22 @@ describe('sandbox central service', () => {
     expect((r.body!.error as { path: string }).path).toBe('check_items[0].quantity');
   });
 
+  it('lists the first 20 problems of a bad body and counts the rest', async () => {
+    const t = await token();
+    const lines = Array.from({ length: 200 }, () => ({ code: 'X' }));
+    const r = await call(
+      'POST',
+      '/v1/terminal/calc_check',
+      { check_items: lines },
+      { authorization: `Bearer ${t}` },
+    );
+    expect(r.status).toBe(400);
+    const details = (r.body!.error as { details: { problems: unknown[]; more_problems: number } })
+      .details;
+    expect(details.problems).toHaveLength(20);
+    expect(details.more_problems).toBe(180);
+  });
+
   it('pages a snapshot with total and done, then switches to deltas', async () => {
     const t = await token();
     const auth = { authorization: `Bearer ${t}` };
