@@ -360,6 +360,13 @@ export const TransactionPaymentType = z.enum([
 ]);
 export type TransactionPaymentType = z.infer<typeof TransactionPaymentType>;
 
+/** Whether a payment type pays from an account (a special one, or a fleet's through an access). */
+export function isAccountType(
+  type: string | null | undefined,
+): type is 'special-account' | 'corporate-special-account' {
+  return type === 'special-account' || type === 'corporate-special-account';
+}
+
 /** engine.md 10: whether a PIN, odometer or vehicle id must accompany a payment. */
 export const DataRequiredType = z.enum(['none', 'optional', 'required']);
 export type DataRequiredType = z.infer<typeof DataRequiredType>;

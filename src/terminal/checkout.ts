@@ -15,7 +15,7 @@ import {
   type Warning,
 } from '../contract/commands.js';
 import type { EngineCheck, EngineCheckResult, EngineError } from '../contract/engine.js';
-import type { IdType } from '../contract/enums.js';
+import { isAccountType, type IdType } from '../contract/enums.js';
 import {
   add,
   dec,
@@ -54,6 +54,7 @@ import {
 } from './completion.js';
 import { amountDisagrees } from './line-amounts.js';
 import { presentedCustomerId, unpresentedCustomer } from './presented-customer.js';
+import { businessStaffOf } from './business-staff.js';
 
 type CheckIn = HandlerInput<'check-calc'>['check'];
 type SaleAnswer = CommandOutput<'sale-process'>;
@@ -106,20 +107,6 @@ function publicCheck(check: EngineCheckResult): EngineCheckResult {
     special_account_pin?: unknown;
   };
   return rest as EngineCheckResult;
-}
-
-/** The check's `business_staff`: the signed-in staff member who does the operation. */
-export function businessStaffOf(by: SignedInStaff | null): {
-  business_staff?: { id: string; name?: string };
-} {
-  return by ? { business_staff: { id: by.id, ...(by.name ? { name: by.name } : {}) } } : {};
-}
-
-/** Whether a payment type is an account's (special or corporate), which pays a whole check. */
-export function isAccountType(
-  type: string | null | undefined,
-): type is 'special-account' | 'corporate-special-account' {
-  return type === 'special-account' || type === 'corporate-special-account';
 }
 
 /** Today at the POS (its time zone, else UTC): the local date a ledger operation is booked on. */

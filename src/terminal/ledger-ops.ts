@@ -214,7 +214,7 @@ export function cancellationOperation(
   c: ReturnOp & {
     readonly transactionId: string;
     readonly comment: string | null;
-    /** `{ business_staff }` of who cancels (checkout's businessStaffOf), or nothing. */
+    /** `{ business_staff }` of who cancels (business-staff.ts), or nothing. */
     readonly by: Record<string, unknown>;
   },
 ): OperationInput {

@@ -8,19 +8,17 @@ import type { ErrorResponse } from '../contract/commands.js';
 import type { EngineCheck } from '../contract/engine.js';
 import { dec, gt, ZERO } from '../money/index.js';
 import type { Identified } from '../store/cache.js';
-import type { IdType } from '../contract/enums.js';
+import { isAccountType, type IdType } from '../contract/enums.js';
 import { refuse } from './command-map.js';
 
 /** The identifiers a person presents (a vehicle's do not count). */
 const PERSON_IDS: readonly string[] = ['card', 'phone', 'qr', 'email', 'external-id'];
 
-const ACCOUNT_TYPES: readonly string[] = ['special-account', 'corporate-special-account'];
-
 /** The field through which a check spends what a customer owns, or null when it spends none. */
 export function spendingField(check: EngineCheck): string | null {
   if (gt(dec(check.bonuses_redeemed_amount ?? 0), ZERO)) return 'check.bonuses_redeemed_amount';
-  if (ACCOUNT_TYPES.includes(check.payment_type ?? '')) return 'check.payment_type';
-  const part = (check.payments ?? []).findIndex((p) => ACCOUNT_TYPES.includes(p.type ?? ''));
+  if (isAccountType(check.payment_type)) return 'check.payment_type';
+  const part = (check.payments ?? []).findIndex((p) => isAccountType(p.type));
   return part >= 0 ? `check.payments[${part}].type` : null;
 }
 

@@ -11,18 +11,14 @@ import type {
   SignedInStaff,
   Warning,
 } from '../contract/commands.js';
+import { isAccountType } from '../contract/enums.js';
 import type { EngineCheckResult, EngineProcessedCheck } from '../contract/engine.js';
 import { add, dec, fromMinor, gt, min, sub, toNumber, ZERO, type Dec } from '../money/index.js';
 import { calculate, remainderOf } from '../engine/index.js';
 import type { JournalEntry } from '../devices/payment-journal.js';
 import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-payments.js';
-import {
-  businessStaffOf,
-  engineRefusal,
-  isAccountType,
-  posLocalDate,
-  saleSyncOf,
-} from './checkout.js';
+import { businessStaffOf } from './business-staff.js';
+import { engineRefusal, posLocalDate, saleSyncOf } from './checkout.js';
 import { preparedRules } from './sale-service.js';
 import { refuse } from './command-map.js';
 import { InFlight, requestHash } from './idempotency.js';

@@ -6,6 +6,7 @@
 // locally and queued at once: the till never waits for the link. Either way the sale, its
 // ledger effects and its outbox row commit in one SQLite transaction before "done".
 import type { ErrorBody } from '../contract/commands.js';
+import { isAccountType } from '../contract/enums.js';
 import type { Config } from '../contract/config.js';
 import type {
   EngineCheck,
@@ -174,8 +175,7 @@ export interface SaleServiceDeps {
 export function spends(check: EngineCheck): boolean {
   return (
     (check.bonuses_redeemed_amount ?? 0) > 0 ||
-    check.payment_type === 'special-account' ||
-    check.payment_type === 'corporate-special-account' ||
+    isAccountType(check.payment_type) ||
     (check.redeemed_coupons ?? []).length > 0
   );
 }
