@@ -172,7 +172,8 @@ export function redeemBonuses(s: CalcState): ErrorResult | null {
     ceilingMoney = fromMinor(total, md);
   }
   const ceiling = div(ceilingMoney, s.bonusRate, bd, 'down');
-  const available = availableBonuses(s);
+  // Balances are exact; what a redemption may take of them is whole bonus units (17.2).
+  const available = round(availableBonuses(s), bd, 'down');
   const granted = min(requested, min(available, ceiling));
   if (lt(granted, requested)) {
     const details = {

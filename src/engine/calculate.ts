@@ -31,7 +31,7 @@ import { applyDiscounts } from './discounts.js';
 import { engineError, type ErrorResult } from './errors.js';
 import { applyFuelRecalculation } from './fuel.js';
 import { indexMatches, releaseMatches } from './matching.js';
-import { pow10, wire } from './numbers.js';
+import { pow10, wire, wireExact } from './numbers.js';
 import { refund } from './refund.js';
 import type { PreparedRules } from './rule-index.js';
 import { localNow, type LocalNow } from './schedule.js';
@@ -82,15 +82,33 @@ const AMOUNT_KEYS = [
 /** A line field's path, built only for an error. */
 const itemPath = (index: number, key: string): string => `check.check_items[${index}].${key}`;
 
-/** A request line as the rules see it; `invalid-input` for what the schema cannot say. */
+const PROCESSED_KEYS = ['processed_quantity', 'processed_amount'] as const;
+
+/**
+ * A request line as the rules see it; `invalid-input` for what the schema cannot say.
+ * `completion`: the check's transaction_type is `completion`, the only one that may carry
+ * what a pump dispensed (engine.md 17.4).
+ */
 export function buildLine(
   item: EngineCheckItem,
   index: number,
   digits: Digits,
+  completion: boolean,
   slots?: BigInt64Array,
 ): LineState | ErrorResult {
   const priceDigits = item.price_decimal_digits ?? digits.amount;
   const quantityDigits = item.quantity_decimal_digits ?? 3;
+  if (!completion) {
+    // A completion sent as a sale would charge a quantity that may not be the one dispensed.
+    for (const key of PROCESSED_KEYS) {
+      if (item[key] !== undefined)
+        return engineError(
+          'invalid-input',
+          `${key} is what a pump dispensed: only a completion reports it`,
+          itemPath(index, key),
+        );
+    }
+  }
   for (const key of AMOUNT_KEYS) {
     const v = item[key];
     if (v !== undefined && v < 0)
@@ -129,13 +147,23 @@ export function buildLine(
     );
   }
   const quantity = quantityOf(sold, quantityDigits);
+  // A processed quantity alone is priced (engine.md 17.3): the request's amount is what was
+  // authorised, not what was dispensed, so without a price the line cannot be priced.
+  const dispensedOnly =
+    item.processed_quantity !== undefined && item.processed_amount === undefined;
+  if (dispensedOnly && item.price === undefined) {
+    return engineError(
+      'invalid-input',
+      'a processed quantity without a processed amount needs the price to be priced',
+      itemPath(index, 'processed_amount'),
+    );
+  }
   let amount: Dec;
-  const given =
-    item.processed_amount ?? (item.processed_quantity === undefined ? item.amount : undefined);
+  const given = item.processed_amount ?? (dispensedOnly ? undefined : item.amount);
   if (given !== undefined) amount = round(dec(given), digits.amount);
-  else if (item.price !== undefined)
-    amount = mulRounded(round(dec(item.price), priceDigits), quantity, digits.amount);
-  else if (item.amount !== undefined) amount = round(dec(item.amount), digits.amount);
+  // The price exactly as given, rounded once with the product (engine.md 17.1): price
+  // digits are for the prices the engine computes.
+  else if (item.price !== undefined) amount = mulRounded(dec(item.price), quantity, digits.amount);
   else amount = ZERO;
   // The constructor copies its init: one scratch init serves every line.
   const init = LINE_INIT;
@@ -192,8 +220,9 @@ export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineRe
   const requestLines = check.check_items ?? [];
   const lines = new Array<LineState>(requestLines.length);
   const current = new BigInt64Array(requestLines.length);
+  const completion = check.transaction_type === 'completion';
   for (let i = 0; i < requestLines.length; i++) {
-    const line = buildLine(requestLines[i]!, i, digits, current);
+    const line = buildLine(requestLines[i]!, i, digits, completion, current);
     if ('error' in line) return line;
     lines[i] = line;
   }
@@ -394,14 +423,16 @@ function finish(s: CalcState, redeemed: ReturnType<typeof redeemedCoupons>): Eng
     out.calculated_margins = { terminal_additional_costs: aggregateByCode(allMargins) };
   else delete out.calculated_margins;
   if (s.spent.length > 0) {
-    // Which lots paid, so a refund can return them (and let expired lots stay expired).
+    // Which lots paid, so a refund can return them (and let expired lots stay expired). The
+    // parts are exact (a lot of 2.5 at 0 bonus digits gave 2.5) and add up to the amount
+    // redeemed (engine.md 17.2).
     out.external_additional_info = {
       ...(request.external_additional_info ?? {}),
       bonuses_spent: s.spent.map((p) => ({
         source: p.source,
         ...(p.id !== undefined ? { id: p.id } : {}),
         ...(p.expire !== undefined ? { expire: p.expire } : {}),
-        amount: wire(p.amount, bd),
+        amount: wireExact(p.amount),
       })),
     };
   }

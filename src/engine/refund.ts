@@ -240,17 +240,22 @@ interface SpentRecord {
   amount?: unknown;
 }
 
-/** The part of `back` that came from lots expired by `today`, pro rata over the spend. */
+/**
+ * The part of `back` that came from lots expired by `today`, pro rata over the spend. The
+ * record's parts are exact (engine.md 17.2: a lot of 2.5 at 0 bonus digits), so they are
+ * weighed at the finest scale among them, never rounded to bonus digits first (3 and 1).
+ */
 function expiredShare(original: EngineProcessedCheck, back: Dec, today: string, bd: number): Dec {
   const spent = original.external_additional_info?.bonuses_spent;
   if (!Array.isArray(spent) || spent.length === 0) return ZERO;
   const parts = (spent as SpentRecord[]).map((p) => ({
-    amount: typeof p.amount === 'number' ? toMinor(dec(p.amount), bd) : 0n,
+    amount: typeof p.amount === 'number' && p.amount > 0 ? dec(p.amount) : ZERO,
     expired: p.source === 'promotional' && typeof p.expire === 'string' && p.expire < today,
   }));
+  const scale = parts.reduce((m, p) => Math.max(m, p.amount.scale), 0);
   const shares = allocate(
     toMinor(back, bd),
-    parts.map((p) => p.amount),
+    parts.map((p) => toMinor(p.amount, scale)),
   );
   let expired = 0n;
   parts.forEach((p, i) => {

@@ -1,5 +1,5 @@
 // A line's `amount` is a figure the terminal computes: price x quantity, rounded as the
-// engine rounds (engine.md 2). The engine takes a given amount as authoritative (a fuel
+// engine rounds (engine.md 2, 17.1). The engine takes a given amount as authoritative (a fuel
 // line's prepaid or dispensed money), so without this check a caller could sell 2 x 12.90
 // for 0.01 while the line, the receipt and the record still show the price. The caller's
 // amount stands only where it is the caller's: a prepay by amount (`quantity_recalculate_type`);
@@ -19,12 +19,9 @@ export function amountDisagrees(
     const out = computed.check_items?.[i];
     if (out?.price === undefined) continue; // no price: the amount is the line's only figure
     const amountDigits = out.amount_decimal_digits ?? computed.amount_decimal_digits ?? 2;
-    const priceDigits = out.price_decimal_digits ?? amountDigits;
-    const expected = mulRounded(
-      round(dec(out.price), priceDigits),
-      dec(out.quantity),
-      amountDigits,
-    );
+    // The price exactly as sent, rounded once with the product (engine.md 17.1): 1.759 x
+    // 28.43 is 50.01, never 1.76 x 28.43.
+    const expected = mulRounded(dec(out.price), dec(out.quantity), amountDigits);
     if (eq(round(dec(line.amount), amountDigits), expected)) continue;
     return {
       code: 'invalid-input',

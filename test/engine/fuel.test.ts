@@ -68,7 +68,52 @@ describe('fuel', () => {
 
   it('refuses a completion above its authorisation', () => {
     const input = fixture({
+      check: {
+        transaction_type: 'completion',
+        check_items: [item('F95', 30, 2, { authorized_amount: 60, processed_amount: 61 })],
+      },
+    });
+    expect(errorOf(input)).toMatchObject({
+      code: 'invalid-input',
+      message: 'processed amount above the authorised one',
+      path: 'check.check_items[0].processed_amount',
+    });
+  });
+
+  it('refuses what a pump dispensed on a check that is not a completion (engine.md 17.4)', () => {
+    const input = fixture({
       check: { check_items: [item('F95', 30, 2, { authorized_amount: 60, processed_amount: 61 })] },
+    });
+    expect(errorOf(input)).toMatchObject({
+      code: 'invalid-input',
+      message: expect.stringContaining('only a completion reports it'),
+      path: 'check.check_items[0].processed_amount',
+    });
+  });
+
+  it('prices a completion that reports only a processed quantity at the price (engine.md 17.3)', () => {
+    const check = checkOf(
+      fixture({
+        check: {
+          transaction_type: 'completion',
+          check_items: [
+            item('F95', 1.5, 4.1, {
+              amount: 38.4,
+              authorized_amount: 38.4,
+              processed_quantity: 0.75,
+            }),
+          ],
+        },
+      }),
+    );
+    expect(check.check_items).toMatchObject([{ quantity: 0.75, amount: 3.08 }]);
+  });
+
+  it('refuses a processed quantity alone on a completion line without a price', () => {
+    const line = { ...item('F95', 1.5, 0, { amount: 38.4, processed_quantity: 0.75 }) };
+    delete (line as { price?: number }).price;
+    const input = fixture({
+      check: { transaction_type: 'completion', check_items: [line] },
     });
     expect(errorOf(input)).toMatchObject({
       code: 'invalid-input',

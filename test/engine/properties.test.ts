@@ -333,3 +333,125 @@ describe('engine properties', () => {
     );
   });
 });
+
+// engine.md 17.2 and 17.4 over random checks.
+const lotsArb = fc.record({
+  bonusDigits: fc.integer({ min: 0, max: 3 }),
+  // Balances finer than the bonus digits (exact in the context, 17.2).
+  regular: fc.integer({ min: 0, max: 50_000 }).map((n) => n / 1000),
+  lots: fc.array(
+    fc.record({
+      amount: fc.integer({ min: 0, max: 5_000 }).map((n) => n / 1000),
+      expire: fc.constantFrom('2026-11-22', '2026-11-30', '2026-12-31', '2026-11-21'),
+    }),
+    { maxLength: 4 },
+  ),
+  pending: fc.integer({ min: 0, max: 3_000 }).map((n) => n / 1000),
+  redeem: fc.integer({ min: 1, max: 60_000 }).map((n) => n / 1000),
+  price: fc.integer({ min: 1, max: 10_000 }).map(cents),
+  mode: fc.constantFrom('calc' as const, 'process' as const),
+});
+
+describe('engine properties of section 17', () => {
+  it('records a redemption in exact parts that add up to bonuses_redeemed_amount (17.2)', () => {
+    let recorded = 0;
+    fc.assert(
+      fc.property(lotsArb, (g) => {
+        const out = run({
+          now: '2026-11-22T10:15:00Z',
+          mode: g.mode,
+          business: { id: 'b1', currency: 'EUR' },
+          loyalty: { id: 'l1', currency: 'EUR', bonus_payment_max_percent: 100, bonus_rate: 1 },
+          pos: { id: 'p1' },
+          rules: [],
+          customer: {
+            id: 'c1',
+            access_type: 'full-bonuses-access',
+            bonuses: {
+              regular: g.regular,
+              promotional: g.lots.map((l, i) => ({ id: `lot${i}`, ...l })),
+            },
+          },
+          pending: { bonuses_redeemed: g.pending },
+          check: {
+            bonuses_decimal_digits: g.bonusDigits,
+            bonuses_redeemed_amount: g.redeem,
+            check_items: [{ code: 'A', quantity: 1, price: g.price }],
+          },
+        });
+        if ('error' in out) {
+          expect(out.error.code).toBe('insufficient-bonuses');
+          return;
+        }
+        const granted = d(out.check.bonuses_redeemed_amount);
+        const spent = out.check.external_additional_info?.bonuses_spent as
+          { amount: number }[] | undefined;
+        if (granted.units === 0n) {
+          expect(spent).toBeUndefined();
+          return;
+        }
+        recorded++;
+        // What was granted is whole bonus units, within the balance rounded down; its parts
+        // are exact and add up to it.
+        same(round(granted, g.bonusDigits), granted);
+        const active = g.lots.filter((l) => l.expire >= '2026-11-22');
+        const balance = sub(add(d(g.regular), sumOf(active.map((l) => l.amount))), d(g.pending));
+        expect(lte(granted, round(max(ZERO, balance), g.bonusDigits, 'down'))).toBe(true);
+        for (const p of spent!) expect(lte(dec(p.amount), ZERO)).toBe(false);
+        expect(toNumber(sumOf(spent!.map((p) => p.amount)))).toBe(toNumber(granted));
+      }),
+      { numRuns: 3_000, seed: 20261126 },
+    );
+    expect(recorded).toBeGreaterThan(1_000);
+  });
+
+  it('refuses processed values on every check that is not a completion, naming the field (17.4)', () => {
+    const line = fc.record({
+      code: fc.constantFrom('A', 'B'),
+      quantity: fc.integer({ min: 1, max: 5000 }).map((q) => q / 1000),
+      price: fc.integer({ min: 1, max: 5000 }).map(cents),
+      processed_quantity: fc.option(
+        fc.integer({ min: 0, max: 5000 }).map((q) => q / 1000),
+        { nil: undefined },
+      ),
+      processed_amount: fc.option(fc.integer({ min: 0, max: 9000 }).map(cents), {
+        nil: undefined,
+      }),
+    });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(undefined, 'sale', 'preauthorization', 'completion', 'bonuses-add'),
+        fc.array(line, { maxLength: 5 }),
+        (type, lines) => {
+          const out = run({
+            now: '2026-11-22T10:15:00Z',
+            business: { id: 'b1', currency: 'EUR' },
+            loyalty: { id: 'l1', currency: 'EUR' },
+            pos: { id: 'p1' },
+            rules: [],
+            customer: null,
+            check: {
+              ...(type ? { transaction_type: type } : {}),
+              check_items: lines.map((l) => JSON.parse(JSON.stringify(l)) as typeof l),
+            },
+          });
+          const first = lines.findIndex(
+            (l) => l.processed_quantity !== undefined || l.processed_amount !== undefined,
+          );
+          if (type === 'completion' || first < 0) {
+            expect('error' in out).toBe(false);
+            return;
+          }
+          const key =
+            lines[first]!.processed_quantity !== undefined
+              ? 'processed_quantity'
+              : 'processed_amount';
+          expect(out).toMatchObject({
+            error: { code: 'invalid-input', path: `check.check_items[${first}].${key}` },
+          });
+        },
+      ),
+      { numRuns: 2_000, seed: 20261127 },
+    );
+  });
+});

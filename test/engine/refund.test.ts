@@ -77,6 +77,33 @@ describe('refunds', () => {
     expect(out).toMatchObject({ check: { bonuses_redeemed_amount: 0 } });
   });
 
+  it('weighs the exact parts of the lots-spent record: lots expired since stay expired', () => {
+    const original = processed({
+      customer: customer({
+        bonuses: {
+          regular: 10,
+          promotional: [
+            { id: 'a', amount: 0.4, expire: '2026-11-28' },
+            { id: 'b', amount: 0.4, expire: '2026-11-30' },
+          ],
+        },
+      }),
+      check: {
+        bonuses_decimal_digits: 0,
+        bonuses_redeemed_amount: 1,
+        check_items: [item('C1', 2, 2.5)],
+      },
+    });
+    expect(original.external_additional_info?.bonuses_spent).toMatchObject([
+      { id: 'a', amount: 0.4 },
+      { id: 'b', amount: 0.4 },
+      { source: 'regular', amount: 0.2 },
+    ]);
+    // 0.8 of the 1 came from lots expired by then: 0.2 returned rounds to 0 at 0 digits.
+    const out = refund(original, { now: '2026-12-05T10:00:00Z' });
+    expect(out).toMatchObject({ check: { bonuses_redeemed_amount: 0 } });
+  });
+
   it('reopens redeemed coupons still valid and cancels emitted coupons still open on a cancel', () => {
     const original = {
       ...processed(),

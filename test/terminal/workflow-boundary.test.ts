@@ -338,7 +338,7 @@ describe('a pump completion', () => {
     const t = await signedIn();
     const completion = await cashAuthorised(t);
     const cash = { payment_type: 'cash' };
-    // 9.8 l at 0.01 would leave 16.50 of the 16.60 prepaid to "give back" from the drawer.
+    // 9.8 l at 0.01 would leave 16.49 of the 16.59 prepaid to "give back" from the drawer.
     const cheap = completion(cash, uuidv7(Date.now()), { price: 0.01 });
     const refused = await t.refused('sale-process', cheap, 'completion-differs');
     expect(refused.error.path).toBe('check.check_items[0].price');
@@ -351,9 +351,10 @@ describe('a pump completion', () => {
     expect(await t.ok('sale-status', { transaction_id: cheap.transaction_id })).toMatchObject({
       state: 'unknown',
     });
-    // At the authorised price (said again, or left out): 9.8 x 1.66 = 16.27, 0.33 back.
+    // At the authorised price (said again, or left out): 9.8 x 1.659 = 16.2582 -> 16.26 (the
+    // price as given, engine.md 17.1), 0.33 back.
     const sale = await t.ok('sale-process', completion(cash, uuidv7(Date.now()), { price: 1.659 }));
-    expect(sale.check.amount_to_pay).toBe(16.27);
+    expect(sale.check.amount_to_pay).toBe(16.26);
   }, 30_000);
 
   /** Anna's cash authorisation of 10 l diesel, spending `bonuses` (none: 0). */

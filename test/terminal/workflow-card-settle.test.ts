@@ -167,14 +167,14 @@ describe('a retry adopts the card operation its killed attempt left', () => {
         payment_id: booked[0]!.id,
         transaction_id: again.transaction_id,
         operation: 'completion',
-        amount: 34.8,
+        amount: 34.78,
       }),
     ]);
     expect(
       unitOf(b)
         .charges()
         .map((t) => t.amount_cents),
-    ).toEqual([3_480]);
+    ).toEqual([3_478]);
     expect(reported(b, booked[0]!.id)).toMatchObject({ transaction_id: again.transaction_id });
   }, 30_000);
 

@@ -80,10 +80,10 @@ describe('a fuel sale', () => {
       'sale-process',
       completion(auth, [{ code: 'FUEL-95', quantity: 20, processed_quantity: 20 }], anna, id),
     );
-    // 20 l x 1.79 = 35.80, gold card 0.05 x 20 = 1.00 off.
-    expect(sale.check.amount_to_pay).toBe(34.8);
+    // 20 l x 1.789 = 35.78 (the price as given, engine.md 17.1), gold card 0.05 x 20 = 1.00 off.
+    expect(sale.check.amount_to_pay).toBe(34.78);
     expect(sale.payments).toEqual([
-      expect.objectContaining({ operation: 'completion', status: 'success', amount: 34.8 }),
+      expect.objectContaining({ operation: 'completion', status: 'success', amount: 34.78 }),
     ]);
     expect(await t.ok('sale-status', { transaction_id: id })).toMatchObject({ state: 'committed' });
     await t.refused(
@@ -101,12 +101,12 @@ describe('a fuel sale', () => {
       'sale-process',
       preauthorisation(auth, [{ code: 'DIESEL', quantity: 10 }], cash),
     );
-    expect(authorised.check.amount_to_pay).toBe(16.6);
+    expect(authorised.check.amount_to_pay).toBe(16.59); // 10 l x 1.659
     const sale = await t.ok(
       'sale-process',
       completion(auth, [{ code: 'DIESEL', quantity: 10, processed_quantity: 8 }], cash),
     );
-    expect(sale.check.amount_to_pay).toBe(13.28);
+    expect(sale.check.amount_to_pay).toBe(13.27); // 8 l x 1.659 = 13.272; 3.32 back
     expect(sale.warnings).toContainEqual(
       expect.objectContaining({ code: 'change-due', message: expect.stringContaining('3.32') }),
     );

@@ -242,9 +242,10 @@ describe("the shift's expected cash", () => {
         check_items: [{ code: 'FUEL-95', quantity: 20, processed_quantity: 20 }],
       },
     });
-    // 20 l x 1.79 = 35.80 sold; 14.20 of the 50 went back as change.
-    expect(sale.check.amount_to_pay).toBe(35.8);
-    expect((await t.ok('shift-report', {})).report.expected_cash).toBe(135.8);
+    // 20 l x 1.789 = 35.78 sold (the price as given, engine.md 17.1); 14.22 of the 50 went
+    // back as change.
+    expect(sale.check.amount_to_pay).toBe(35.78);
+    expect((await t.ok('shift-report', {})).report.expected_cash).toBe(135.78);
   }, 30_000);
 });
 
@@ -317,7 +318,7 @@ describe('cash handed over', () => {
       },
       cash_given: 20,
     });
-    expect(prepay.cash).toEqual({ given: 20, change: 3.4 }); // 10 l x 1.66 = 16.60 taken
+    expect(prepay.cash).toEqual({ given: 20, change: 3.41 }); // 10 l x 1.659 = 16.59 taken
     const sale = await t.ok('sale-process', {
       transaction_id: uuidv7(Date.now()),
       check: {
@@ -327,6 +328,6 @@ describe('cash handed over', () => {
         check_items: [{ code: 'DIESEL', quantity: 10, processed_quantity: 8 }],
       },
     });
-    expect(sale.cash).toEqual({ given: 16.6, change: 3.32 });
+    expect(sale.cash).toEqual({ given: 16.59, change: 3.32 }); // 8 l x 1.659 = 13.27
   }, 30_000);
 });

@@ -32,12 +32,12 @@ describe('a retail sale', () => {
       check_items: [item('FUEL-95', 10), item('COF-1', 1)],
     };
     const calc = await t.ok('check-calc', { check });
-    // Fuel 10 x 1.79 (price at two digits) = 17.90, gold card 0.05 x 10 = 0.50 off; coffee
-    // 2.50, 10% = 0.25 off; 5 bonuses at rate 1 = 5.00.
-    expect(calc.check.amount).toBe(20.4);
+    // Fuel 10 x 1.789 (the price as given, engine.md 17.1) = 17.89, gold card 0.05 x 10 = 0.50
+    // off; coffee 2.50, 10% = 0.25 off; 5 bonuses at rate 1 = 5.00.
+    expect(calc.check.amount).toBe(20.39);
     expect(calc.check.discount_amount).toBe(0.75);
     expect(calc.check.bonuses_redeemed_amount).toBe(5);
-    expect(calc.check.amount_to_pay).toBe(14.65);
+    expect(calc.check.amount_to_pay).toBe(14.64);
     expect(calc.check.bonuses_added_amount).toBeGreaterThan(0);
 
     const id = uuidv7(Date.now());
@@ -46,7 +46,7 @@ describe('a retail sale', () => {
       check: { ...check, payment_type: 'cash' },
     });
     expect(sale.subtype).toBe('online');
-    expect(sale.check.amount_to_pay).toBe(14.65);
+    expect(sale.check.amount_to_pay).toBe(14.64);
     expect(sale.sync.state).toBe('done');
     expect(sale.receipt_printed).toBe(true);
     const printer = t.terminal.devices?.simulators.printer as PrinterSimulator;
@@ -55,7 +55,7 @@ describe('a retail sale', () => {
       await new Promise((r) => setTimeout(r, 10));
     const receipt = printer.receipts.at(-1)!.lines.join('\n');
     expect(receipt).toContain('Super 95');
-    expect(receipt).toMatch(/TOTAL\s+14\.65/);
+    expect(receipt).toMatch(/TOTAL\s+14\.64/);
     expect(receipt).toContain(`Transaction ${id}`);
     expect(receipt).toContain('Bonuses');
     expect(receipt).not.toContain('OFFLINE');
