@@ -62,8 +62,13 @@ describe('matching and coverage', () => {
     expect(out).toEqual([0.5]);
   });
 
-  it('reports a rule that matches no line not at all', () => {
+  // engine.md 17.9 reverses the old decision 8 (a rule that matched no line was not returned):
+  // every candidate is returned, a rule without a matching line not applied with `no-line`.
+  it('returns a candidate that matches no line as not applied, no-line', () => {
     const check = checkOf(fixture({ rules: [rule('a', { included_items: ['nothing'] })] }));
-    expect(check.implemented_rules).toEqual([]);
+    expect(check.implemented_rules).toMatchObject([
+      { id: 'a', implementation_data: { applied: false, reason: 'no-line' } },
+    ]);
+    expect(check.check_items!.map((l) => l.discount_amount)).toEqual([0, 0]);
   });
 });
