@@ -11,7 +11,7 @@ import { engineError, type ErrorResult } from './errors.js';
 import { HUNDRED, percentDenominator } from './numbers.js';
 import { compileSchedule, type Schedule, type ZoneCache } from './schedule.js';
 import { INT64_MAX, type RuleReport } from './state.js';
-import type { FixedReason } from './thresholds.js';
+import type { Evaluation, FixedReason } from './thresholds.js';
 
 /** The action groups in the order they act (engine.md 7). */
 export const GROUPS = ['discount', 'bonus-payment-limit', 'bonuses', 'coupon'] as const;
@@ -80,7 +80,10 @@ export interface CompiledRule {
 
 export type FixedReports = {
   [R in FixedReason]?: RuleReport;
-} & { output?: { [R in FixedReason]?: EngineImplementedRule } };
+} & {
+  output?: { [R in FixedReason]?: EngineImplementedRule };
+  evaluations?: { [R in FixedReason]?: Evaluation };
+};
 
 export interface PreparedRules {
   /** Every active rule, in evaluation order: group, priority ascending, id ascending. */

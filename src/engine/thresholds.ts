@@ -180,6 +180,13 @@ export function fixedReport(c: CompiledRule, reason: FixedReason): RuleReport {
 
 const reported = (report: RuleReport): Evaluation => ({ kind: 'report', report });
 
+/** evaluate's answer for a fixed reason, made once per rule set too. */
+const fixedly = (c: CompiledRule, reason: FixedReason): Evaluation =>
+  ((c.fixed.evaluations ??= {})[reason] ??= Object.freeze({
+    kind: 'report',
+    report: fixedReport(c, reason),
+  }));
+
 /**
  * Decides whether a candidate (engine.md 4.1-4.7 passed) acts and on which lines, or why it
  * does not (engine.md 17.9, 17.10), checking in this order: threshold, items_limit_min,
@@ -259,11 +266,11 @@ export function evaluate(c: CompiledRule, s: CalcState, group: GroupState | null
     }
   }
   if (c.rule.apply_when_bonuses_redeemed === 0 && s.paysWithBonuses)
-    return reported(fixedReport(c, 'bonuses-redeemed'));
+    return fixedly(c, 'bonuses-redeemed');
   if (c.rule.apply_when_customers_account_payment === 0 && s.paysFromAccount)
-    return reported(fixedReport(c, 'account-payment'));
-  if (count === 0) return reported(fixedReport(c, 'no-line'));
-  if (free === 0) return reported(fixedReport(c, 'lines-taken'));
+    return fixedly(c, 'account-payment');
+  if (count === 0) return fixedly(c, 'no-line');
+  if (free === 0) return fixedly(c, 'lines-taken');
   let eligible: readonly number[] | null = null;
   if (taken !== null && free < count) {
     // An exclusive rule acts on untouched lines, a combinable one on lines no exclusive rule closed.
