@@ -223,7 +223,10 @@ export function evaluate(c: CompiledRule, s: CalcState, group: GroupState | null
     for (const line of s.lines) {
       if (passes(f, line.code, line.category)) {
         count += 1;
-        if (taken !== null) free += 1 - taken[line.index]!;
+        // Without lines to tell free from taken only whether one matches counts: the
+        // eligible list, when needed, is the matching one.
+        if (taken === null) break;
+        free += 1 - taken[line.index]!;
       }
     }
   } else {
@@ -239,8 +242,11 @@ export function evaluate(c: CompiledRule, s: CalcState, group: GroupState | null
     }
   }
   if (group === null) free = count; // no exclusivity outside the discount and bonuses groups
+  // No matching line and no lines of its own to depend on: an amount or quantity base is 0.
+  const type = c.rule.depends_type;
   const base =
-    c.rule.depends_type === 'none'
+    type === 'none' ||
+    (count === 0 && c.depends === c.matching && (type === 'amount' || type === 'quantity'))
       ? ZERO
       : dependencyBase(c, s, (matching ??= matchingLines(c, s)), group);
   const tier = tierFor(c.tiers, base);
