@@ -16,6 +16,8 @@ export interface GroupState {
   open: number;
   /** The bonuses group: the base leaves out money paid with bonuses when it does not count. */
   readonly bonuses: boolean;
+  /** Some line has quantity 0 (no unit unless a rule counts it as one); null until asked. */
+  quantityZero: boolean | null;
 }
 
 export function newGroupState(lines: number, bonuses = false): GroupState {
@@ -25,6 +27,7 @@ export function newGroupState(lines: number, bonuses = false): GroupState {
     untouched: lines,
     open: lines,
     bonuses,
+    quantityZero: null,
   };
 }
 
@@ -276,7 +279,12 @@ export function evaluate(c: CompiledRule, s: CalcState, group: GroupState | null
   if (c.rule.apply_when_customers_account_payment === 0 && s.paysFromAccount)
     return fixedly(c, 'account-payment');
   if (count === 0) return fixedly(c, 'no-line');
-  if (free === 0) return fixedly(c, 'lines-taken');
+  if (free === 0) {
+    // Taken lines without a unit for this rule never could take it: no-line, not lines-taken.
+    if (group !== null && (group.quantityZero ??= s.lines.some((l) => !l.hasQuantity)))
+      return fixedly(c, unitlessReason(c, s));
+    return fixedly(c, 'lines-taken');
+  }
   let eligible: readonly number[] | null = null;
   if (taken !== null && free < count) {
     // An exclusive rule acts on untouched lines, a combinable one on lines no exclusive rule closed.
