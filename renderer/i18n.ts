@@ -134,6 +134,8 @@ const en = {
   'reason.bonuses-redeemed': 'not with bonuses spent',
   'reason.account-payment': 'not with account payment',
   'reason.display': 'offer',
+  'reason.no-line': 'no item on the check for this offer',
+  'reason.lines-taken': 'other offers already took these items',
 
   'bonuses.title': 'Spend bonuses',
   'bonuses.spend': 'Bonuses to spend',
@@ -194,6 +196,7 @@ const en = {
   'receipt.online': 'Processed online.',
   'receipt.offline': 'Stored offline: it will be sent when the connection is back.',
   'receipt.coupon': 'Coupon',
+  'receipt.coupon-pending': '(code to follow)',
   'receipt.sync': 'Sent',
   'receipt.printed': 'Printed',
   'receipt.new-sale': 'New sale',
@@ -537,6 +540,8 @@ export const reasonKey = {
   'bonuses-redeemed': 'reason.bonuses-redeemed',
   'account-payment': 'reason.account-payment',
   display: 'reason.display',
+  'no-line': 'reason.no-line',
+  'lines-taken': 'reason.lines-taken',
 } as const satisfies Record<RuleNotAppliedReason, MessageKey>;
 
 /** The text of an error code, when there is one; else the server's message is shown. */

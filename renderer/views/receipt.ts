@@ -124,7 +124,8 @@ export function receiptScreen(ctx: Ctx): VElement {
             h(
               'li',
               { 'data-testid': `receipt-coupon-${i}` },
-              `${t('receipt.coupon')} ${cp.code}${cp.title ? ` · ${cp.title}` : ''}`,
+              // A coupon emitted without a terminal has no code yet (engine.md 17.14).
+              `${t('receipt.coupon')} ${cp.code ?? t('receipt.coupon-pending')}${cp.title ? ` · ${cp.title}` : ''}`,
             ),
           ),
         )

@@ -314,6 +314,11 @@ export function defineCheck(
     batch: CheckCouponBatch.optional(),
   });
 
+  // An emitted coupon (engine.md 17.14): without a terminal it has no code yet (null, and
+  // processing_status pending) until the central service gives it one. Only emitted coupons:
+  // a presented coupon is looked up by its code.
+  const EmittedCheckCoupon = o({ ...CheckCoupon.shape, code: code.nullable() });
+
   // A loyalty rule as applied to a check: every field nullable (and absent is fine).
   const CheckImplementedRule = keep('CheckImplementedRule', () =>
     o(
@@ -539,7 +544,7 @@ export function defineCheck(
     implemented_rules: z.array(CheckImplementedRule).optional(),
     manual_rules: z.boolean().optional(),
     bonuses_added: z.array(s.BonusAdded).optional(),
-    emitted_coupons: z.array(CheckCoupon).optional(),
+    emitted_coupons: z.array(EmittedCheckCoupon).optional(),
     redeemed_coupons: z
       .array(CheckCoupon)
       .max(BOUNDS.coupons, { error: `at most ${BOUNDS.coupons} coupons` })
@@ -608,6 +613,7 @@ export function defineCheck(
     CheckService,
     CheckCouponBatch,
     CheckCoupon,
+    EmittedCheckCoupon,
     CheckImplementedRule,
     CheckBusiness,
     CheckBusinessStaff,

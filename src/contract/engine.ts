@@ -420,6 +420,8 @@ export type EngineResult = z.output<typeof EngineResult>;
 
 export type EngineCheckItem = z.output<typeof shared.CheckItem>;
 export type EngineCheckCoupon = z.output<typeof shared.CheckCoupon>;
+/** An emitted coupon: its code null until given one (engine.md 17.14). */
+export type EngineEmittedCoupon = z.output<typeof shared.EmittedCheckCoupon>;
 export type EngineImplementedRule = z.output<typeof shared.CheckImplementedRule>;
 export type EngineBonusAdded = z.output<typeof shared.BonusAdded>;
 export type EngineSpecialAccountCharge = z.output<typeof shared.SpecialAccountCharge>;

@@ -430,13 +430,19 @@ export type PriceTaxType = z.infer<typeof PriceTaxType>;
 export const SpecialAccountChargeDirection = z.enum(['debit', 'credit']);
 export type SpecialAccountChargeDirection = z.infer<typeof SpecialAccountChargeDirection>;
 
-/** engine.md 16: RuleImplementationData `reason` when a rule is not applied. */
+/**
+ * engine.md 16: RuleImplementationData `reason` when a rule is not applied; engine.md 17.9
+ * adds `no-line` (no line can take the rule) and `lines-taken` (earlier rules of its group
+ * took every matching line).
+ */
 export const RuleNotAppliedReason = z.enum([
   'threshold',
   'items-limit-min',
   'bonuses-redeemed',
   'account-payment',
   'display',
+  'no-line',
+  'lines-taken',
 ]);
 export type RuleNotAppliedReason = z.infer<typeof RuleNotAppliedReason>;
 

@@ -21,13 +21,13 @@ import {
   toMinor,
   toNumber,
 } from '../money/index.js';
-import { mayAct } from './candidates.js';
+import { isCandidate } from './candidates.js';
 import { engineError, type ErrorResult } from './errors.js';
 import { allocationScratch } from './discounts.js';
 import { clamp, num, percentOf, percentDenominator, HUNDRED } from './numbers.js';
 import type { CompiledRule } from './rule-index.js';
 import type { CalcState, SpentPart } from './state.js';
-import { evaluate } from './thresholds.js';
+import { evaluate, fixedReport } from './thresholds.js';
 
 /** Access check for a request that pays with bonuses (engine.md 3, 16). */
 export function bonusAccessError(s: CalcState): ErrorResult | null {
@@ -47,19 +47,24 @@ export function bonusAccessError(s: CalcState): ErrorResult | null {
   return null;
 }
 
-/** bonus-payment-limit rules: the first applicable rule for a line sets its percentage. */
+/**
+ * bonus-payment-limit rules: the first applicable rule for a line sets its percentage. They
+ * are evaluated whether or not the check pays with bonuses (engine.md 17.9): the lines they
+ * set say what the customer could pay; a rule whose lines all have a limit: lines-taken.
+ */
 export function applyPaymentLimits(s: CalcState, rules: readonly CompiledRule[]): void {
-  if (!s.paysWithBonuses) return; // a limit means nothing to a check that does not pay with bonuses
   for (const c of rules) {
-    if (!mayAct(c, s)) continue;
+    if (!isCandidate(c, s)) continue;
     const ev = evaluate(c, s, null);
-    if (ev.kind === 'skip') continue;
     if (ev.kind === 'report') {
       s.reports.push(ev.report);
       continue;
     }
     const lines = ev.eligible.filter((i) => s.lines[i]!.limitPercent === null);
-    if (lines.length === 0) continue;
+    if (lines.length === 0) {
+      s.reports.push(fixedReport(c, 'lines-taken'));
+      continue;
+    }
     const percent = clamp(ev.tier.value, ZERO, HUNDRED);
     for (const i of lines) s.lines[i]!.limitPercent = percent;
     s.reports.push({ compiled: c, applied: true, lines });

@@ -14,7 +14,7 @@ import {
   round,
   toMinor,
 } from '../money/index.js';
-import { mayAct } from './candidates.js';
+import { isCandidate } from './candidates.js';
 import { touch, unitLimit } from './discounts.js';
 import { cover, unitsSold, type Covered } from './matching.js';
 import { HUNDRED, mulDiv, pow10, wire } from './numbers.js';
@@ -25,7 +25,9 @@ import {
   baseAmount,
   countsRedeemed,
   evaluate,
+  fixedReport,
   newGroupState,
+  unitlessReason,
   type GroupState,
 } from './thresholds.js';
 
@@ -108,15 +110,17 @@ export function promotionalDates(
 }
 
 export function applyBonuses(s: CalcState, rules: readonly CompiledRule[]): void {
-  if (!earnsBonuses(s)) return;
+  // An anonymous sale earns nothing, but its display rules still advertise (engine.md 17.9,
+  // 17.11); a black-listed customer gets no rule at all (run passes none).
+  const earns = earnsBonuses(s);
+  if (!earns && s.access === 'in-black-list') return;
   const group = newGroupState(s.lines.length, true);
   // Bonuses credited by the integer route, per line in minor units at bonus digits, added to
   // the lines' decimals once at the end (creditEveryLine).
   const credited = new BigInt64Array(s.lines.length);
   for (const c of rules) {
-    if (!mayAct(c, s)) continue;
+    if ((!earns && !c.display) || !isCandidate(c, s)) continue;
     const ev = evaluate(c, s, group);
-    if (ev.kind === 'skip') continue;
     if (ev.kind === 'report') {
       s.reports.push(ev.report);
       continue;
@@ -126,7 +130,10 @@ export function applyBonuses(s: CalcState, rules: readonly CompiledRule[]): void
     const fast =
       limit <= 0 && !cashback ? creditEveryLine(s, c, ev.tier, ev.eligible, group, credited) : null;
     if (fast !== null) {
-      if (fast.lines.length === 0) continue;
+      if (fast.lines.length === 0) {
+        s.reports.push(fixedReport(c, unitlessReason(c, s))); // no eligible line has a unit
+        continue;
+      }
       touch(group, c, fast.lines);
       const total = fromMinor(fast.total, s.digits.bonuses);
       s.reports.push({ compiled: c, applied: true, amount: total, lines: fast.lines });
@@ -134,7 +141,10 @@ export function applyBonuses(s: CalcState, rules: readonly CompiledRule[]): void
       continue;
     }
     const covered = cover(c, s, ev.eligible, limit);
-    if (covered.length === 0) continue;
+    if (covered.length === 0) {
+      s.reports.push(fixedReport(c, unitlessReason(c, s))); // no eligible line has a unit
+      continue;
+    }
     const credits = creditsFor(c, s, ev.tier, covered, group);
     let total: Dec = ZERO;
     const lines: number[] = [];

@@ -1,7 +1,8 @@
 // Whether a rule is a candidate for this check, by everything that does not depend on the
 // lines (engine.md 4, items 1 to 7): loyalty, scope, how it is triggered, schedule, POS,
-// customer and kind of sale. Items 8 and 9 live in thresholds.ts.
-import { isMatched } from './matching.js';
+// customer and kind of sale. Items 8 and 9 live in thresholds.ts. Every rule that passes is
+// returned in implemented_rules, whether or not a line matches it (engine.md 17.9): an
+// indexed rule that matched no line is a candidate too.
 import type { CompiledRule } from './rule-index.js';
 import { inSchedule } from './schedule.js';
 import type { CalcState } from './state.js';
@@ -46,10 +47,4 @@ export function isCandidate(c: CompiledRule, s: CalcState): boolean {
     if ((sale === 'online-store') !== online) return false;
   }
   return true;
-}
-
-/** isCandidate, after the cheapest test of all: an indexed rule that matched no line is skipped. */
-export function mayAct(c: CompiledRule, s: CalcState): boolean {
-  if (c.indexed && !isMatched(s.prepared, c.order)) return false;
-  return isCandidate(c, s);
 }

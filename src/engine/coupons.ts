@@ -5,7 +5,7 @@
 import { pickCheckCoupon, type EngineCheckCoupon, type EngineCoupon } from '../contract/engine.js';
 import type { CouponErrorCode } from '../contract/enums.js';
 import { dec, gt } from '../money/index.js';
-import { mayAct } from './candidates.js';
+import { isCandidate } from './candidates.js';
 import { wire } from './numbers.js';
 import type { CompiledRule } from './rule-index.js';
 import { addDays, addMonths } from './schedule.js';
@@ -92,22 +92,25 @@ export function modifierBatches(presented: readonly PresentedCoupon[]): Set<stri
   return out;
 }
 
-/** The coupon group (engine.md 7.5): one provisional coupon per applied coupon rule. */
+/**
+ * The coupon group (engine.md 7.5): one provisional coupon per applied coupon rule. Its code
+ * is the terminal's prefix and counter; without a terminal none (null: engine.md 17.14), as
+ * a bare counter would repeat from terminal to terminal.
+ */
 export function applyCouponRules(s: CalcState, rules: readonly CompiledRule[]): void {
   if (s.access === 'in-black-list') return;
   const terminal = s.ctx.terminal;
   let seq = terminal?.next_coupon_seq ?? 1;
   const prefix = terminal?.coupon_prefix ?? '';
   for (const c of rules) {
-    if (!mayAct(c, s)) continue;
-    const ev = evaluate(c, s, null);
-    if (ev.kind === 'skip') continue;
+    if (!isCandidate(c, s)) continue;
+    const ev = evaluate(c, s, null); // no matching line: not applied, no-line (engine.md 17.12)
     if (ev.kind === 'report') {
       s.reports.push(ev.report);
       continue;
     }
     s.emitted.push({
-      code: `${prefix}${String(seq).padStart(6, '0')}`,
+      code: terminal ? `${prefix}${String(seq).padStart(6, '0')}` : null,
       status: 'open',
       processing_status: 'pending',
       do_not_add_to_wallet: c.rule.coupon_do_not_add_to_wallet === 1,

@@ -15,12 +15,18 @@ import {
   sub,
   toMinor,
 } from '../money/index.js';
-import { mayAct } from './candidates.js';
+import { isCandidate } from './candidates.js';
 import { cover, unitsFor, type Covered } from './matching.js';
 import { HUNDRED, clamp, mulDiv, percentOf, pow10 } from './numbers.js';
 import type { CompiledRule, PercentFactor, Tier } from './rule-index.js';
 import { INT64_MAX, type CalcState, type LineState } from './state.js';
-import { evaluate, newGroupState, type GroupState } from './thresholds.js';
+import {
+  evaluate,
+  fixedReport,
+  newGroupState,
+  unitlessReason,
+  type GroupState,
+} from './thresholds.js';
 
 /** The current amount of the covered units: exact, rounded once (engine.md 16). */
 export function coveredAmount(c: Covered, digits: number): Dec {
@@ -137,9 +143,8 @@ export function applyDiscounts(s: CalcState, rules: readonly CompiledRule[]): vo
   const group = newGroupState(s.lines.length);
   const digits = s.digits.amount;
   for (const c of rules) {
-    if (!mayAct(c, s)) continue;
+    if (!isCandidate(c, s)) continue;
     const ev = evaluate(c, s, group);
-    if (ev.kind === 'skip') continue;
     if (ev.kind === 'report') {
       s.reports.push(ev.report);
       continue;
@@ -153,7 +158,10 @@ export function applyDiscounts(s: CalcState, rules: readonly CompiledRule[]): vo
     else if (type === 'percentage' && pf)
       done = percentOfLines(s, c, ev.eligible, ev.tier, pf, digits);
     else done = eachWholeLine(s, c, type, ev.eligible, ev.tier, digits);
-    if (done.lines.length === 0) continue;
+    if (done.lines.length === 0) {
+      s.reports.push(fixedReport(c, unitlessReason(c, s))); // no eligible line has a unit
+      continue;
+    }
     touch(group, c, done.lines);
     s.reports.push({
       compiled: c,

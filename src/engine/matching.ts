@@ -89,10 +89,6 @@ export function releaseMatches(prepared: PreparedRules): void {
   scratch.busy = false;
 }
 
-/** Whether an indexed rule matched a line of this check. */
-export const isMatched = (prepared: PreparedRules, order: number): boolean =>
-  prepared.scratch.counts[order] !== 0;
-
 /** The matching lines of an indexed rule in this check, made on first use. */
 function indexedLines(prepared: PreparedRules, order: number): readonly number[] {
   const scratch = prepared.scratch;

@@ -6,6 +6,7 @@
 // exactly the rest and the steps add up to a cancel.
 import type {
   EngineCheckCoupon,
+  EngineEmittedCoupon,
   EngineCheckItem,
   EngineCheckResult,
   EngineContext,
@@ -290,13 +291,17 @@ function reopen(
     }));
 }
 
-/** Coupons the check emitted are cancelled if still open. */
+/**
+ * Coupons the check emitted are cancelled if still open. One without a code (emitted without
+ * a terminal, engine.md 17.14) has no record to look up: its own status decides.
+ */
 function cancelEmitted(
   ctx: EngineContext,
-  coupons: readonly EngineCheckCoupon[],
-): EngineCheckCoupon[] {
+  coupons: readonly EngineEmittedCoupon[],
+): EngineEmittedCoupon[] {
   return coupons.map((c) => {
-    const now = ctx.coupons.find((k) => k.code === c.code)?.status ?? c.status ?? 'open';
+    const known = c.code === null ? undefined : ctx.coupons.find((k) => k.code === c.code);
+    const now = known?.status ?? c.status ?? 'open';
     return { ...c, status: now === 'open' ? 'cancelled' : now };
   });
 }

@@ -10,7 +10,8 @@ import { type Dec, cmp, dec } from '../money/index.js';
 import { engineError, type ErrorResult } from './errors.js';
 import { HUNDRED, percentDenominator } from './numbers.js';
 import { compileSchedule, type Schedule, type ZoneCache } from './schedule.js';
-import { INT64_MAX } from './state.js';
+import { INT64_MAX, type RuleReport } from './state.js';
+import type { Evaluation, FixedReason } from './thresholds.js';
 
 /** The action groups in the order they act (engine.md 7). */
 export const GROUPS = ['discount', 'bonus-payment-limit', 'bonuses', 'coupon'] as const;
@@ -70,7 +71,19 @@ export interface CompiledRule {
   readonly indexed: boolean;
   /** What implemented_rules says of the rule besides implementation_data (docs decision 10). */
   readonly descriptor: Readonly<EngineImplementedRule>;
+  /**
+   * Its not-applied reports that say only the reason, the same in every check, each with its
+   * frozen answer entry: made on first use (fixedReport in thresholds.ts, outputRule).
+   */
+  readonly fixed: FixedReports;
 }
+
+export type FixedReports = {
+  [R in FixedReason]?: RuleReport;
+} & {
+  output?: { [R in FixedReason]?: EngineImplementedRule };
+  evaluations?: { [R in FixedReason]?: Evaluation };
+};
 
 export interface PreparedRules {
   /** Every active rule, in evaluation order: group, priority ascending, id ascending. */
@@ -246,6 +259,7 @@ export function compileRules(
       display: isDisplay,
       indexed,
       descriptor: describe(rule),
+      fixed: {},
     };
   });
   const groups = {} as Record<Group, CompiledRule[]>;

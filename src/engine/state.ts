@@ -1,11 +1,11 @@
 // The working state of one calculation: the lines as rules see and change them, and what
 // the check collects on the way (rule reports, warnings, bonuses, charges, coupons).
 // Created per call and never shared, so `calculate` stays a pure function of its input.
-import type { CustomerAccessType } from '../contract/enums.js';
+import type { CustomerAccessType, RuleNotAppliedReason } from '../contract/enums.js';
 import type {
   EngineBonusAdded,
   EngineCheck,
-  EngineCheckCoupon,
+  EngineEmittedCoupon,
   EngineCheckItem,
   EngineContext,
   EngineSpecialAccountCharge,
@@ -160,8 +160,7 @@ export type Access = CustomerAccessType | 'anonymous';
 export interface RuleReport {
   readonly compiled: CompiledRule;
   readonly applied: boolean;
-  readonly reason?:
-    'threshold' | 'items-limit-min' | 'bonuses-redeemed' | 'account-payment' | 'display';
+  readonly reason?: RuleNotAppliedReason;
   readonly amount?: Dec;
   readonly lines?: readonly number[];
   readonly missing?: Dec | null;
@@ -204,7 +203,7 @@ export interface CalcState {
   readonly warnings: EngineWarning[];
   readonly bonusesAdded: EngineBonusAdded[];
   readonly charges: EngineSpecialAccountCharge[];
-  readonly emitted: EngineCheckCoupon[];
+  readonly emitted: EngineEmittedCoupon[];
   /** Granted redemption, in bonuses, its money value, and the lots it came from. */
   redeemedBonuses: Dec;
   redeemedMoney: Dec;

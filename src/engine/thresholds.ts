@@ -16,6 +16,8 @@ export interface GroupState {
   open: number;
   /** The bonuses group: the base leaves out money paid with bonuses when it does not count. */
   readonly bonuses: boolean;
+  /** Some line has quantity 0 (no unit unless a rule counts it as one); null until asked. */
+  quantityZero: boolean | null;
 }
 
 export function newGroupState(lines: number, bonuses = false): GroupState {
@@ -25,6 +27,7 @@ export function newGroupState(lines: number, bonuses = false): GroupState {
     untouched: lines,
     open: lines,
     bonuses,
+    quantityZero: null,
   };
 }
 
@@ -147,7 +150,6 @@ export function missingTo(tiers: readonly Tier[], base: Dec): Dec | null {
 }
 
 export type Evaluation =
-  | { readonly kind: 'skip' }
   | { readonly kind: 'report'; readonly report: RuleReport }
   | {
       readonly kind: 'act';
@@ -164,14 +166,36 @@ export interface Act {
 
 export const newAct = (): Act => ({ kind: 'act', tier: NO_TIER, eligible: [] });
 
-const SKIP: Evaluation = { kind: 'skip' };
 /** The tier of a coupon rule without a value. */
 const NO_TIER: Tier = Object.freeze({ from: ZERO, value: ZERO });
 
+/** Reasons whose report says nothing but the reason: the same report in every check. */
+export type FixedReason = 'bonuses-redeemed' | 'account-payment' | 'no-line' | 'lines-taken';
+
 /**
- * Decides whether a candidate acts and on which lines. A rule that matches no line, or
- * whose matching lines are all taken by its group's exclusivity, is skipped silently; one
- * that fails engine.md 4.8 or 4.9 is reported as not applied with the reason.
+ * A rule's report for a fixed reason, built once per rule set (CompiledRule.fixed), and its
+ * output once too (totals.ts outputRule): engine.md 17.9 returns every candidate, most of
+ * them not applied for one of these reasons.
+ */
+export function fixedReport(c: CompiledRule, reason: FixedReason): RuleReport {
+  return (c.fixed[reason] ??= Object.freeze({ compiled: c, applied: false, reason }));
+}
+
+const reported = (report: RuleReport): Evaluation => ({ kind: 'report', report });
+
+/** evaluate's answer for a fixed reason, made once per rule set too. */
+const fixedly = (c: CompiledRule, reason: FixedReason): Evaluation =>
+  ((c.fixed.evaluations ??= {})[reason] ??= Object.freeze({
+    kind: 'report',
+    report: fixedReport(c, reason),
+  }));
+
+/**
+ * Decides whether a candidate (engine.md 4.1-4.7 passed) acts and on which lines, or why it
+ * does not (engine.md 17.9, 17.10), checking in this order: threshold, items_limit_min,
+ * bonuses redeemed, account payment, then `no-line` (no line matches) or `lines-taken`
+ * (every matching line taken by earlier rules of its group). Every candidate gets an answer:
+ * none is dropped.
  */
 export function evaluate(c: CompiledRule, s: CalcState, group: GroupState | null): Evaluation {
   if (c.display) {
@@ -183,24 +207,28 @@ export function evaluate(c: CompiledRule, s: CalcState, group: GroupState | null
       const min = dec(c.rule.items_limit_min);
       if (lt(units, min)) missing = sub(min, units);
     }
-    return { kind: 'report', report: { compiled: c, applied: false, reason: 'display', missing } };
+    return reported({ compiled: c, applied: false, reason: 'display', missing });
   }
-  // Every line taken by the group's exclusivity: nothing to match (the cheapest skip).
-  if (group !== null && (c.rule.combine === 0 ? group.untouched : group.open) === 0) return SKIP;
   // An indexed rule's matches are read from the check's index scratch (indexMatches), a
-  // scanning rule's by testing the lines, until its own list is needed: a rule whose lines
-  // are all taken never makes one.
+  // scanning rule's by testing the lines, until its own list is needed: a rule that does
+  // not act never makes one.
   const scratch = s.prepared.scratch;
   const f = c.matching;
   const scans = !c.indexed && !(f.everyLine && !f.excludes); // else its list exists already
   let matching: readonly number[] | null = null;
   let count = 0;
   let free = 0;
-  const taken = group === null ? null : c.rule.combine === 0 ? group.touched : group.closed;
-  if (scans && taken !== null) {
+  let taken = group === null ? null : c.rule.combine === 0 ? group.touched : group.closed;
+  // Every line taken by the group's exclusivity: none is free, only the count is needed.
+  const exhausted = group !== null && (c.rule.combine === 0 ? group.untouched : group.open) === 0;
+  if (exhausted) taken = null;
+  if (scans) {
     for (const line of s.lines) {
       if (passes(f, line.code, line.category)) {
         count += 1;
+        // Without lines to tell free from taken only whether one matches counts: the
+        // eligible list, when needed, is the matching one.
+        if (taken === null) break;
         free += 1 - taken[line.index]!;
       }
     }
@@ -211,76 +239,84 @@ export function evaluate(c: CompiledRule, s: CalcState, group: GroupState | null
       count = matching.length;
     }
     if (taken !== null && count > 0) {
-      const from = c.indexed ? scratch.start[c.order]! : 0;
+      const from = matching === null ? scratch.start[c.order]! : 0; // indexed: in the scratch
       const lines = matching ?? scratch.flat;
       for (let k = 0; k < count; k++) free += 1 - taken[lines[from + k]!]!;
     }
   }
-  if (count === 0) return SKIP;
-  let eligible: readonly number[] | null = null;
-  if (taken !== null) {
-    // An exclusive rule needs untouched lines, a combinable one lines no exclusive rule closed.
-    if (free === 0) return SKIP;
-    if (free < count) {
-      const some = new Array<number>(free); // its final length: one allocation
-      let n = 0;
-      if (scans) {
-        for (const line of s.lines) {
-          if (taken[line.index] === 0 && passes(f, line.code, line.category))
-            some[n++] = line.index;
-        }
-      } else {
-        const from = c.indexed ? scratch.start[c.order]! : 0;
-        const lines = matching ?? scratch.flat;
-        for (let k = 0; k < count; k++) {
-          const i = lines[from + k]!;
-          if (taken[i] === 0) some[n++] = i;
-        }
-      }
-      eligible = some;
-    } // else every matching line is free: the list itself (never changed by its users)
-  }
-  if (eligible === null) eligible = matching ??= matchingLines(c, s);
+  if (group === null) free = count; // no exclusivity outside the discount and bonuses groups
+  // No matching line and no lines of its own to depend on: an amount or quantity base is 0.
+  const type = c.rule.depends_type;
   const base =
-    c.rule.depends_type === 'none'
+    type === 'none' ||
+    (count === 0 && c.depends === c.matching && (type === 'amount' || type === 'quantity'))
       ? ZERO
       : dependencyBase(c, s, (matching ??= matchingLines(c, s)), group);
   const tier = tierFor(c.tiers, base);
   // A coupon rule may come without a value: it then has no threshold to reach.
   if (tier === null && (c.group !== 'coupon' || c.tiers.length > 0)) {
-    return {
-      kind: 'report',
-      report: {
-        compiled: c,
-        applied: false,
-        reason: 'threshold',
-        missing: missingTo(c.tiers, base),
-      },
-    };
+    return reported({
+      compiled: c,
+      applied: false,
+      reason: 'threshold',
+      missing: missingTo(c.tiers, base),
+    });
   }
   if (c.rule.items_limit_min > 0) {
-    const units = matchingUnits(c, s, matching ?? matchingLines(c, s));
+    const units = matchingUnits(c, s, (matching ??= matchingLines(c, s)));
     const min = dec(c.rule.items_limit_min);
     if (lt(units, min)) {
-      return {
-        kind: 'report',
-        report: {
-          compiled: c,
-          applied: false,
-          reason: 'items-limit-min',
-          missing: sub(min, units),
-        },
-      };
+      return reported({
+        compiled: c,
+        applied: false,
+        reason: 'items-limit-min',
+        missing: sub(min, units),
+      });
     }
   }
-  if (c.rule.apply_when_bonuses_redeemed === 0 && s.paysWithBonuses) {
-    return { kind: 'report', report: { compiled: c, applied: false, reason: 'bonuses-redeemed' } };
+  if (c.rule.apply_when_bonuses_redeemed === 0 && s.paysWithBonuses)
+    return fixedly(c, 'bonuses-redeemed');
+  if (c.rule.apply_when_customers_account_payment === 0 && s.paysFromAccount)
+    return fixedly(c, 'account-payment');
+  if (count === 0) return fixedly(c, 'no-line');
+  if (free === 0) {
+    // Taken lines without a unit for this rule never could take it: no-line, not lines-taken.
+    if (group !== null && (group.quantityZero ??= s.lines.some((l) => !l.hasQuantity)))
+      return fixedly(c, unitlessReason(c, s));
+    return fixedly(c, 'lines-taken');
   }
-  if (c.rule.apply_when_customers_account_payment === 0 && s.paysFromAccount) {
-    return { kind: 'report', report: { compiled: c, applied: false, reason: 'account-payment' } };
-  }
+  let eligible: readonly number[] | null = null;
+  if (taken !== null && free < count) {
+    // An exclusive rule acts on untouched lines, a combinable one on lines no exclusive rule closed.
+    const some = new Array<number>(free); // its final length: one allocation
+    let n = 0;
+    if (scans) {
+      for (const line of s.lines) {
+        if (taken[line.index] === 0 && passes(f, line.code, line.category)) some[n++] = line.index;
+      }
+    } else {
+      const from = matching === null ? scratch.start[c.order]! : 0; // indexed: in the scratch
+      const lines = matching ?? scratch.flat;
+      for (let k = 0; k < count; k++) {
+        const i = lines[from + k]!;
+        if (taken[i] === 0) some[n++] = i;
+      }
+    }
+    eligible = some;
+  } // else every matching line is free: the list itself (never changed by its users)
   const act = s.act;
   act.tier = tier ?? NO_TIER;
-  act.eligible = eligible;
+  act.eligible = eligible ?? matching ?? matchingLines(c, s);
   return act;
+}
+
+/**
+ * Why a discount or bonuses rule whose eligible lines have no unit (quantity 0 without
+ * zero-as-one) does not act (engine.md 17.9): `no-line` when none of its matching lines has
+ * a unit, else `lines-taken` (the ones with a unit were taken by earlier rules).
+ */
+export function unitlessReason(c: CompiledRule, s: CalcState): 'no-line' | 'lines-taken' {
+  for (const i of matchingLines(c, s))
+    if (unitsFor(s.lines[i]!, c).units > 0n) return 'lines-taken';
+  return 'no-line';
 }

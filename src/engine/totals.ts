@@ -15,6 +15,7 @@ import {
 } from '../money/index.js';
 import { ONE, pow10, wire, wireExact } from './numbers.js';
 import type { CalcState, LineState, RuleReport } from './state.js';
+import type { FixedReason } from './thresholds.js';
 
 /** The final quantity, amount and discount of a line (after a fuel recalculation). */
 export function finalValues(line: LineState): { quantity: Dec; amount: Dec; discount: Dec } {
@@ -160,6 +161,11 @@ function perUnit(
 
 /** A rule report as a CheckImplementedRule: the rule and its implementation_data. */
 export function outputRule(s: CalcState, r: RuleReport): EngineImplementedRule {
+  if (r.amount === undefined && r.lines === undefined && r.missing === undefined) {
+    const reason = r.reason;
+    if (reason !== undefined && !r.applied && r.compiled.fixed[reason as FixedReason] === r)
+      return fixedOutput(r, reason as FixedReason);
+  }
   const rule = r.compiled.rule;
   const digits =
     rule.action_type === 'discount'
@@ -181,6 +187,22 @@ export function outputRule(s: CalcState, r: RuleReport): EngineImplementedRule {
   // The rule's identity and descriptors, built once when compiled (rule-index.ts).
   const out: EngineImplementedRule = { ...r.compiled.descriptor };
   out.implementation_data = data;
+  return out;
+}
+
+/**
+ * The answer entry of a fixed report (thresholds.ts fixedReport), built once per rule set and
+ * shared by every check's answer: frozen, since nothing downstream changes implemented_rules
+ * (callers serialise or read them; fuel.ts replaces applied reports, never these).
+ */
+function fixedOutput(r: RuleReport, reason: FixedReason): EngineImplementedRule {
+  const cache = (r.compiled.fixed.output ??= {});
+  let out = cache[reason];
+  if (out === undefined) {
+    out = { ...r.compiled.descriptor };
+    out.implementation_data = Object.freeze({ applied: false, reason });
+    cache[reason] = out = Object.freeze(out);
+  }
   return out;
 }
 

@@ -256,6 +256,18 @@ describe('Check parts', () => {
     expect(pathsOf(strict.CheckCoupon, coupon)).toEqual([['code']]);
   });
 
+  it('an emitted coupon may have a null code (engine.md 17.14), a presented one may not', () => {
+    const pending = { ...validCheckCoupon(), code: null, processing_status: 'pending' };
+    expect(strict.CheckResponse.safeParse({ emitted_coupons: [pending] }).success).toBe(true);
+    expect(pathsOf(strict.CheckResponse, { redeemed_coupons: [pending] })).toEqual([
+      ['redeemed_coupons', 0, 'code'],
+    ]);
+    const { code: _code, ...absent } = pending;
+    expect(pathsOf(strict.CheckResponse, { emitted_coupons: [absent] })).toEqual([
+      ['emitted_coupons', 0, 'code'],
+    ]);
+  });
+
   it('a cross-business coupon comes back in a check unchanged', () => {
     const coupon = { ...validCheckCoupon(), type: 'cross-business' };
     expect(strict.CheckCoupon.parse(coupon)).toEqual(coupon);

@@ -168,13 +168,15 @@ const fromSpec: Record<string, readonly string[]> = {
   LoyaltyRuleApplicableForSale: ['all', 'terminal', 'online-store'],
   ThresholdsValuesType: ['percentage', 'amount', 'amount-per-unit', 'price'],
   PriceTaxType: ['vat', 'sales'],
-  // engine.md 16
+  // engine.md 16, and 17.9's no-line and lines-taken
   RuleNotAppliedReason: [
     'threshold',
     'items-limit-min',
     'bonuses-redeemed',
     'account-payment',
     'display',
+    'no-line',
+    'lines-taken',
   ],
   CouponErrorCode: [
     'not-found',

@@ -62,8 +62,43 @@ describe('matching and coverage', () => {
     expect(out).toEqual([0.5]);
   });
 
-  it('reports a rule that matches no line not at all', () => {
+  // engine.md 17.9 reverses the old decision 8 (a rule that matched no line was not returned):
+  // every candidate is returned, a rule without a matching line not applied with `no-line`.
+  it('returns a candidate that matches no line as not applied, no-line', () => {
     const check = checkOf(fixture({ rules: [rule('a', { included_items: ['nothing'] })] }));
-    expect(check.implemented_rules).toEqual([]);
+    expect(check.implemented_rules).toMatchObject([
+      { id: 'a', implementation_data: { applied: false, reason: 'no-line' } },
+    ]);
+    expect(check.check_items!.map((l) => l.discount_amount)).toEqual([0, 0]);
+  });
+
+  it('says no-line, not lines-taken, when the taken lines have no unit for the rule', () => {
+    // engine.md 17.9: a quantity-0 line can never take a rule without zero-as-one, taken or not.
+    const check = checkOf(
+      fixture({
+        rules: [
+          rule('a', { priority: 0, combine: 0, item_zero_quantity_as_one_quantity: 1 }),
+          rule('b', { priority: 1, combine: 1 }),
+        ],
+        check: { check_items: [item('A', 0, 4, { amount: 5 })] },
+      }),
+    );
+    expect(check.implemented_rules).toMatchObject([
+      { id: 'a', implementation_data: { applied: true, amount: 0.5 } },
+      { id: 'b', implementation_data: { applied: false, reason: 'no-line' } },
+    ]);
+  });
+
+  it('says lines-taken when an earlier exclusive rule closed the lines with a unit', () => {
+    const check = checkOf(
+      fixture({
+        rules: [rule('a', { priority: 0, combine: 0 }), rule('b', { priority: 1, combine: 1 })],
+        check: { check_items: [item('A', 1, 4), item('B', 0, 4, { amount: 5 })] },
+      }),
+    );
+    expect(check.implemented_rules).toMatchObject([
+      { id: 'a', implementation_data: { applied: true, amount: 0.4 } },
+      { id: 'b', implementation_data: { applied: false, reason: 'lines-taken' } },
+    ]);
   });
 });

@@ -455,3 +455,79 @@ describe('engine properties of section 17', () => {
     );
   });
 });
+
+// engine.md 17.9: the candidates (conditions 1-7 of section 4) come back in implemented_rules
+// exactly once each, in action order, whatever their lines; never a rule failing 1-7, none
+// for a black-listed customer, no bonuses rule but a display one in an anonymous sale. The
+// rules here vary in what 1-7 look at (active, automatic, POS, customer), the rest as above.
+const GROUP_ORDER = ['discount', 'bonus-payment-limit', 'bonuses', 'coupon'];
+
+const candidateArb = fc
+  .tuple(
+    fixtureArb({ integer: false, positionFree: false }),
+    fc.array(
+      fc.record({
+        active: fc.constantFrom(1 as const, 1 as const, 1 as const, 0 as const),
+        automatic: fc.constantFrom(1 as const, 1 as const, 3 as const, 0 as const),
+        customer: fc.constantFrom('all' as const, 'identified' as const, 'new' as const),
+        pos: fc.constantFrom('', 'p1', 'p2'),
+        listed: fc.boolean(),
+      }),
+      { minLength: 6, maxLength: 6 },
+    ),
+    fc.boolean(),
+  )
+  .map(([input, extras, manual]): EngineFixtureInput => {
+    const rules = input.rules!.map((r, i) => ({
+      ...r,
+      active: extras[i]!.active,
+      automatic: extras[i]!.automatic,
+      applicable_for_customer: extras[i]!.customer,
+      pos: extras[i]!.pos ? [{ id: extras[i]!.pos, title: extras[i]!.pos }] : [],
+    }));
+    const listed = rules.filter((_, i) => extras[i]!.listed).map((r) => ({ id: r.id }));
+    return {
+      ...input,
+      rules,
+      check: { ...input.check, manual_rules: manual, implemented_rules: listed },
+    };
+  });
+
+/** The ids engine.md 17.9 returns, worked out from the fixture alone, in action order. */
+function candidateIds(input: EngineFixtureInput): string[] {
+  const customer = input.customer;
+  if (customer?.access_type === 'in-black-list') return [];
+  const check = input.check!;
+  const listed = new Set((check.implemented_rules ?? []).map((r) => r.id));
+  return input
+    .rules!.filter((r) => (r.active ?? 1) === 1)
+    .filter((r) => r.automatic !== 0 || (check.manual_rules === true && listed.has(r.id)))
+    .filter((r) => (r.pos ?? []).length === 0 || r.pos!.some((p) => p.id === 'p1'))
+    .filter((r) => r.applicable_for_customer === 'all' || customer) // no stats: a customer is new
+    .filter((r) => customer || r.action_type !== 'bonuses' || r.automatic === 3)
+    .sort(
+      (a, b) =>
+        GROUP_ORDER.indexOf(a.action_type) - GROUP_ORDER.indexOf(b.action_type) ||
+        (a.priority ?? 0) - (b.priority ?? 0) ||
+        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    )
+    .map((r) => r.id);
+}
+
+describe('rules returned (engine.md 17.9)', () => {
+  it('returns every candidate exactly once, in action order, and no other rule', () => {
+    let returned = 0;
+    fc.assert(
+      fc.property(candidateArb, (input) => {
+        const out = run(input);
+        if ('error' in out) return;
+        const ids = (out.check.implemented_rules ?? []).map((r) => r.id);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(ids).toEqual(candidateIds(input));
+        returned += ids.length;
+      }),
+      { numRuns: 2_000, seed: 20261126 },
+    );
+    expect(returned).toBeGreaterThan(500); // the generator reaches returned rules
+  });
+});

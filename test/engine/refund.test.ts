@@ -126,6 +126,18 @@ describe('refunds', () => {
     });
   });
 
+  it('cancels on a cancel an emitted coupon that has no code yet (engine.md 17.14)', () => {
+    const original = {
+      ...processed(),
+      emitted_coupons: [
+        { code: null, status: 'open' as const, processing_status: 'pending' as const },
+      ],
+    };
+    expect(refund(original)).toMatchObject({
+      check: { emitted_coupons: [{ code: null, status: 'cancelled' }] },
+    });
+  });
+
   it('refuses a refund line the original does not have', () => {
     expect(refund(processed(), {}, [{ index: 5, quantity: 1 }])).toMatchObject({
       error: { code: 'invalid-input', path: 'refund_lines[0].index' },

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { EngineFixture } from '../../src/contract/engine.js';
+import { calculate, compileRules } from '../../src/engine/index.js';
 import { checkOf, errorOf, fixture, item, rule } from './helpers.js';
 
 describe('totals and line values', () => {
@@ -79,5 +81,24 @@ describe('totals and line values', () => {
       ],
     });
     expect(JSON.stringify(checkOf(input))).toBe(JSON.stringify(checkOf(input)));
+  });
+});
+
+describe('rules reported not applied for a fixed reason (engine.md 17.9)', () => {
+  it('share one frozen answer entry per rule and reason across checks of one rule set', () => {
+    const { rules, ...context } = EngineFixture.parse(
+      fixture({ rules: [rule('a', { included_items: ['nothing'] })] }),
+    );
+    const prepared = compileRules(rules);
+    const first = calculate(context, prepared);
+    const second = calculate(context, prepared);
+    if ('error' in first || 'error' in second) throw new Error('unexpected error');
+    const entry = first.check.implemented_rules![0]!;
+    expect(entry).toMatchObject({
+      id: 'a',
+      implementation_data: { applied: false, reason: 'no-line' },
+    });
+    expect(second.check.implemented_rules![0]).toBe(entry);
+    expect(Object.isFrozen(entry) && Object.isFrozen(entry.implementation_data)).toBe(true);
   });
 });

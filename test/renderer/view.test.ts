@@ -303,6 +303,56 @@ describe('views', () => {
     expect(textOf(byTestId(tree, 'receipt-change')!)).toContain('3.00');
   });
 
+  it('say in words why an offer found no item or found its items taken (engine.md 17.9)', () => {
+    const s = run(
+      all.sale!,
+      { type: 'calc-started', seq: 2 },
+      {
+        type: 'calc-done',
+        seq: 2,
+        result: {
+          check: calcCheck({
+            implemented_rules: [
+              {
+                id: 'r1',
+                title: 'Coffee -10%',
+                automatic: 1,
+                action_type: 'discount',
+                implementation_data: { applied: false, reason: 'no-line' },
+              },
+              {
+                id: 'r2',
+                title: 'Bun -5%',
+                automatic: 1,
+                action_type: 'discount',
+                implementation_data: { applied: false, reason: 'lines-taken' },
+              },
+            ],
+          }),
+          warnings: [],
+        },
+      },
+    );
+    const tree = render(s);
+    expect(textOf(byTestId(tree, 'rule-0')!)).toContain('no item on the check for this offer');
+    expect(textOf(byTestId(tree, 'rule-1')!)).toContain('other offers already took these items');
+  });
+
+  it('show a coupon emitted without a code yet as to follow (engine.md 17.14)', () => {
+    const s = run(
+      all.sale!,
+      { type: 'payment-open', transactionId: TX_ID },
+      {
+        type: 'sale-done',
+        result: saleResult({
+          check: calcCheck({ emitted_coupons: [{ code: null, processing_status: 'pending' }] }),
+        }),
+      },
+    );
+    const text = textOf(byTestId(render(s), 'receipt-coupon-0')!);
+    expect(text).toBe('Coupon (code to follow)');
+  });
+
   it('show the lock-out with its wait', () => {
     expect(textOf(byTestId(render(all.signIn!), 'sign-in-lockout')!)).toContain('30 s');
   });
