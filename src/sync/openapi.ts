@@ -48,6 +48,7 @@ function namedSchemas(): [string, z.ZodType][] {
     ['CheckItem', s.CheckItem],
     ['CheckService', s.CheckService],
     ['CheckCoupon', s.CheckCoupon],
+    ['EmittedCheckCoupon', s.EmittedCheckCoupon],
     ['CheckCouponBatch', s.CheckCouponBatch],
     ['CheckImplementedRule', s.CheckImplementedRule],
     ['CheckPos', s.CheckPos],
