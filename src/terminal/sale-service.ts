@@ -205,6 +205,21 @@ function ambiguous(f: Failure): boolean {
   return f.kind === 'http' && f.status >= 500;
 }
 
+/**
+ * The coupons a stand-in sale sends: only those the till redeemed. One the till could not
+ * (unknown to its copy, not open there) gave the customer nothing on the receipt, so the
+ * server must not spend it when the queued sale arrives (docs/sync.md, "Stand-in").
+ */
+function redeemedOnly(check: EngineCheck, processed: EngineCheckResult): Partial<EngineCheck> {
+  if (!check.redeemed_coupons) return {};
+  const used = new Set(
+    (processed.redeemed_coupons ?? [])
+      .filter((c) => c.valid !== false && c.applicable !== false)
+      .map((c) => c.code),
+  );
+  return { redeemed_coupons: check.redeemed_coupons.filter((c) => used.has(c.code)) };
+}
+
 const prepared = new WeakMap<readonly EngineRule[], PreparedRules>();
 /** The rules compiled for the engine, once per rules array (the cache swaps the array). */
 export function preparedRules(rules: readonly EngineRule[]): PreparedRules {
@@ -431,7 +446,11 @@ export class SaleService {
       });
     }
     // The server accepts a PIN the terminal verified offline (interfaces.md, Secrets).
-    const body: Record<string, unknown> = { ...check, transaction_subtype: 'offline' };
+    const body: Record<string, unknown> = {
+      ...check,
+      ...redeemedOnly(check, processed),
+      transaction_subtype: 'offline',
+    };
     if (pin !== undefined) body.special_account_required_values_verify = false;
     const offline = {
       ...processed,

@@ -150,17 +150,21 @@ const n = (v: unknown): Dec => dec((v as number | undefined) ?? 0);
 const cents = (v: unknown) => Math.round(Number(v ?? 0) * 100);
 
 /**
- * What a cancelled sale's emitted coupon should be (engine.md 15: cancelled only if still
- * open). Redeemed by a sale sent wholly before the cancel: redeemed; no redemption: cancelled;
- * sends that overlap (a kill between them, retries): either.
+ * What a cancelled sale's emitted coupon should be, from the sales that redeemed it (`live`:
+ * the one not cancelled since, if any). engine.md 15: the emitter's cancel cancels it only if
+ * still open, and a redeemer's cancel reopens it. Redeemed only by sales sent wholly before the
+ * cancel: the cancel found it redeemed, so it is redeemed (live) or open again (the redeemer
+ * cancelled, then maybe redeemed again); no redemption before the cancel: cancelled. Sends that
+ * overlap (a kill between them, retries) allow both.
  */
-function emittedAfterCancel(redeemer: Sale | undefined, emitter: Sale): string[] {
-  if (!redeemer) return ['cancelled'];
-  const lastRedeem = Math.max(...redeemer.sentAt);
+function emittedAfterCancel(redeemers: Sale[], live: Sale | undefined, emitter: Sale): string[] {
   const firstCancel = Math.min(...emitter.cancelSentAt);
-  if (lastRedeem < firstCancel) return ['redeemed'];
-  if (Math.min(...redeemer.sentAt) > Math.max(...emitter.cancelSentAt)) return ['cancelled'];
-  return ['redeemed', 'cancelled'];
+  const lastCancel = Math.max(...emitter.cancelSentAt);
+  const before = redeemers.filter((r) => Math.min(...r.sentAt) < lastCancel);
+  if (before.length === 0) return ['cancelled'];
+  const surely = before.some((r) => Math.max(...r.sentAt) < firstCancel);
+  const after = live ? 'redeemed' : 'open';
+  return surely ? [after] : [after, 'cancelled'];
 }
 
 /** What the card carried for a sale, from its check: the bank-card parts, else the whole. */
@@ -945,10 +949,15 @@ describe('the chaos run over the whole payment mix', () => {
       // by the code the sandbox's record of the emitting sale carries; both are compared.
       const couponRows: string[] = [];
       const redeemedBy = new Map<string, Sale>();
+      /** Every committed sale that redeemed a code, cancelled since or not. */
+      const redeemersOf = new Map<string, Sale[]>();
       for (const s of committed)
         for (const c of (s.check!.redeemed_coupons as Json[] | undefined) ?? [])
-          if (c.valid !== false && c.applicable !== false && !s.cancel)
-            redeemedBy.set(c.code as string, s);
+          if (c.valid !== false && c.applicable !== false) {
+            const code = c.code as string;
+            redeemersOf.set(code, [...(redeemersOf.get(code) ?? []), s]);
+            if (!s.cancel) redeemedBy.set(code, s);
+          }
       const entries: {
         tillCode: string;
         serverCode: string;
@@ -983,8 +992,14 @@ describe('the chaos run over the whole payment mix', () => {
             `emitted coupon of ${e.by}: the till's code ${tillCode}, the sandbox's ${serverCode}`,
           );
         const redeemer = redeemedBy.get(tillCode) ?? redeemedBy.get(serverCode);
+        const redeemers = [
+          ...new Set([
+            ...(redeemersOf.get(tillCode) ?? []),
+            ...(redeemersOf.get(serverCode) ?? []),
+          ]),
+        ];
         const want = by.cancel
-          ? emittedAfterCancel(redeemer, by)
+          ? emittedAfterCancel(redeemers, redeemer, by)
           : [redeemer ? 'redeemed' : 'open'];
         entries.push({
           tillCode,
