@@ -19,6 +19,7 @@ import {
   ZERO,
   add,
   allocate,
+  cmp,
   dec,
   fromMinor,
   gt,
@@ -28,7 +29,7 @@ import {
   toMinor,
   toNumber,
 } from '../money/index.js';
-import { engineError } from './errors.js';
+import { engineError, type ErrorResult } from './errors.js';
 import { num, wire } from './numbers.js';
 import { localNow } from './schedule.js';
 
@@ -74,6 +75,8 @@ export function refund(ctx: EngineContext): EngineResult {
   const items = original.check_items ?? [];
   const cancel = ctx.refund_lines === undefined;
   const today = localNow(ctx.now, ctx.pos?.time_zone ?? ctx.business.base_time_zone).date;
+  const broken = inconsistency(original, items, md, cancel);
+  if (broken) return broken;
 
   // What each line carries, including its share of check-level bonuses and charges.
   const redeemedMoney = items.map((it) => toMinor(num(it.calculated_bonuses_redeemed_amount), md));
@@ -233,6 +236,53 @@ export function refund(ctx: EngineContext): EngineResult {
   };
   delete out.implemented_rules;
   return { check: out, warnings: [], owed: { bonuses: wire(owed, bd) } };
+}
+
+/**
+ * A stored check whose lines and totals disagree was not written by the engine: a refund
+ * of it would hand back a check that contradicts itself (a cancel returns the stored totals
+ * beside the stored lines, engine.md decision 49), so it is refused. A line is checked in
+ * every refund, the totals only in a cancel (a partial refund sums its own lines).
+ */
+function inconsistency(
+  original: EngineProcessedCheck,
+  items: readonly EngineCheckItem[],
+  md: number,
+  cancel: boolean,
+): ErrorResult | null {
+  let amount = 0n;
+  let discount = 0n;
+  for (const [i, it] of items.entries()) {
+    const a = toMinor(num(it.amount), md);
+    const d = toMinor(num(it.discount_amount), md);
+    if (d < 0n || d > a)
+      return engineError(
+        'invalid-input',
+        `line ${i} of the original check has a discount of ${toNumber(fromMinor(d, md))} on an amount of ${toNumber(fromMinor(a, md))}`,
+        `original.check_items[${i}].discount_amount`,
+      );
+    amount += a;
+    discount += d;
+  }
+  if (!cancel) return null;
+  if (cmp(num(original.amount), fromMinor(amount, md)) !== 0)
+    return totalError('amount', original.amount, amount, md);
+  if (cmp(num(original.discount_amount), fromMinor(discount, md)) !== 0)
+    return totalError('discount_amount', original.discount_amount, discount, md);
+  return null;
+}
+
+function totalError(
+  field: string,
+  stored: number | null | undefined,
+  lines: bigint,
+  md: number,
+): ErrorResult {
+  return engineError(
+    'invalid-input',
+    `the original check's ${field} (${stored ?? 'missing'}) is not the sum of its lines (${toNumber(fromMinor(lines, md))})`,
+    `original.${field}`,
+  );
 }
 
 interface SpentRecord {

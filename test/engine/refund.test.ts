@@ -144,6 +144,31 @@ describe('refunds', () => {
     });
   });
 
+  it('refuses to cancel a stored check whose amount is not the sum of its lines', () => {
+    const stored = processed();
+    const original = { ...stored, amount: stored.amount! + 7.5 };
+    expect(refund(original)).toMatchObject({
+      error: { code: 'invalid-input', path: 'original.amount' },
+    });
+  });
+
+  it('refuses to cancel a stored check whose discount is not the sum of its lines', () => {
+    const stored = processed();
+    const original = { ...stored, discount_amount: stored.discount_amount! + 1 };
+    expect(refund(original)).toMatchObject({
+      error: { code: 'invalid-input', path: 'original.discount_amount' },
+    });
+  });
+
+  it('refuses a refund of a stored line whose discount exceeds its amount', () => {
+    const stored = processed();
+    const lines = stored.check_items!.map((l, i) => (i === 0 ? { ...l, amount: 0 } : l));
+    const original = { ...stored, check_items: lines };
+    expect(refund(original, {}, [{ index: 0, quantity: 1 }])).toMatchObject({
+      error: { code: 'invalid-input', path: 'original.check_items[0].discount_amount' },
+    });
+  });
+
   it('adds up two complementary partial refunds to the line', () => {
     const original = processed({ check: { check_items: [item('C1', 3, 2.5)] } });
     const a = refund(original, {}, [{ index: 0, quantity: 1 }]);
