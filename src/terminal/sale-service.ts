@@ -208,7 +208,9 @@ function ambiguous(f: Failure): boolean {
 /**
  * The coupons a stand-in sale sends: only those the till redeemed. One the till could not
  * (unknown to its copy, not open there) gave the customer nothing on the receipt, so the
- * server must not spend it when the queued sale arrives (docs/sync.md, "Stand-in").
+ * server must not spend it when the queued sale arrives (docs/sync.md). Not for a sale whose
+ * online attempt may have reached the server: that request is sent again unchanged, and a
+ * difference in the server's answer is a sale-differs item.
  */
 function redeemedOnly(check: EngineCheck, processed: EngineCheckResult): Partial<EngineCheck> {
   if (!check.redeemed_coupons) return {};
@@ -448,7 +450,8 @@ export class SaleService {
     // The server accepts a PIN the terminal verified offline (interfaces.md, Secrets).
     const body: Record<string, unknown> = {
       ...check,
-      ...redeemedOnly(check, processed),
+      // A request that may have reached the server goes again as it was (one key, one body).
+      ...(maybeApplied ? {} : redeemedOnly(check, processed)),
       transaction_subtype: 'offline',
     };
     if (pin !== undefined) body.special_account_required_values_verify = false;
