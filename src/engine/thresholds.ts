@@ -20,10 +20,15 @@ export interface GroupState {
   quantityZero: boolean | null;
 }
 
-export function newGroupState(lines: number, bonuses = false): GroupState {
+/** `marks`: cleared arrays of at least `lines` entries to use as touched and closed. */
+export function newGroupState(
+  lines: number,
+  bonuses = false,
+  marks: readonly [Uint8Array, Uint8Array] | null = null,
+): GroupState {
   return {
-    touched: new Uint8Array(lines),
-    closed: new Uint8Array(lines),
+    touched: marks?.[0] ?? new Uint8Array(lines),
+    closed: marks?.[1] ?? new Uint8Array(lines),
     untouched: lines,
     open: lines,
     bonuses,

@@ -9,7 +9,7 @@ import { calculate, compileRules } from '../../src/engine/index.js';
 import { percentOf } from '../../src/engine/numbers.js';
 import { LineState } from '../../src/engine/state.js';
 import { type Dec, dec, div, fromMinor, mul, round } from '../../src/money/index.js';
-import { fixture, item, rule } from './helpers.js';
+import { fixture, item, percent, rule } from './helpers.js';
 
 const HUNDRED = dec(100);
 
@@ -150,6 +150,60 @@ describe('the rule index', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("a rule set's per-line scratch", () => {
+  it('leaves nothing of one check in the next: each answers as with a fresh rule set', () => {
+    const code = fc.constantFrom('A1', 'B1', 'C1', 'C2');
+    const lineArb = fc.tuple(
+      code,
+      fc.integer({ min: 0, max: 3 }),
+      fc.integer({ min: 1, max: 900 }),
+    );
+    // Up to 70 lines: past the scratch's first size (64), so it grows between checks too.
+    const checkArb = fc.array(lineArb, { minLength: 1, maxLength: 70 });
+    const rules = [
+      rule('d-pct', { included_items: ['A1', 'C1'], value: percent(10) }),
+      rule('d-amount', {
+        included_item_categories: ['coffee'],
+        combine: 1,
+        value: { type: 'amount', thresholds: [{ from: 0, value: 3 }] },
+      }),
+      rule('d-every', { priority: 1, value: percent(5) }),
+      rule('b-pct', { action_type: 'bonuses', charge_type: 'regular-bonuses', value: percent(7) }),
+      rule('b-unit', {
+        action_type: 'bonuses',
+        charge_type: 'regular-bonuses',
+        combine: 1,
+        included_items: ['B1'],
+        value: { type: 'amount-per-unit', thresholds: [{ from: 0, value: 0.3 }] },
+      }),
+    ];
+    const contextOf = (lines: [string, number, number][], redeem: number) => {
+      const { rules: parsed, ...context } = EngineFixture.parse(
+        fixture({
+          rules,
+          check: {
+            customer_id: 'c1',
+            bonuses_redeemed_amount: redeem,
+            check_items: lines.map(([c, q, cents]) => item(c, q, cents / 100)),
+          },
+        }),
+      );
+      return { parsed, context };
+    };
+    fc.assert(
+      fc.property(checkArb, checkArb, fc.constantFrom(0, 2), (first, second, redeem) => {
+        const a = contextOf(first, redeem);
+        const b = contextOf(second, redeem);
+        const shared = compileRules(a.parsed);
+        calculate(a.context, shared);
+        const after = JSON.stringify(calculate(b.context, shared));
+        expect(after).toBe(JSON.stringify(calculate(b.context, compileRules(b.parsed))));
+      }),
+      { numRuns: 200 },
     );
   });
 });
