@@ -135,6 +135,40 @@ function sumBases(
   return total;
 }
 
+/**
+ * dependencyBase of a rule whose base is the current amount of its own matching lines, summed
+ * from the index scratch (or by scanning the lines) without making the rule's list of lines:
+ * since engine.md 17.9 every candidate is evaluated, most of them to report lines-taken.
+ * Only on sumBases' 64-bit ground (every line's units in its slot, below 2^53, fewer than
+ * 1024 lines); null elsewhere, and the list route answers.
+ */
+function ownAmountBase(
+  c: CompiledRule,
+  s: CalcState,
+  scans: boolean,
+  group: GroupState | null,
+): Dec | null {
+  if (c.rule.depends_type !== 'amount' || c.depends !== c.matching) return null;
+  if ((group?.bonuses && !countsRedeemed(c, s)) || s.lines.length >= FEW_LINES) return null;
+  if (!scans && !c.indexed) return null;
+  const acc = s.acc;
+  const slots = s.current;
+  const scratch = s.prepared.scratch;
+  const f = c.matching;
+  const count = scans ? s.lines.length : scratch.counts[c.order]!;
+  const from = scans ? 0 : scratch.start[c.order]!;
+  acc[1] = 0n;
+  for (let k = 0; k < count; k++) {
+    const line = scans ? s.lines[k]! : s.lines[scratch.flat[from + k]!]!;
+    if (scans && !passes(f, line.code, line.category)) continue;
+    if (line.wide !== null) return null;
+    const u = slots[line.index]!;
+    if (u < 0n || u >= SMALL_AMOUNT) return null;
+    acc[1] = BigInt.asIntN(64, acc[1]! + u);
+  }
+  return fromMinor(acc[1]!, s.digits.amount);
+}
+
 const SMALL_AMOUNT = 2n ** 53n;
 const FEW_LINES = 1024;
 
@@ -256,7 +290,8 @@ export function evaluate(c: CompiledRule, s: CalcState, group: GroupState | null
     type === 'none' ||
     (count === 0 && c.depends === c.matching && (type === 'amount' || type === 'quantity'))
       ? ZERO
-      : dependencyBase(c, s, (matching ??= matchingLines(c, s)), group);
+      : ((matching === null ? ownAmountBase(c, s, scans, group) : null) ??
+        dependencyBase(c, s, (matching ??= matchingLines(c, s)), group));
   const tier = tierFor(c.tiers, base);
   // A coupon rule may come without a value: it then has no threshold to reach.
   if (tier === null && (c.group !== 'coupon' || c.tiers.length > 0)) {

@@ -3,7 +3,7 @@
 // div(mul()), and an indexed rule set vs the same rules matched by scanning every line.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EngineFixture, EngineRules } from '../../src/contract/engine.js';
+import { EngineFixture, EngineRules, type EngineRuleInput } from '../../src/contract/engine.js';
 import { discountsFor, wholeLineDiscount } from '../../src/engine/discounts.js';
 import { calculate, compileRules } from '../../src/engine/index.js';
 import { percentOf } from '../../src/engine/numbers.js';
@@ -203,6 +203,59 @@ describe("a rule set's per-line scratch", () => {
         const after = JSON.stringify(calculate(b.context, shared));
         expect(after).toBe(JSON.stringify(calculate(b.context, compileRules(b.parsed))));
       }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("a rule's own amount base", () => {
+  it('is the sum of its matching lines, found by the index or by scanning', () => {
+    const code = fc.constantFrom('A1', 'B1', 'C1', 'C2');
+    const filterArb = fc.constantFrom<Partial<EngineRuleInput>>(
+      { included_items: ['A1', 'C2'] },
+      { included_item_categories: ['coffee'] },
+      { excluded_item_categories: ['coffee'] },
+      { excluded_items: ['B1'] },
+      {},
+    );
+    fc.assert(
+      fc.property(
+        filterArb,
+        fc.array(fc.tuple(code, fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 900 })), {
+          minLength: 1,
+          maxLength: 12,
+        }),
+        fc.boolean(),
+        (filter, lines, index) => {
+          const { rules, ...context } = EngineFixture.parse(
+            fixture({
+              rules: [
+                rule('far', { ...filter, depends_type: 'amount', value: percent(10, 100_000) }),
+              ],
+              check: {
+                customer_id: 'c1',
+                check_items: lines.map(([c, q, cents]) => item(c, q, cents / 100)),
+              },
+            }),
+          );
+          const out = calculate(context, compileRules(rules, { index }));
+          if ('error' in out) throw new Error(out.error.code);
+          const matches = (c: string) =>
+            filter.included_items
+              ? filter.included_items.includes(c)
+              : filter.included_item_categories
+                ? c.startsWith('C')
+                : filter.excluded_item_categories
+                  ? !c.startsWith('C')
+                  : filter.excluded_items
+                    ? !filter.excluded_items.includes(c)
+                    : true;
+          const cents = lines.filter(([c]) => matches(c)).reduce((sum, [, q, p]) => sum + q * p, 0);
+          const data = out.check.implemented_rules?.[0]?.implementation_data;
+          expect(data?.reason).toBe('threshold');
+          expect(data?.missing).toBe((10_000_000 - cents) / 100);
+        },
+      ),
       { numRuns: 200 },
     );
   });
