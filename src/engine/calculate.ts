@@ -263,7 +263,7 @@ export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineRe
     local: localFn,
     modifierBatches: modifierBatches(presented),
     appliedBatches: new Set(),
-    reports: [],
+    reports: scratch.reports,
     warnings: [],
     bonusesAdded: [],
     charges: [],
@@ -284,6 +284,10 @@ export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineRe
     return run(s, presented);
   } finally {
     releaseMatches(prepared);
+    // Popped, not cut: the list keeps its capacity for the next check, and no report of
+    // this one stays reachable.
+    const reports = scratch.reports;
+    while (reports.length > 0) reports.pop();
   }
 }
 

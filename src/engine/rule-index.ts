@@ -146,6 +146,13 @@ export interface LineScratch {
   readonly discountClosed: Uint8Array;
   readonly bonusesTouched: Uint8Array;
   readonly bonusesClosed: Uint8Array;
+  /**
+   * CalcState.reports: the answer maps it to implemented_rules. Emptied by popping after each
+   * check, which keeps its capacity (setting its length to 0 gives it back): since engine.md
+   * 17.9 a check reports every candidate, and a list grown by push from empty reallocates
+   * several times on the way to some 400 entries.
+   */
+  readonly reports: RuleReport[];
 }
 
 export function newLineScratch(size: number): LineScratch {
@@ -159,6 +166,7 @@ export function newLineScratch(size: number): LineScratch {
     discountClosed: new Uint8Array(size),
     bonusesTouched: new Uint8Array(size),
     bonusesClosed: new Uint8Array(size),
+    reports: [],
   };
 }
 
