@@ -13,7 +13,7 @@ import { calculate, compileRules } from '../src/engine/index.js';
 import { passes } from '../src/engine/rule-index.js';
 // mulberry32, seeded, so every run measures the same workload.
 import { seededRandom as prng } from '../src/central/faults.js';
-import { line, sample, summarize } from './stats.js';
+import { gcLine, line, sample, sampleWithGc, summarize } from './stats.js';
 
 const RULES = 500;
 const LINES = 50;
@@ -178,7 +178,8 @@ export async function benchEngine(): Promise<void> {
     `  per check: ${first.check.implemented_rules?.length ?? 0} rules reported, ${applied} applied`,
   );
 
-  const engine = summarize(sample(3000, 1000, run));
+  const timed = await sampleWithGc(3000, 1000, run);
+  const engine = summarize(timed.samples);
   // The floor: each rule's precomputed include/exclude sets tested against each line, nothing
   // else: no allocation, the lines' codes and categories read once into arrays, each rule's
   // sets into locals (the same test as `passes`, inlined). 500 x 50 = 25,000 pairs of one or
@@ -225,6 +226,7 @@ export async function benchEngine(): Promise<void> {
   console.log(
     `engine/floor ${(engine.median_us / floor.median_us).toFixed(2)}x (target <= 3x); engine/naive ${(engine.median_us / naive.median_us).toFixed(2)}x; targets median <= 200 us: ${engine.median_us <= 200 ? 'met' : 'MISSED'}, p99 <= 1000 us: ${engine.p99_us <= 1000 ? 'met' : 'MISSED'}`,
   );
+  console.log(gcLine('engine: GC and allocation', 3000, timed.gc));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

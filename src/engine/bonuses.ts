@@ -114,10 +114,15 @@ export function applyBonuses(s: CalcState, rules: readonly CompiledRule[]): void
   // 17.11); a black-listed customer gets no rule at all (run passes none).
   const earns = earnsBonuses(s);
   if (!earns && s.access === 'in-black-list') return;
-  const group = newGroupState(s.lines.length, true);
+  const ls = s.scratch;
+  const group = newGroupState(
+    s.lines.length,
+    true,
+    ls === null ? null : [ls.bonusesTouched, ls.bonusesClosed],
+  );
   // Bonuses credited by the integer route, per line in minor units at bonus digits, added to
   // the lines' decimals once at the end (creditEveryLine).
-  const credited = new BigInt64Array(s.lines.length);
+  const credited = ls?.credited ?? new BigInt64Array(s.lines.length);
   for (const c of rules) {
     if ((!earns && !c.display) || !isCandidate(c, s)) continue;
     const ev = evaluate(c, s, group);

@@ -30,7 +30,7 @@ import { applyCouponRules, modifierBatches, presentCoupons, redeemedCoupons } fr
 import { applyDiscounts } from './discounts.js';
 import { engineError, type ErrorResult } from './errors.js';
 import { applyFuelRecalculation } from './fuel.js';
-import { indexMatches, releaseMatches } from './matching.js';
+import { indexMatches, lineScratch, releaseMatches } from './matching.js';
 import { pow10, wire, wireExact } from './numbers.js';
 import { refund } from './refund.js';
 import type { PreparedRules } from './rule-index.js';
@@ -219,7 +219,8 @@ export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineRe
   const digits = digitsOf(check);
   const requestLines = check.check_items ?? [];
   const lines = new Array<LineState>(requestLines.length);
-  const current = new BigInt64Array(requestLines.length);
+  const scratch = lineScratch(prepared, requestLines.length);
+  const current = scratch.current;
   const completion = check.transaction_type === 'completion';
   for (let i = 0; i < requestLines.length; i++) {
     const line = buildLine(requestLines[i]!, i, digits, completion, current);
@@ -262,7 +263,7 @@ export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineRe
     local: localFn,
     modifierBatches: modifierBatches(presented),
     appliedBatches: new Set(),
-    reports: [],
+    reports: scratch.reports,
     warnings: [],
     bonusesAdded: [],
     charges: [],
@@ -275,13 +276,18 @@ export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineRe
     acc: new BigInt64Array(ACC_SLOTS),
     current,
     act: newAct(),
-    allocation: null,
+    allocation: scratch,
+    scratch,
   };
   indexMatches(prepared, lines);
   try {
     return run(s, presented);
   } finally {
     releaseMatches(prepared);
+    // Popped, not cut: the list keeps its capacity for the next check, and no report of
+    // this one stays reachable.
+    const reports = scratch.reports;
+    while (reports.length > 0) reports.pop();
   }
 }
 

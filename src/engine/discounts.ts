@@ -140,7 +140,12 @@ function lower(line: LineState, d: bigint, c: CompiledRule): void {
 }
 
 export function applyDiscounts(s: CalcState, rules: readonly CompiledRule[]): void {
-  const group = newGroupState(s.lines.length);
+  const ls = s.scratch;
+  const group = newGroupState(
+    s.lines.length,
+    false,
+    ls === null ? null : [ls.discountTouched, ls.discountClosed],
+  );
   const digits = s.digits.amount;
   for (const c of rules) {
     if (!isCandidate(c, s)) continue;

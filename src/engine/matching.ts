@@ -4,8 +4,10 @@ import { type Dec, ZERO, add, cmp, fromMinor, isZero, mul } from '../money/index
 import {
   passes,
   type CompiledRule,
+  newLineScratch,
   type IndexScratch,
   type ItemFilter,
+  type LineScratch,
   type PreparedRules,
 } from './rule-index.js';
 import { coveredQuantity, unitCount } from './numbers.js';
@@ -73,6 +75,25 @@ export function indexMatches(prepared: PreparedRules, lines: readonly LineState[
       filled[order]! += 1;
     }
   }
+}
+
+/**
+ * The rule set's per-line arrays for a check of `n` lines, cleared over those lines (grown
+ * first when the check is larger than any before). Calculations are synchronous: one check
+ * at a time uses them, and nothing of them outlives the check (the answer copies values).
+ */
+export function lineScratch(prepared: PreparedRules, n: number): LineScratch {
+  let ls = prepared.scratch.lines;
+  if (ls.size < n) ls = prepared.scratch.lines = newLineScratch(Math.max(n, 2 * ls.size));
+  ls.current.fill(0n, 0, n);
+  ls.credited.fill(0n, 0, n);
+  ls.weights.fill(0n, 0, n);
+  ls.work.fill(0n, 0, 3 * n + 2);
+  ls.discountTouched.fill(0, 0, n);
+  ls.discountClosed.fill(0, 0, n);
+  ls.bonusesTouched.fill(0, 0, n);
+  ls.bonusesClosed.fill(0, 0, n);
+  return ls;
 }
 
 /** Clears what indexMatches left in the rule set's scratch; the check is done with it. */

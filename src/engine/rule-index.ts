@@ -122,6 +122,52 @@ export interface IndexScratch {
   hitCount: number;
   /** Set while a check uses it. */
   busy: boolean;
+  /** The check's per-line arrays (lineScratch in matching.ts), grown on need. */
+  lines: LineScratch;
+}
+
+/**
+ * A check's per-line typed arrays, kept with the rule set like the index scratch and sized
+ * to the largest check seen: made per check, each of these past 64 bytes got a backing
+ * store outside the heap (an allocation and a release per array per check). Only the first
+ * `n` entries of a check of n lines are used; lineScratch clears them before each check.
+ */
+export interface LineScratch {
+  readonly size: number;
+  /** CalcState.current: the lines' current units. */
+  readonly current: BigInt64Array;
+  /** applyBonuses: bonuses credited per line by the integer route. */
+  readonly credited: BigInt64Array;
+  /** CalcState.allocation: the weights, and the parts and work (3 x size + 2). */
+  readonly weights: BigInt64Array;
+  readonly work: BigInt64Array;
+  /** GroupState.touched and .closed of the discount group and of the bonuses group. */
+  readonly discountTouched: Uint8Array;
+  readonly discountClosed: Uint8Array;
+  readonly bonusesTouched: Uint8Array;
+  readonly bonusesClosed: Uint8Array;
+  /**
+   * CalcState.reports: the answer maps it to implemented_rules. Emptied by popping after each
+   * check, which keeps its capacity (setting its length to 0 gives it back): since engine.md
+   * 17.9 a check reports every candidate, and a list grown by push from empty reallocates
+   * several times on the way to some 400 entries.
+   */
+  readonly reports: RuleReport[];
+}
+
+export function newLineScratch(size: number): LineScratch {
+  return {
+    size,
+    current: new BigInt64Array(size),
+    credited: new BigInt64Array(size),
+    weights: new BigInt64Array(size),
+    work: new BigInt64Array(3 * size + 2),
+    discountTouched: new Uint8Array(size),
+    discountClosed: new Uint8Array(size),
+    bonusesTouched: new Uint8Array(size),
+    bonusesClosed: new Uint8Array(size),
+    reports: [],
+  };
 }
 
 // The rule fields an implemented rule repeats, in this order after `id`.
@@ -274,6 +320,7 @@ export function compileRules(
     lineEnd: new Uint32Array(64),
     hitCount: 0,
     busy: false,
+    lines: newLineScratch(64),
   };
   return {
     rules: compiled,

@@ -12,7 +12,7 @@ import type {
   EngineWarning,
 } from '../contract/engine.js';
 import { type Dec, ZERO, eq, fromMinor, round } from '../money/index.js';
-import type { CompiledRule, PreparedRules } from './rule-index.js';
+import type { CompiledRule, LineScratch, PreparedRules } from './rule-index.js';
 import type { LocalNow } from './schedule.js';
 import type { Act } from './thresholds.js';
 import type { LineTemplate } from './totals.js';
@@ -224,4 +224,6 @@ export interface CalcState {
   readonly act: Act;
   /** Scratch of the fixed-amount discount, made on first use (discounts.ts). */
   allocation: { readonly weights: BigInt64Array; readonly work: BigInt64Array } | null;
+  /** The rule set's per-line arrays for this check (matching.ts lineScratch), if it has them. */
+  readonly scratch: LineScratch | null;
 }

@@ -4,6 +4,7 @@
 import type { EngineStats } from '../contract/engine.js';
 import { type Dec, ZERO, add, cmp, dec, fromMinor, gt, lt, sub } from '../money/index.js';
 import { dependencyLines, matchingLines, matchingUnits, unitsFor } from './matching.js';
+import { pow10 } from './numbers.js';
 import { passes, type CompiledRule, type Tier } from './rule-index.js';
 import type { CalcState, RuleReport } from './state.js';
 
@@ -20,10 +21,15 @@ export interface GroupState {
   quantityZero: boolean | null;
 }
 
-export function newGroupState(lines: number, bonuses = false): GroupState {
+/** `marks`: cleared arrays of at least `lines` entries to use as touched and closed. */
+export function newGroupState(
+  lines: number,
+  bonuses = false,
+  marks: readonly [Uint8Array, Uint8Array] | null = null,
+): GroupState {
   return {
-    touched: new Uint8Array(lines),
-    closed: new Uint8Array(lines),
+    touched: marks?.[0] ?? new Uint8Array(lines),
+    closed: marks?.[1] ?? new Uint8Array(lines),
     untouched: lines,
     open: lines,
     bonuses,
@@ -129,6 +135,63 @@ function sumBases(
   for (const i of lines) total = add(total, baseAmount(c, s, i, group));
   return total;
 }
+
+/**
+ * dependencyBase of a rule whose base is the current amount of its own matching lines, summed
+ * from the index scratch (or by scanning the lines) without making the rule's list of lines,
+ * into s.acc[1] as minor units at money digits (no decimal: tierAtUnits reads it): since
+ * engine.md 17.9 every candidate is evaluated, most of them to report lines-taken. Only on
+ * sumBases' 64-bit ground (every line's units in its slot, below 2^53, fewer than 1024
+ * lines); false elsewhere, and the list route answers.
+ */
+function ownAmountUnits(
+  c: CompiledRule,
+  s: CalcState,
+  scans: boolean,
+  group: GroupState | null,
+): boolean {
+  if (c.rule.depends_type !== 'amount' || c.depends !== c.matching) return false;
+  if ((group?.bonuses && !countsRedeemed(c, s)) || s.lines.length >= FEW_LINES) return false;
+  if (!scans && !c.indexed) return false;
+  const acc = s.acc;
+  const slots = s.current;
+  const scratch = s.prepared.scratch;
+  const f = c.matching;
+  const count = scans ? s.lines.length : scratch.counts[c.order]!;
+  const from = scans ? 0 : scratch.start[c.order]!;
+  acc[1] = 0n;
+  for (let k = 0; k < count; k++) {
+    const line = scans ? s.lines[k]! : s.lines[scratch.flat[from + k]!]!;
+    if (scans && !passes(f, line.code, line.category)) continue;
+    if (line.wide !== null) return false;
+    const u = slots[line.index]!;
+    if (u < 0n || u >= SMALL_AMOUNT) return false;
+    acc[1] = BigInt.asIntN(64, acc[1]! + u);
+  }
+  return true;
+}
+
+/**
+ * tierFor of a base of acc[1] minor units at `digits` (0 <= acc[1] < 2^63), compared in 64
+ * bits; undefined when a tier's threshold is off that ground (more digits, or 2^31 units).
+ */
+function tierAtUnits(
+  tiers: readonly Tier[],
+  acc: BigInt64Array,
+  digits: number,
+): Tier | null | undefined {
+  let found: Tier | null = null;
+  for (let k = 0; k < tiers.length; k++) {
+    const from = tiers[k]!.from;
+    const shift = digits - from.scale;
+    if (shift < 0 || shift > 9 || from.units < 0n || from.units >= FROM_UNITS) return undefined;
+    if (BigInt.asIntN(64, from.units * pow10(shift)) <= acc[1]!) found = tiers[k]!;
+    else break;
+  }
+  return found;
+}
+
+const FROM_UNITS = 2n ** 31n;
 
 const SMALL_AMOUNT = 2n ** 53n;
 const FEW_LINES = 1024;
@@ -247,19 +310,27 @@ export function evaluate(c: CompiledRule, s: CalcState, group: GroupState | null
   if (group === null) free = count; // no exclusivity outside the discount and bonuses groups
   // No matching line and no lines of its own to depend on: an amount or quantity base is 0.
   const type = c.rule.depends_type;
-  const base =
+  let base: Dec | null = null; // null: the base is s.acc[1] minor units (ownAmountUnits)
+  let tier: Tier | null | undefined;
+  if (
     type === 'none' ||
     (count === 0 && c.depends === c.matching && (type === 'amount' || type === 'quantity'))
-      ? ZERO
-      : dependencyBase(c, s, (matching ??= matchingLines(c, s)), group);
-  const tier = tierFor(c.tiers, base);
+  )
+    tier = tierFor(c.tiers, (base = ZERO));
+  else if (matching === null && ownAmountUnits(c, s, scans, group)) {
+    tier = tierAtUnits(c.tiers, s.acc, s.digits.amount);
+    if (tier === undefined) tier = tierFor(c.tiers, (base = fromMinor(s.acc[1]!, s.digits.amount)));
+  } else {
+    base = dependencyBase(c, s, (matching ??= matchingLines(c, s)), group);
+    tier = tierFor(c.tiers, base);
+  }
   // A coupon rule may come without a value: it then has no threshold to reach.
   if (tier === null && (c.group !== 'coupon' || c.tiers.length > 0)) {
     return reported({
       compiled: c,
       applied: false,
       reason: 'threshold',
-      missing: missingTo(c.tiers, base),
+      missing: missingTo(c.tiers, base ?? fromMinor(s.acc[1]!, s.digits.amount)),
     });
   }
   if (c.rule.items_limit_min > 0) {
