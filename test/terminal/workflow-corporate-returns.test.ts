@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
-import { item, openTill, type Till } from './helpers.js';
+import { driver1Fleet, item, openTill, type Till } from './helpers.js';
 
 let till: Till | null = null;
 afterEach(async () => {
@@ -21,13 +21,7 @@ async function corporateSale(): Promise<{ t: Till; id: string; sale: string[] }>
   await t.ok('sale-process', {
     transaction_id: id,
     check: {
-      customer_id: DEMO.customers.driver1,
-      id: DEMO.cards.driver1,
-      id_type: 'card',
-      corporate_customer_id: DEMO.customers.fleet,
-      payment_type: 'corporate-special-account',
-      payment_id: DEMO.accesses.driver1,
-      vehicle_id: 'TRUCK-1',
+      ...driver1Fleet,
       odometer: 120_600,
       special_account_pin: DEMO.pins.driver1,
       check_items: [item('DIESEL', 10)],

@@ -15,7 +15,7 @@ import { main } from '../../src/cli/main.js';
 import { readJsonRecord } from '../../src/terminal/secrets.js';
 import { hashSecret } from '../../src/sync/secret-hash.js';
 import { uuidv7 } from '../../src/sync/ids.js';
-import { tempDir } from './helpers.js';
+import { driver1Fleet, tempDir } from './helpers.js';
 
 const AUTH_CODE = 'Zq7-auth-9481';
 const WRONG_CODE = 'Wr0ng-code-5521';
@@ -106,13 +106,7 @@ describe('secrets in the data directory', () => {
             expect((await post(agent, 'staff-sign-in', { auth_code: AUTH_CODE })).status).toBe(200);
             expect((await post(agent, 'shift-open', {})).status).toBe(200);
             const check = {
-              customer_id: DEMO.customers.driver1,
-              id: DEMO.cards.driver1,
-              id_type: 'card',
-              corporate_customer_id: DEMO.customers.fleet,
-              payment_type: 'corporate-special-account',
-              payment_id: DEMO.accesses.driver1,
-              vehicle_id: 'TRUCK-1',
+              ...driver1Fleet,
               special_account_pin: PIN,
               check_items: [{ code: 'DIESEL', quantity: 10 }],
             };
