@@ -15,7 +15,7 @@ import {
   type Warning,
 } from '../contract/commands.js';
 import type { EngineCheck, EngineCheckResult, EngineError } from '../contract/engine.js';
-import { isAccountType, type IdType } from '../contract/enums.js';
+import { isAccountType } from '../contract/enums.js';
 import {
   add,
   dec,
@@ -53,7 +53,7 @@ import {
   withAuthorisedPrice,
 } from './completion.js';
 import { amountDisagrees } from './line-amounts.js';
-import { presentedCustomerId, unpresentedCustomer } from './presented-customer.js';
+import { withPresentedCustomer } from './presented-customer.js';
 import { businessStaffOf } from './business-staff.js';
 
 type CheckIn = HandlerInput<'check-calc'>['check'];
@@ -361,21 +361,18 @@ export class CheckoutService {
           `check.tanks[${missing}].physical_dip_amount`,
         ),
       };
-    // The customer a presented card names is the check's customer (the till's, not the
-    // caller's, word: presented-customer.ts); a completion keeps its authorisation's.
-    const presented =
-      check.customer_id || check.transaction_type === 'completion'
-        ? null
-        : presentedCustomerId(check, this.identify);
     const out: EngineCheck = {
       ...(check as EngineCheck),
-      ...(presented ? { customer_id: presented } : {}),
       ...(check.check_items ? { check_items: items } : {}),
       ...(pos ? { pos: { id: pos.id } } : {}),
       ...(loyaltyId ? { loyalty: { id: loyaltyId } } : {}),
       ...businessStaffOf(by),
     };
-    return { check: out };
+    // Spending a customer's value needs the customer presented, whose card then names the
+    // check's customer (presented-customer.ts). A completion spends what its authorisation
+    // was granted, checked then, and keeps that customer (completion.ts).
+    if (out.transaction_type === 'completion') return { check: out };
+    return withPresentedCustomer(out, (id, type) => this.p.store.cache.identify(id, type));
   }
 
   /**
@@ -403,26 +400,14 @@ export class CheckoutService {
     );
   }
 
-  /**
-   * Spending a customer's bonuses or account needs the customer presented (presented-customer
-   * .ts). A completion spends what its authorisation was granted: that was checked then, and
-   * the completion keeps its customer (completion.ts).
-   */
-  private unpresented(check: EngineCheck): ErrorResponse | null {
-    if (check.transaction_type === 'completion') return null;
-    return unpresentedCustomer(check, this.identify);
-  }
-
-  private readonly identify = (id: string, type: IdType) => this.p.store.cache.identify(id, type);
-
   calc(
     input: HandlerInput<'check-calc'>,
     by: SignedInStaff | null = null,
   ): CommandOutput<'check-calc'> | ErrorResponse {
     const done = this.complete(input.check, by);
     if ('error' in done) return done.error;
-    const refused = this.foreignVehicle(done.check) ?? this.unpresented(done.check);
-    if (refused) return refused;
+    const vehicle = this.foreignVehicle(done.check);
+    if (vehicle) return vehicle;
     const result = this.compute(done.check, 'calc');
     if (!result.ok) return engineRefusal(result.error);
     return { check: publicCheck(result.local.processed), warnings: result.warnings as Warning[] };
@@ -552,8 +537,8 @@ export class CheckoutService {
     }
     const done = this.complete({ ...input.check, transaction_id: id }, by);
     if ('error' in done) return done.error;
-    const refused = this.foreignVehicle(done.check) ?? this.unpresented(done.check);
-    if (refused) return refused;
+    const vehicle = this.foreignVehicle(done.check);
+    if (vehicle) return vehicle;
     let check = await this.withGauge(done.check);
     if (check.transaction_type === 'preauthorization')
       return this.authorise(id, hash, check, input.cash_given);

@@ -22,40 +22,50 @@ export function spendingField(check: EngineCheck): string | null {
   return part >= 0 ? `check.payments[${part}].type` : null;
 }
 
-/** The customer a person identifier on the check names, or null (none, a vehicle, unknown). */
-export function presentedCustomerId(
-  check: EngineCheck,
-  identify: (id: string, idType: IdType) => Identified,
-): string | null {
+/** The person identifier on the check, or null (none, or a vehicle's). */
+function personId(check: EngineCheck): { id: string; type: IdType } | null {
   if (!check.id || !check.id_type || !PERSON_IDS.includes(check.id_type)) return null;
-  return identify(check.id, check.id_type as IdType).customer?.id ?? null;
+  return { id: check.id, type: check.id_type as IdType };
 }
 
 /**
- * Null when the check spends nothing of a customer's, or the customer who spends it was
- * presented (and is the `customer_id` the check names, if it names one); else the refusal.
+ * The check with its customer as presented: refused when it spends a customer's value and
+ * that customer was not presented (no person identifier, an unknown one, another customer's
+ * than `customer_id`); naming the presented customer when it names none. The identifier is
+ * looked up once, and only when it decides something.
  */
-export function unpresentedCustomer(
+export function withPresentedCustomer(
   check: EngineCheck,
   identify: (id: string, idType: IdType) => Identified,
-): ErrorResponse | null {
+): { check: EngineCheck } | { error: ErrorResponse } {
   const spends = spendingField(check);
-  if (!spends) return null;
-  if (!check.id || !check.id_type || !PERSON_IDS.includes(check.id_type))
-    return refuse(
-      'customer-not-presented',
-      "scan the customer's card (or enter their phone or QR code): paying with their bonuses or account needs it",
-      'check.id',
-      { spends },
-    );
-  const presented = presentedCustomerId(check, identify);
-  if (!presented)
-    return refuse('customer-not-found', 'no customer has this card, phone or QR code', 'check.id');
-  if (check.customer_id !== undefined && check.customer_id !== presented)
-    return refuse(
-      'customer-mismatch',
-      'this is not the customer whose card was presented: identify the customer again',
-      'check.customer_id',
-    );
-  return null;
+  const person = personId(check);
+  if (spends && !person)
+    return {
+      error: refuse(
+        'customer-not-presented',
+        "scan the customer's card (or enter their phone or QR code): paying with their bonuses or account needs it",
+        'check.id',
+        { spends },
+      ),
+    };
+  if (!person || (!spends && check.customer_id)) return { check };
+  const presented = identify(person.id, person.type).customer?.id ?? null;
+  if (spends && !presented)
+    return {
+      error: refuse(
+        'customer-not-found',
+        'no customer has this card, phone or QR code',
+        'check.id',
+      ),
+    };
+  if (spends && check.customer_id !== undefined && check.customer_id !== presented)
+    return {
+      error: refuse(
+        'customer-mismatch',
+        'this is not the customer whose card was presented: identify the customer again',
+        'check.customer_id',
+      ),
+    };
+  return { check: presented && !check.customer_id ? { ...check, customer_id: presented } : check };
 }

@@ -6,7 +6,6 @@
 // locally and queued at once: the till never waits for the link. Either way the sale, its
 // ledger effects and its outbox row commit in one SQLite transaction before "done".
 import type { ErrorBody } from '../contract/commands.js';
-import { isAccountType } from '../contract/enums.js';
 import type { Config } from '../contract/config.js';
 import type {
   EngineCheck,
@@ -33,6 +32,7 @@ import {
   type PayloadMeta,
 } from './ledger-ops.js';
 import { checkStandin, type StandinLimit } from '../sync/standin.js';
+import { spendingField } from './presented-customer.js';
 import { pinAttempt, pinTarget, settleRefusal, type PinLocked } from './pin-attempts.js';
 
 /** The contract's error body, except that a sale's refusal may name no path. */
@@ -173,11 +173,7 @@ export interface SaleServiceDeps {
 
 /** A check spends when it pays with bonuses, from a special account, or redeems coupons. */
 export function spends(check: EngineCheck): boolean {
-  return (
-    (check.bonuses_redeemed_amount ?? 0) > 0 ||
-    isAccountType(check.payment_type) ||
-    (check.redeemed_coupons ?? []).length > 0
-  );
+  return spendingField(check) !== null || (check.redeemed_coupons ?? []).length > 0;
 }
 
 /**
