@@ -202,6 +202,19 @@ describe('sale-process: one transaction with its answer when nothing left the ti
   }, 30_000);
 });
 
+/** Anna, presented by her card, spends 5 bonuses on a cash sale: it goes online first. */
+const annaSpends = (id: string) => ({
+  transaction_id: id,
+  check: {
+    customer_id: DEMO.customers.anna,
+    id: DEMO.cards.anna,
+    id_type: 'card',
+    bonuses_redeemed_amount: 5,
+    check_items: [item('COF-2', 2), item('SNK-1', 1)],
+    payment_type: 'cash',
+  },
+});
+
 describe('sale-process: a sale whose money moved outside the till commits whatever its answer', () => {
   it('a card sale: a failure after the charge and the record leaves the sale committed, and the retry answers it', async () => {
     const dir = tempDir('lt-cards-');
@@ -237,17 +250,7 @@ describe('sale-process: a sale whose money moved outside the till commits whatev
     await t.ok('shift-open', {});
     await t.ok('customer-identify', { id: DEMO.cards.anna, id_type: 'card' });
     const id = uuidv7(Date.now());
-    const body = {
-      transaction_id: id,
-      check: {
-        customer_id: DEMO.customers.anna,
-        id: DEMO.cards.anna,
-        id_type: 'card',
-        bonuses_redeemed_amount: 5,
-        check_items: [item('COF-2', 2), item('SNK-1', 1)],
-        payment_type: 'cash',
-      },
-    };
+    const body = annaSpends(id);
     const undo = failAfterWrite(t, 'sale-process');
     expect((await t.call('sale-process', body)).status).toBe(500);
     expect(t.terminal.store.ledger.status(id)).not.toBeNull();
@@ -266,17 +269,7 @@ describe('sale-process: a sale whose money moved outside the till commits whatev
     await t.ok('customer-identify', { id: DEMO.cards.anna, id_type: 'card' });
     t.central.server.setFaults({ commit_then_drop_rate: 1 });
     const id = uuidv7(Date.now());
-    const body = {
-      transaction_id: id,
-      check: {
-        customer_id: DEMO.customers.anna,
-        id: DEMO.cards.anna,
-        id_type: 'card',
-        bonuses_redeemed_amount: 5,
-        check_items: [item('COF-2', 2), item('SNK-1', 1)],
-        payment_type: 'cash',
-      },
-    };
+    const body = annaSpends(id);
     const undo = failAfterWrite(t, 'sale-process');
     expect((await t.call('sale-process', body)).status).toBe(500);
     expect(t.terminal.store.ledger.status(id)).toMatchObject({ subtype: 'offline' });
