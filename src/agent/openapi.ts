@@ -1,7 +1,7 @@
 // docs/agent-api.yaml, made from the command map's zod schemas (z.toJSONSchema), so the
 // document and the code never disagree: test/agent/openapi.test.ts fails when the file is
-// stale, and `node dist/src/agent/write-openapi.js` rewrites it.
-import { z } from 'zod';
+// stale, and `UPDATE_OPENAPI=1 npx vitest run test/agent/openapi.test.ts` rewrites it.
+import type { z } from 'zod';
 import {
   commandNames,
   commands,
@@ -14,33 +14,12 @@ import {
 } from '../contract/commands.js';
 import { CheckRequest } from '../contract/check-request.js';
 import { looseShared } from '../contract/shared.js';
+import { openApiYaml, schemaComponents, type Json } from '../contract/openapi.js';
 import { SESSION_COOKIE } from './sessions.js';
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 const pascal = (kebab: string) =>
   kebab.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase());
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
-
-function componentsOf(
-  entries: [string, z.ZodType][],
-  io: 'input' | 'output',
-): Record<string, Json> {
-  const registry = z.registry<{ id: string }>();
-  for (const [id, schema] of entries) registry.add(schema, { id });
-  const { schemas } = z.toJSONSchema(registry, {
-    target: 'draft-2020-12',
-    io,
-    unrepresentable: 'any',
-    uri: (id) => `#/components/schemas/${id}`,
-  }) as { schemas: Record<string, Record<string, Json>> };
-  const out: Record<string, Json> = {};
-  for (const [id, schema] of Object.entries(schemas)) {
-    const { $schema: _s, $id: _i, ...rest } = schema;
-    out[id] = rest;
-  }
-  return out;
-}
 
 const errorStatuses = [400, 401, 403, 404, 405, 409, 413, 415, 422, 500, 501];
 
@@ -70,14 +49,14 @@ function errorResponses(codes: number[]): Record<string, Json> {
 }
 
 export function agentOpenApi(): Record<string, Json> {
-  const inputs = componentsOf(
+  const inputs = schemaComponents(
     [
       ['CheckRequest', CheckRequest],
       ...commandNames.map((n): [string, z.ZodType] => [`${pascal(n)}Input`, commands[n].input]),
     ],
     'input',
   );
-  const outputs = componentsOf(
+  const outputs = schemaComponents(
     [
       ['CheckResponse', looseShared.CheckResponse],
       ['ErrorResponse', ErrorResponse],
@@ -216,61 +195,10 @@ export function agentOpenApi(): Record<string, Json> {
   };
 }
 
-// ---- a small YAML writer: enough for JSON data, deterministic, every odd string quoted ----
-
-const reserved = /^(?:true|false|null|yes|no|on|off|y|n|~)$/i;
-const plainKey = /^[A-Za-z_$/][A-Za-z0-9_$/.-]*$/;
-const plainValue = /^[A-Za-z_/][A-Za-z0-9_/.-]*$/;
-
-// Quotes as Prettier (singleQuote) would, so the file passes `prettier --check` as written:
-// single quotes unless the text holds one and no double quote, or needs an escape.
-function quote(s: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters need the escaped form
-  const needsEscape = /[\u0000-\u001f\u007f]/.test(s);
-  if (needsEscape || (s.includes("'") && !s.includes('"'))) return JSON.stringify(s);
-  return `'${s.replaceAll("'", "''")}'`;
-}
-
-function str(s: string, plain: RegExp): string {
-  return plain.test(s) && !reserved.test(s) ? s : quote(s);
-}
-
-function inline(v: Json): string | null {
-  if (v === null) return 'null';
-  if (typeof v === 'boolean' || typeof v === 'number') return String(v);
-  if (typeof v === 'string') return str(v, plainValue);
-  if (Array.isArray(v)) return v.length === 0 ? '[]' : null;
-  return Object.keys(v).length === 0 ? '{}' : null;
-}
-
-function block(v: Json[] | { [k: string]: Json }, pad: string): string {
-  let out = '';
-  if (Array.isArray(v)) {
-    for (const item of v) {
-      const s = inline(item);
-      if (s !== null) out += `${pad}- ${s}\n`;
-      else
-        out += `${pad}- ${block(item as Json[] | { [k: string]: Json }, `${pad}  `).slice(pad.length + 2)}`;
-    }
-    return out;
-  }
-  for (const [k, item] of Object.entries(v)) {
-    const s = inline(item);
-    if (s !== null) out += `${pad}${str(k, plainKey)}: ${s}\n`;
-    else
-      out += `${pad}${str(k, plainKey)}:\n${block(item as Json[] | { [k: string]: Json }, `${pad}  `)}`;
-  }
-  return out;
-}
-
-export function toYaml(doc: Record<string, Json>): string {
-  return block(doc as { [k: string]: Json }, '');
-}
-
 export const AGENT_API_HEADER =
   '# The agent API (OpenAPI 3.1). Generated from src/contract/commands.ts by src/agent/openapi.ts:\n' +
-  '# do not edit; `npm run build && node dist/src/agent/write-openapi.js` rewrites it.\n';
+  '# do not edit; `UPDATE_OPENAPI=1 npx vitest run test/agent/openapi.test.ts` rewrites it.\n';
 
 export function agentApiYaml(): string {
-  return AGENT_API_HEADER + toYaml(agentOpenApi());
+  return openApiYaml(AGENT_API_HEADER, agentOpenApi());
 }

@@ -6,7 +6,7 @@
 import { DEMO_API_KEY, DEMO_TERMINAL_ID } from '../contract/config.js';
 import { addDays } from '../engine/schedule.js';
 import { localDateOf } from '../store/context.js';
-import { hashSecret } from '../sync/secret-hash.js';
+import { hashSecret } from '../secret-hash/index.js';
 import { hashApiKey } from './service.js';
 import type { CentralStore } from './store/central-store.js';
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
 import { listedProblems } from '../contract/problems.js';
 import { canonicalJson } from '../contract/wire.js';
-import { HEADERS, operations, type CancelCheck, type Operation } from '../sync/api.js';
+import { HEADERS, operations, type CancelCheck, type Operation } from '../contract/central-api.js';
 import { HttpError } from './errors.js';
 import { decideFault, FaultSettings, NO_FAULTS, type FaultDecision } from './faults.js';
 import type { CentralService, Session } from './service.js';

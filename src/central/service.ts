@@ -5,8 +5,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { EngineFixtureInput, EngineResult } from '../contract/engine.js';
 import type { BonusesOperationObject } from '../contract/business.js';
 import { add, dec, gt, lt, neg, sub, toNumber, ZERO } from '../money/index.js';
-import type { BankCardPayment, BonusesOperationResult, Change, RefundCheck } from '../sync/api.js';
-import { verifySecret } from '../sync/secret-hash.js';
+import type { BankCardPayment, BonusesOperationResult, Change, RefundCheck } from '../contract/central-api.js';
+import { verifySecret } from '../secret-hash/index.js';
 import {
   buildFixture,
   customerRecords,

@@ -14,26 +14,9 @@ import {
   PromotionalLot,
 } from '../contract/engine.js';
 
-export const ENTITIES = [
-  'loyalty',
-  'rule',
-  'pos',
-  'customer',
-  'card',
-  'bonus_lot',
-  'special_account',
-  'corporate_access',
-  'vehicle',
-  'coupon',
-  'coupon_batch',
-  'additional_service',
-  'additional_cost',
-  'staff',
-  'business_settings',
-  'customer_stats',
-] as const;
-export const Entity = z.enum(ENTITIES);
-export type Entity = z.infer<typeof Entity>;
+import { ENTITIES, Entity } from '../contract/feed.js';
+
+export { ENTITIES, Entity };
 
 const str = z.string().min(1);
 const optStr = z.string().nullish();

@@ -46,7 +46,7 @@ import { createShifts } from './shifts.js';
 import { createSigninGuard } from './signin-guard.js';
 import { privateDatabaseFile, privateDir } from './private-files.js';
 import { rekeyBackups, rekeySecretHashes, type RekeyReport } from './secret-rekey.js';
-import { plainSecretHashes, type SecretHashes } from '../sync/secret-hash.js';
+import { plainSecretHashes, type SecretHashes } from '../secret-hash/index.js';
 import { createPinGuard } from './pin-guard.js';
 import { createRuleSet, type RuleValidator } from './rules.js';
 import { createSyncState, type PageInput, type PageResult } from './sync-state.js';

@@ -14,7 +14,7 @@ import {
   operations,
   type Operation,
   type OperationName,
-} from './api.js';
+} from '../contract/central-api.js';
 import { LazyArray, parseWithLazyArray } from './lazy-json.js';
 
 export interface ClientTimeouts {

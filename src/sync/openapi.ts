@@ -1,7 +1,7 @@
-// docs/central-api.yaml, generated from the operation table (api.ts) and the contract's zod
+// docs/central-api.yaml, generated from the operation table (src/contract/central-api.ts) and the contract's zod
 // schemas, never edited by hand: test/sync/openapi.test.ts fails when the file and this
 // generator disagree, and rewrites it with UPDATE_OPENAPI=1.
-import { z } from 'zod';
+import type { z } from 'zod';
 import { strictBusiness } from '../contract/business.js';
 import { strictShared } from '../contract/shared.js';
 import {
@@ -20,9 +20,8 @@ import {
   RefundCheck,
   ReturnAnswer,
   type Operation,
-} from './api.js';
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+} from '../contract/central-api.js';
+import { openApiYaml, schemaComponents, schemaOf, type Json } from '../contract/openapi.js';
 
 /** The named schemas of the document, sub-schemas included so they are shared by reference. */
 function namedSchemas(): [string, z.ZodType][] {
@@ -66,24 +65,7 @@ function namedSchemas(): [string, z.ZodType][] {
 }
 
 function componentSchemas(): Record<string, Json> {
-  const registry = z.registry<{ id: string }>();
-  const names = new Map<z.ZodType, string>();
-  for (const [name, schema] of namedSchemas()) {
-    if (names.has(schema)) continue;
-    names.set(schema, name);
-    registry.add(schema, { id: name });
-  }
-  const out = z.toJSONSchema(registry, {
-    uri: (id) => `#/components/schemas/${id}`,
-    io: 'input',
-    unrepresentable: 'any',
-  }) as unknown as { schemas: Record<string, Record<string, Json>> };
-  const schemas: Record<string, Json> = {};
-  for (const [name, schema] of Object.entries(out.schemas)) {
-    const { $schema: _s, id: _id, ...rest } = schema;
-    schemas[name] = rest;
-  }
-  return schemas;
+  return schemaComponents(namedSchemas(), 'input');
 }
 
 function nameOf(schema: z.ZodType): string {
@@ -130,16 +112,11 @@ function operationObject(op: Operation): Json {
   }
   if (op.query) {
     for (const [name, field] of Object.entries(op.query.shape)) {
-      const schema = z.toJSONSchema(field as z.ZodType, {
-        io: 'input',
-        unrepresentable: 'any',
-      }) as Record<string, Json>;
-      const { $schema: _s, ...rest } = schema;
       parameters.push({
         name,
         in: 'query',
         required: !(field as z.ZodType).safeParse(undefined).success,
-        schema: rest,
+        schema: schemaOf(field as z.ZodType, 'input'),
       });
     }
   }
@@ -200,7 +177,7 @@ export function buildOpenApi(): Json {
       title: 'Central service: the terminal operations of the business surface',
       version: '1',
       description:
-        "Generated from src/sync/api.ts and the zod schemas of src/contract by src/sync/openapi.ts; do not edit by hand. The operations are ours (shared/spec/sync.md); the data shapes are the contract's.",
+        "Generated from src/contract/central-api.ts and the zod schemas of src/contract by src/sync/openapi.ts; do not edit by hand. The operations are ours (shared/spec/sync.md); the data shapes are the contract's.",
     },
     servers: [{ url: '{base_url}', variables: { base_url: { default: 'http://127.0.0.1:8080' } } }],
     security: [{ bearer: [] }],
@@ -218,56 +195,9 @@ export function buildOpenApi(): Json {
   };
 }
 
-// ---- a small YAML writer for JSON data (every string double-quoted, so nothing is ambiguous) ----
-
-const plainKey = /^[A-Za-z_$][A-Za-z0-9_.$-]*$/;
-
-function scalar(v: Json): string {
-  if (v === null) return 'null';
-  if (typeof v === 'string') return JSON.stringify(v);
-  return String(v);
-}
-
-function emit(v: Json, indent: string, lines: string[]): void {
-  if (Array.isArray(v)) {
-    for (const item of v) {
-      if (
-        item !== null &&
-        typeof item === 'object' &&
-        (Array.isArray(item) ? item.length : Object.keys(item).length)
-      ) {
-        const sub: string[] = [];
-        emit(item, `${indent}  `, sub);
-        lines.push(`${indent}- ${sub[0]!.trimStart()}`, ...sub.slice(1));
-      } else lines.push(`${indent}- ${emptyOrScalar(item)}`);
-    }
-    return;
-  }
-  for (const [k, val] of Object.entries(v as Record<string, Json>)) {
-    const key = plainKey.test(k) ? k : JSON.stringify(k);
-    if (
-      val !== null &&
-      typeof val === 'object' &&
-      (Array.isArray(val) ? val.length : Object.keys(val).length)
-    ) {
-      lines.push(`${indent}${key}:`);
-      emit(val, Array.isArray(val) ? indent : `${indent}  `, lines);
-    } else lines.push(`${indent}${key}: ${emptyOrScalar(val)}`);
-  }
-}
-
-function emptyOrScalar(v: Json): string {
-  if (Array.isArray(v)) return '[]';
-  if (v !== null && typeof v === 'object') return '{}';
-  return scalar(v);
-}
-
-export function toYaml(value: Json): string {
-  const lines: string[] = [];
-  emit(value, '', lines);
-  return `${lines.join('\n')}\n`;
-}
-
 export function renderOpenApiYaml(): string {
-  return `# Generated by src/sync/openapi.ts from the zod schemas; do not edit (see docs/sync.md).\n${toYaml(buildOpenApi())}`;
+  return openApiYaml(
+    '# Generated by src/sync/openapi.ts from the zod schemas; do not edit (see docs/sync.md).\n',
+    buildOpenApi(),
+  );
 }

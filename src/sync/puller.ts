@@ -8,7 +8,7 @@ import type { Store } from '../store/open.js';
 import type { CentralClient, ChangesPageLazy, Failure } from './client.js';
 import type { SyncClock } from './clock.js';
 import { LazyJsonError } from './lazy-json.js';
-import { hashSecret } from './secret-hash.js';
+import { hashSecret } from '../secret-hash/index.js';
 
 export interface PullProgress {
   /** Records of the snapshot applied so far (or of this delta run). */

@@ -21,7 +21,7 @@ import { systemSyncClock, type SyncClock } from '../sync/clock.js';
 import { entitySchemas } from '../sync/entities.js';
 import { uuidv7 } from '../sync/ids.js';
 import { outboxPayloadSchema } from '../sync/outbox-payload.js';
-import { keyedSecretHashes, newHashKey } from '../sync/secret-hash.js';
+import { keyedSecretHashes, newHashKey } from '../secret-hash/index.js';
 import { SyncService } from '../sync/sync-service.js';
 import { AttentionService } from './attention.js';
 import { CardPayments } from './card-payments.js';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
-import { operations } from '../../src/sync/api.js';
+import { operations } from '../../src/contract/central-api.js';
 
 let central: RunningCentral;
 let token = '';

@@ -17,7 +17,7 @@ import {
   plainSecretHashes,
   verifySecret,
   type SecretHashes,
-} from '../../src/sync/secret-hash.js';
+} from '../../src/secret-hash/index.js';
 import { openTest, tempDir, testClock, type TempDir } from './helpers.js';
 
 // A cheap scrypt cost, so trying all 10,000 codes takes a moment (the format carries the cost).

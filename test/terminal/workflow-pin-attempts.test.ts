@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO, startCentral } from '../../src/central/index.js';
-import { hashSecret } from '../../src/sync/secret-hash.js';
+import { hashSecret } from '../../src/secret-hash/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { driver1Fleet, item, openTill, tempDir, type Till } from './helpers.js';
 

@@ -13,7 +13,7 @@ import { memoryIO } from '../../src/cli/io.js';
 import { runAgent } from '../../src/cli/agent.js';
 import { main } from '../../src/cli/main.js';
 import { readJsonRecord } from '../../src/terminal/secrets.js';
-import { hashSecret } from '../../src/sync/secret-hash.js';
+import { hashSecret } from '../../src/secret-hash/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { driver1Fleet, tempDir } from './helpers.js';
 

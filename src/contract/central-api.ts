@@ -2,16 +2,16 @@
 // table of paths, methods and zod schemas that the client, the sandbox server and
 // docs/central-api.yaml all come from. No HTTP library here, so the sandbox imports it too.
 import { z } from 'zod';
-import { looseBusiness, strictBusiness } from '../contract/business.js';
+import { looseBusiness, strictBusiness } from './business.js';
 import {
   BankCardExternalPaymentOperationType,
   BankCardExternalPaymentStatus,
   IdType,
-} from '../contract/enums.js';
-import { RefundLine } from '../contract/engine.js';
-import { looseShared, strictShared } from '../contract/shared.js';
-import { currency, dateTime, num, uuid } from '../contract/wire.js';
-import { Entity } from './entities.js';
+} from './enums.js';
+import { RefundLine } from './engine.js';
+import { looseShared, strictShared } from './shared.js';
+import { currency, dateTime, num, uuid } from './wire.js';
+import { Entity } from './feed.js';
 
 /** `{ error: { code, message, path, details? } }` (interfaces.md, Errors). */
 export const ApiErrorBody = z.looseObject({
