@@ -5,6 +5,7 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
+import { layerViolation } from './.ci/layers.mjs';
 
 const nodeBuiltins = [...builtinModules.filter((m) => !m.startsWith('_')), 'node:*'];
 const natives = {
@@ -16,7 +17,7 @@ const natives = {
 };
 
 /** Build the no-restricted-imports options for one layer. */
-function layer({ node = true, allow = [], extraGroups = [] }) {
+function layer({ node = true, allow = [] }) {
   const patterns = [];
   if (!node) {
     patterns.push({
@@ -27,29 +28,35 @@ function layer({ node = true, allow = [], extraGroups = [] }) {
   for (const [name, message] of Object.entries(natives)) {
     if (!allow.includes(name)) patterns.push({ group: [name], message });
   }
-  patterns.push(...extraGroups);
   return ['error', { patterns }];
 }
 
-const otherSrc = (keep) => ({
-  group: [
-    ...[
-      'engine',
-      'store',
-      'sync',
-      'devices',
-      'terminal',
-      'agent',
-      'central',
-      'cli',
-      'money',
-      'contract',
-    ]
-      .filter((d) => !keep.includes(d))
-      .flatMap((d) => [`../${d}`, `../${d}/*`, `../../${d}`, `../../${d}/*`]),
-  ],
-  message: 'Layer violation: see shared/style.md, "What we take", 1.',
-});
+/** Holds the folder table of .ci/layers.mjs on every import, export-from and import(). */
+const layers = {
+  rules: {
+    imports: {
+      meta: { type: 'problem', schema: [] },
+      create(context) {
+        const check = (node, source, typeOnly) => {
+          if (source?.type !== 'Literal' || typeof source.value !== 'string') return;
+          const message = layerViolation(context.filename, source.value, typeOnly);
+          if (message) context.report({ node, message });
+        };
+        const allTypes = (node) =>
+          node.importKind === 'type' ||
+          node.exportKind === 'type' ||
+          (node.specifiers?.length > 0 &&
+            node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
+        return {
+          ImportDeclaration: (node) => check(node, node.source, allTypes(node)),
+          ExportNamedDeclaration: (node) => check(node, node.source, allTypes(node)),
+          ExportAllDeclaration: (node) => check(node, node.source, node.exportKind === 'type'),
+          ImportExpression: (node) => check(node, node.source, false),
+        };
+      },
+    },
+  },
+};
 
 const rule = '@typescript-eslint/no-restricted-imports';
 
@@ -97,19 +104,16 @@ export default tseslint.config(
   },
   // Default for src/: Node is fine, natives only in their own folder, never Electron.
   { files: ['src/**/*.ts'], rules: { [rule]: layer({}) } },
+  // Which folder may import which: the table of .ci/layers.mjs, for every folder.
   {
-    files: ['src/money/**/*.ts'],
-    rules: { [rule]: layer({ node: false, extraGroups: [otherSrc(['money'])] }) },
+    files: ['src/**/*.ts', 'main/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx'],
+    plugins: { layers },
+    rules: { 'layers/imports': 'error' },
   },
+  // The pure layers: no Node built-ins either.
   {
-    files: ['src/contract/**/*.ts'],
-    rules: { [rule]: layer({ node: false, extraGroups: [otherSrc(['contract'])] }) },
-  },
-  {
-    files: ['src/engine/**/*.ts'],
-    rules: {
-      [rule]: layer({ node: false, extraGroups: [otherSrc(['engine', 'money', 'contract'])] }),
-    },
+    files: ['src/money/**/*.ts', 'src/contract/**/*.ts', 'src/engine/**/*.ts'],
+    rules: { [rule]: layer({ node: false }) },
   },
   {
     files: ['src/store/**/*.ts', 'src/central/store/**/*.ts'],
@@ -120,7 +124,8 @@ export default tseslint.config(
     files: ['src/devices/**/*.ts'],
     rules: { [rule]: layer({ allow: ['serialport', '@serialport/*'] }) },
   },
-  // The renderer talks to the API only: it may import types from src/contract, nothing else of src/.
+  // The renderer runs in the browser: no Node modules and no natives (its imports of our
+  // folders are the layers table's).
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
     rules: {
@@ -128,15 +133,6 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            {
-              group: ['**/src/contract', '**/src/contract/*'],
-              allowTypeImports: true,
-              message: 'The renderer imports only types from src/contract.',
-            },
-            {
-              group: ['**/src/*', '!**/src/contract', '!**/src/contract/*', '**/main/*'],
-              message: 'The renderer talks only to the API, never to src/ or main/.',
-            },
             { group: nodeBuiltins, message: 'The renderer runs in the browser: no Node modules.' },
             ...Object.entries(natives).map(([name, message]) => ({ group: [name], message })),
           ],

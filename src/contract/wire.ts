@@ -228,3 +228,13 @@ export function canonicalJson(value: unknown, omit?: ReadonlySet<string>): strin
   }
   return JSON.stringify(value);
 }
+
+/** The fields of `record` named in `keys` that it has: a record cut to what a schema knows. */
+export function pick(
+  record: Record<string, unknown>,
+  keys: readonly string[],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (record[k] !== undefined) out[k] = record[k];
+  return out;
+}

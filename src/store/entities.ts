@@ -238,14 +238,8 @@ const keysOf = (schema: { shape: Record<string, unknown> }): readonly string[] =
   Object.keys(schema.shape);
 
 /** The fields of `record` that `keys` names (drops the store's own: customer_id, pin_hash...). */
-export function pick(
-  record: Record<string, unknown>,
-  keys: readonly string[],
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of keys) if (record[k] !== undefined) out[k] = record[k];
-  return out;
-}
+// Its home is the contract; kept here for the store's modules.
+export { pick } from '../contract/wire.js';
 
 /**
  * Entities the engine reads, with the engine contract's schema of that part of its context.
