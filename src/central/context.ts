@@ -8,11 +8,11 @@ import {
   EngineSpecialAccount,
   type EngineFixtureInput,
 } from '../contract/engine.js';
+import { localDate, samePeriod, STAT_PERIODS, zoneOf } from '../contract/local-time.js';
 // The POS record carries our `catalog` (the demo's goods); pick() drops it for the engine.
 import { strictShared } from '../contract/shared.js';
 import { add, dec, max, sub, toNumber, ZERO, type Dec } from '../money/index.js';
-import { localDateOf, samePeriod } from '../store/context.js';
-import { pick, STAT_PERIODS } from '../store/entities.js';
+import { pick } from '../contract/wire.js';
 import type { CentralStore } from './store/central-store.js';
 import { HttpError } from './errors.js';
 
@@ -34,7 +34,7 @@ export interface TerminalInfo {
 
 export interface Resolved {
   customer: Rec | null;
-  /** The business time zone wins unless the POS has its own. */
+  /** The POS's zone, else the business's, else UTC (zoneOf). */
   timeZone: string;
   today: string;
 }
@@ -53,8 +53,8 @@ export function usageOf(
   for (const u of store.usage(accountId)) {
     const a = dec(u.amount);
     overall = add(overall, a);
-    if (u.local_date.slice(0, 7) === today.slice(0, 7)) month = add(month, a);
-    if (u.local_date === today) day = add(day, a);
+    if (samePeriod('month', u.local_date, today)) month = add(month, a);
+    if (samePeriod('day', u.local_date, today)) day = add(day, a);
   }
   return { day: toNumber(day), month: toNumber(month), overall: toNumber(overall) };
 }
@@ -105,14 +105,10 @@ function businessOf(store: CentralStore, terminal: TerminalInfo): Rec {
   return settings;
 }
 
+/** The zone of the terminal's POS, in the one order of contract/local-time.ts. */
 export function timeZoneOf(store: CentralStore, terminal: TerminalInfo): string {
   const pos = store.getRecord('pos', terminal.pos_id) as Rec | undefined;
-  const business = businessOf(store, terminal);
-  return (
-    (pos?.time_zone as string | undefined) ??
-    (business.base_time_zone as string | undefined) ??
-    'UTC'
-  );
+  return zoneOf(pos, businessOf(store, terminal));
 }
 
 /** Finds the customer a check names: `customer_id`, `corporate_customer_id` or `id` + `id_type`. */
@@ -274,7 +270,7 @@ export function buildFixture(
   const { terminal, check } = o;
   const business = businessOf(store, terminal);
   const timeZone = timeZoneOf(store, terminal);
-  const today = localDateOf(o.nowMs, timeZone);
+  const today = localDate(o.nowMs, timeZone);
   const loyalty = store.getRecord('loyalty', terminal.loyalty_id) as Rec | undefined;
   const pos = store.getRecord('pos', terminal.pos_id) as Rec | undefined;
   const customer = resolveCustomer(store, check);

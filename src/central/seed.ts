@@ -4,8 +4,8 @@
 // drivers and special accounts with day, month and PIN limits; coupons of each type; staff.
 // Ids are fixed (`DEMO`), so tests and docs can name them. Dates are relative to `now`.
 import { DEMO_API_KEY, DEMO_TERMINAL_ID } from '../contract/config.js';
+import { localDate } from '../contract/local-time.js';
 import { addDays } from '../engine/schedule.js';
-import { localDateOf } from '../store/context.js';
 import { hashSecret } from '../secret-hash/index.js';
 import { hashApiKey } from './service.js';
 import type { CentralStore } from './store/central-store.js';
@@ -70,7 +70,7 @@ const pct = (v: number) => ({ type: 'percentage', thresholds: [{ from: 0, value:
 
 /** Writes the demo business into an empty sandbox; `now` anchors lot and coupon dates. */
 export function seedDemo(store: CentralStore, nowMs: number): void {
-  const today = localDateOf(nowMs, DEMO.timeZone);
+  const today = localDate(nowMs, DEMO.timeZone);
   const C = DEMO.customers;
   const up = (entity: string, data: { id: string } & Record<string, unknown>) =>
     store.upsert(entity, data.id, data);

@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EngineFixtureInput, EngineResult } from '../contract/engine.js';
 import type { BonusesOperationObject } from '../contract/business.js';
+import { localDate } from '../contract/local-time.js';
 import { add, dec, gt, lt, neg, sub, toNumber, ZERO } from '../money/index.js';
 import type { BankCardPayment, BonusesOperationResult, Change, RefundCheck } from '../contract/central-api.js';
 import { verifySecret } from '../secret-hash/index.js';
@@ -15,7 +16,6 @@ import {
   type Rec,
   type TerminalInfo,
 } from './context.js';
-import { localDateOf } from '../store/context.js';
 import { applyProcessed, applyRefund, reverseEffects, type Effects } from './effects.js';
 import { remainderOf, type EarlierRefund } from '../engine/index.js';
 import type { EngineCheckResult, EngineProcessedCheck } from '../contract/engine.js';
@@ -379,7 +379,7 @@ export function createService(o: ServiceOptions) {
     const stored = JSON.parse(row.body) as { check: Rec; effects: Effects };
     if (row.cancelled)
       throw new HttpError(422, 'invalid-input', 'the check is already cancelled', 'transaction_id');
-    const today = localDateOf(clock.now(), timeZoneOf(store, session.terminal));
+    const today = localDate(clock.now(), timeZoneOf(store, session.terminal));
     const owed = reverseEffects(store, body.transaction_id, stored.effects, today);
     store.markCancelled(body.transaction_id);
     const cancelled = {
@@ -492,7 +492,7 @@ export function createService(o: ServiceOptions) {
       refundId: key,
       customerId: row.customer_id,
       today: resolved.today,
-      saleDate: localDateOf(Date.parse(row.created), resolved.timeZone),
+      saleDate: localDate(Date.parse(row.created), resolved.timeZone),
       refund,
       via: stored.effects.accounts.find((a) => a.access_id !== null)?.access_id ?? null,
     });
@@ -589,7 +589,7 @@ export function createService(o: ServiceOptions) {
 
   /** `GET /sandbox/balances`: every customer's bonuses and every account's balance. */
   function balances(terminal: TerminalInfo) {
-    const today = localDateOf(clock.now(), timeZoneOf(store, terminal));
+    const today = localDate(clock.now(), timeZoneOf(store, terminal));
     const customers = (store.list('customer') as Rec[]).map((c) => {
       const lots = (store.findBy('bonus_lot', 'customer_id', c.id as string) as Rec[]).filter(
         (l) =>

@@ -18,6 +18,7 @@ import {
 } from './enums.js';
 import { defineBusiness } from './business.js';
 import { defineCustomer } from './customer.js';
+import { isTimeZone } from './local-time.js';
 import { defineShared } from './shared.js';
 import { currency, date, dateTime, exactNumbers, flag, num, strictObject } from './wire.js';
 
@@ -29,16 +30,6 @@ export const fixtureId = z.string().min(1, { error: 'an id is a non-empty string
 const shared = defineShared(strictObject, fixtureId, exactNumbers);
 const customerSurface = defineCustomer(strictObject, shared, fixtureId);
 const businessSurface = defineBusiness(strictObject, shared, fixtureId);
-
-/** True when `zone` is a time zone this runtime knows (IANA name or `UTC`). */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const timeZone = z
   .string()

@@ -11,6 +11,7 @@ import type {
   EngineMarginItem,
   EngineTaxItem,
 } from '../contract/engine.js';
+import { localDateTime, zoneOf, type LocalDateTime } from '../contract/local-time.js';
 import {
   type Dec,
   ZERO,
@@ -34,7 +35,6 @@ import { indexMatches, lineScratch, releaseMatches } from './matching.js';
 import { pow10, wire, wireExact } from './numbers.js';
 import { refund } from './refund.js';
 import type { PreparedRules } from './rule-index.js';
-import { localNow, type LocalNow } from './schedule.js';
 import {
   aggregateByCode,
   calculateServices,
@@ -53,11 +53,6 @@ import {
 } from './state.js';
 import { newAct } from './thresholds.js';
 import { finalValues, outputLine, outputRule } from './totals.js';
-
-/** The zone of local dates and times: the POS's, else the business's (engine.md 2). */
-export function timeZoneOf(ctx: EngineContext): string {
-  return ctx.pos?.time_zone ?? ctx.business.base_time_zone;
-}
 
 export function digitsOf(check: {
   amount_decimal_digits?: number;
@@ -227,9 +222,9 @@ export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineRe
     if ('error' in line) return line;
     lines[i] = line;
   }
-  const zone = timeZoneOf(ctx);
-  let local: LocalNow | undefined;
-  const localFn = (): LocalNow => (local ??= localNow(ctx.now, zone, prepared.zones));
+  const zone = zoneOf(ctx.pos, ctx.business);
+  let local: LocalDateTime | undefined;
+  const localFn = (): LocalDateTime => (local ??= localDateTime(ctx.now, zone, prepared.zones));
   const customer = ctx.customer;
   const access: Access = customer ? customer.access_type : 'anonymous';
   const presented = presentCoupons({

@@ -14,6 +14,7 @@ import type {
   EngineResult,
   EngineSpecialAccountCharge,
 } from '../contract/engine.js';
+import { localDate, zoneOf } from '../contract/local-time.js';
 import {
   type Dec,
   ZERO,
@@ -31,7 +32,6 @@ import {
 } from '../money/index.js';
 import { engineError, type ErrorResult } from './errors.js';
 import { num, wire } from './numbers.js';
-import { localNow } from './schedule.js';
 
 /**
  * The share of `k` of a line's `q` units in a value of `total` minor units: the value is
@@ -74,7 +74,7 @@ export function refund(ctx: EngineContext): EngineResult {
   const sd = original.special_accounts_decimal_digits ?? 2;
   const items = original.check_items ?? [];
   const cancel = ctx.refund_lines === undefined;
-  const today = localNow(ctx.now, ctx.pos?.time_zone ?? ctx.business.base_time_zone).date;
+  const today = localDate(ctx.now, zoneOf(ctx.pos, ctx.business));
   const broken = inconsistency(original, items, md, cancel);
   if (broken) return broken;
 

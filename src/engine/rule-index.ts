@@ -5,11 +5,12 @@
 // apart, as are display rules, which report even without a matching line).
 import type { z } from 'zod';
 import { EngineRules, type EngineImplementedRule, type EngineRule } from '../contract/engine.js';
+import type { ZoneCache } from '../contract/local-time.js';
 import { formatPath } from '../contract/problems.js';
 import { type Dec, cmp, dec } from '../money/index.js';
 import { engineError, type ErrorResult } from './errors.js';
 import { HUNDRED, percentDenominator } from './numbers.js';
-import { compileSchedule, type Schedule, type ZoneCache } from './schedule.js';
+import { compileSchedule, type Schedule } from './schedule.js';
 import { INT64_MAX, type RuleReport } from './state.js';
 import type { Evaluation, FixedReason } from './thresholds.js';
 

@@ -1,84 +1,10 @@
-// Local dates and times (engine.md 4 and 16): `now` seen in the POS time zone (else the
-// business zone), rule schedules with windows that wrap past midnight, and the calendar
-// arithmetic of promotional lots (days, months clamped to the month's end).
-// Intl.DateTimeFormat is the only time-zone source: it is part of the language, not Node.
-
-/** `now` in a time zone: local date, seconds since local midnight and ISO weekday. */
-export interface LocalNow {
-  /** `YYYY-MM-DD` */
-  readonly date: string;
-  /** Seconds since local midnight. */
-  readonly seconds: number;
-  /** ISO weekday of `date`, Monday = 1. */
-  readonly weekday: number;
-  /** The zone's offset from UTC at `now`, in seconds (east positive). */
-  readonly offset: number;
-  /** `now` itself, epoch milliseconds (for bounds that are instants). */
-  readonly instant: number;
-}
-
-/** Formatters by zone: building one is costly, and a formatter is immutable. */
-export type ZoneCache = Map<string, Intl.DateTimeFormat>;
-
-function formatter(zone: string, cache?: ZoneCache): Intl.DateTimeFormat {
-  let f = cache?.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    cache?.set(zone, f);
-  }
-  return f;
-}
-
-// What the en-US formatter above prints: "11/22/2026, 19:15:00".
-const FORMATTED = /^(\d{2})\/(\d{2})\/(\d{4}), (\d{2}):(\d{2}):(\d{2})$/;
-
-export function localNow(nowIso: string, zone: string, cache?: ZoneCache): LocalNow {
-  const instant = new Date(nowIso);
-  const f = formatter(zone, cache);
-  // format() is a third of the cost of formatToParts(); the parts stay the fallback for
-  // anything the pattern does not hold (years outside 1000-9999).
-  const m = FORMATTED.exec(f.format(instant));
-  let date: string;
-  let seconds: number;
-  if (m) {
-    date = `${m[3]}-${m[1]}-${m[2]}`;
-    seconds = Number(m[4]) * 3600 + Number(m[5]) * 60 + Number(m[6]);
-  } else {
-    const parts: Record<string, string> = {};
-    for (const p of f.formatToParts(instant)) parts[p.type] = p.value;
-    date = `${parts.year}-${parts.month}-${parts.day}`;
-    seconds = Number(parts.hour) * 3600 + Number(parts.minute) * 60 + Number(parts.second);
-  }
-  const instantMs = instant.getTime();
-  const offset = dayNumber(date) * 86_400 + seconds - Math.floor(instantMs / 1000);
-  return { date, seconds, weekday: weekdayOf(date), offset, instant: instantMs };
-}
-
-/** Days since 1970-01-01 of a `YYYY-MM-DD` date. */
-export function dayNumber(date: string): number {
-  const y = Number(date.slice(0, 4));
-  const m = Number(date.slice(5, 7));
-  const d = Number(date.slice(8, 10));
-  return Math.round(Date.UTC(y, m - 1, d) / 86_400_000);
-}
+// Rule schedules (engine.md 4 and 16): windows that wrap past midnight, validity bounds, and
+// the calendar arithmetic of promotional lots (days, months clamped to the month's end). The
+// local date and time of `now` come from src/contract/local-time.ts.
+import { dayNumber, type LocalDateTime } from '../contract/local-time.js';
 
 function fromDayNumber(day: number): string {
   return new Date(day * 86_400_000).toISOString().slice(0, 10);
-}
-
-/** ISO weekday (Monday = 1) of a date. */
-export function weekdayOf(date: string): number {
-  // 1970-01-01 was a Thursday (ISO 4).
-  return ((((dayNumber(date) + 3) % 7) + 7) % 7) + 1;
 }
 
 export function addDays(date: string, days: number): string {
@@ -136,7 +62,7 @@ export function parseRuleDate(text: string): DateBound {
 }
 
 /** A bound of the window as seconds since local midnight on `now`'s local day. */
-function localSeconds(b: TimeBound, now: LocalNow): number {
+function localSeconds(b: TimeBound, now: LocalDateTime): number {
   if (b.offset === null) return b.seconds;
   return (((b.seconds - b.offset + now.offset) % 86_400) + 86_400) % 86_400;
 }
@@ -172,7 +98,7 @@ export function compileSchedule(rule: {
  * Whether `now` is inside the validity. Dates bound the local date, both inclusive; instants
  * bound `now` itself, [valid_after, valid_before) like the daily window.
  */
-function inValidity(s: Schedule, now: LocalNow): boolean {
+function inValidity(s: Schedule, now: LocalDateTime): boolean {
   const a = s.validAfter;
   if (a !== null && ('date' in a ? now.date < a.date : now.instant < a.instant)) return false;
   const b = s.validBefore;
@@ -185,7 +111,7 @@ function inValidity(s: Schedule, now: LocalNow): boolean {
  * the time window is [from, to), wrapping past midnight when to < from; the weekday is the
  * one of the day on which the current window opened.
  */
-export function inSchedule(s: Schedule, now: LocalNow): boolean {
+export function inSchedule(s: Schedule, now: LocalDateTime): boolean {
   if (!inValidity(s, now)) return false;
   let openedYesterday = false;
   const from = s.from && localSeconds(s.from, now);

@@ -11,9 +11,9 @@ import type {
   EngineSpecialAccountCharge,
   EngineWarning,
 } from '../contract/engine.js';
+import type { LocalDateTime } from '../contract/local-time.js';
 import { type Dec, ZERO, eq, fromMinor, round } from '../money/index.js';
 import type { CompiledRule, LineScratch, PreparedRules } from './rule-index.js';
-import type { LocalNow } from './schedule.js';
 import type { Act } from './thresholds.js';
 import type { LineTemplate } from './totals.js';
 
@@ -194,7 +194,7 @@ export interface CalcState {
   readonly paysFromAccount: boolean;
   readonly bonusRate: Dec;
   /** `now` in the local zone, computed on first use. */
-  readonly local: () => LocalNow;
+  readonly local: () => LocalDateTime;
   /** Batch codes of valid check-modifier coupons presented with the check. */
   readonly modifierBatches: ReadonlySet<string>;
   /** Batch codes whose coupon rules applied. */

@@ -23,16 +23,10 @@ import {
   type PromotionalLot,
   type RefundLine,
 } from '../contract/engine.js';
+import { localDate, samePeriod, STAT_PERIODS, zoneOf } from '../contract/local-time.js';
 import { add, dec, gt, toNumber, ZERO, type Dec } from '../money/index.js';
 import type { Cache, CachedCustomer, CachedVehicle, IdType } from './cache.js';
-import {
-  engineShapes,
-  pick,
-  STAT_PERIODS,
-  type Entity,
-  type RecordOf,
-  type StatPeriod,
-} from './entities.js';
+import { engineShapes, pick, type Entity, type RecordOf } from './entities.js';
 import type { Ledger } from './ledger.js';
 import type { RuleSet } from './rules.js';
 
@@ -80,54 +74,6 @@ const ID_TYPES: readonly IdType[] = [
   'vehicle',
   'avi',
 ];
-
-// ---- local calendar ----
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The local date `YYYY-MM-DD` of an instant in a time zone. */
-export function localDateOf(ms: number, timeZone: string): string {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f.format(ms);
-}
-
-function mondayOf(date: string): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  const back = (d.getUTCDay() + 6) % 7;
-  return new Date(d.getTime() - back * 86_400_000).toISOString().slice(0, 10);
-}
-
-/** True when `date` lies in the same calendar period as `today` (engine.md 5). */
-export function samePeriod(period: StatPeriod, date: string, today: string): boolean {
-  switch (period) {
-    case 'day':
-      return date === today;
-    case 'week':
-      return mondayOf(date) === mondayOf(today);
-    case 'month':
-      return date.slice(0, 7) === today.slice(0, 7);
-    case 'quarter':
-      return (
-        date.slice(0, 4) === today.slice(0, 4) &&
-        Math.floor((Number(date.slice(5, 7)) - 1) / 3) ===
-          Math.floor((Number(today.slice(5, 7)) - 1) / 3)
-      );
-    case 'year':
-      return date.slice(0, 4) === today.slice(0, 4);
-    case 'all-time':
-    case 'since_category':
-      return true;
-  }
-}
 
 type Totals = { amount: number; quantity: number; visits: number };
 
@@ -288,7 +234,8 @@ export function createContextAssembler(deps: {
     return EngineBusiness.parse({
       id: settings?.business_id ?? (settings as { id?: string } | undefined)?.id ?? 'unknown',
       currency: (settings as { currency?: string } | undefined)?.currency,
-      base_time_zone: settings?.base_time_zone ?? 'UTC',
+      // An unknown zone counts as absent here too (zoneOf), rather than failing every sale.
+      base_time_zone: zoneOf(null, settings),
     });
   }
 
@@ -364,8 +311,7 @@ export function createContextAssembler(deps: {
       const loyaltyId = req.loyaltyId ?? check.loyalty?.id ?? null;
       const biz = business();
       const posCtx = pos(posId);
-      const zone = posCtx?.time_zone ?? biz.base_time_zone;
-      const today = localDateOf(nowMs, zone);
+      const today = localDate(nowMs, zoneOf(posCtx, biz));
 
       // Who: the check's customer id, else the identifier, else the vehicle on the check.
       let found: { customer: CachedCustomer | null; vehicle: CachedVehicle | null } = {

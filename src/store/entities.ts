@@ -13,6 +13,7 @@ import {
   EngineSpecialAccount,
   PromotionalLot,
 } from '../contract/engine.js';
+import { STAT_PERIODS } from '../contract/local-time.js';
 
 import { ENTITIES, Entity } from '../contract/feed.js';
 
@@ -38,18 +39,6 @@ export function normaliseEmail(email: string | null | undefined): string | null 
 
 const Stats = z.looseObject({ amount: amount, quantity: amount, visits: z.int().min(0) });
 export type PeriodStats = z.infer<typeof Stats>;
-
-/** Periods of engine.md 5 plus `since_category`. */
-export const STAT_PERIODS = [
-  'day',
-  'week',
-  'month',
-  'quarter',
-  'year',
-  'all-time',
-  'since_category',
-] as const;
-export type StatPeriod = (typeof STAT_PERIODS)[number];
 
 export const recordSchemas = {
   loyalty: z.looseObject({ id: str }),

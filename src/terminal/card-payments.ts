@@ -13,10 +13,10 @@ import type {
 } from '../devices/payment-journal.js';
 import { dec, fromMinor, toMinor, toNumber } from '../money/index.js';
 import type { CardOperation } from '../store/card-journal.js';
-import { localDateOf } from '../store/context.js';
 import type { Store } from '../store/open.js';
 import { refuse } from './command-map.js';
 import { cardOperation } from './ledger-ops.js';
+import { posToday } from './pos-date.js';
 import type { TerminalPorts } from './ports.js';
 
 /** The journal entry the devices read, from the store's record. */
@@ -706,11 +706,10 @@ export class CardPayments {
   /** Reports an operation no sale or return reports: its own operation, booked today. */
   private reportAlone(e: JournalEntry): void {
     const { store, sync, clock } = this.p;
-    const pos = store.cache.all('pos')[0] as { time_zone?: string } | undefined;
     this.record(
       e,
       sync.link.current === 'offline' ? 'offline' : 'online',
-      localDateOf(clock.now(), pos?.time_zone ?? 'UTC'),
+      posToday(store.cache, clock.now()),
       sync.link.status().clockSuspect,
     );
   }

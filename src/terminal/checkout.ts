@@ -30,7 +30,6 @@ import {
   type Dec,
 } from '../money/index.js';
 import type { OutboxRow } from '../store/outbox.js';
-import { localDateOf } from '../store/context.js';
 import {
   computeSale,
   transactionVoided,
@@ -107,12 +106,6 @@ function publicCheck(check: EngineCheckResult): EngineCheckResult {
     special_account_pin?: unknown;
   };
   return rest as EngineCheckResult;
-}
-
-/** Today at the POS (its time zone, else UTC): the local date a ledger operation is booked on. */
-export function posLocalDate(p: TerminalPorts, posId: string | undefined): string {
-  const pos = p.store.cache.get('pos', posId ?? '') as { time_zone?: string } | null;
-  return localDateOf(p.clock.now(), pos?.time_zone ?? 'UTC');
 }
 
 /**
@@ -269,7 +262,6 @@ interface AfterSale {
   id: string;
   hash: string;
   paid: Charged;
-  zone: string;
   warnings: Warning[];
   fuel: Authorisation | null;
   cash: CashTender | null;
@@ -743,7 +735,7 @@ export class CheckoutService {
     const { log } = this.p;
     // The frozen check names the card operations that paid it, as the check sent does.
     const tendered: LocalSale = { ...frozen, processed: withTender(frozen.processed, paid.sale) };
-    const after: AfterSale = { id, hash, paid, zone: frozen.zone, warnings, fuel, cash };
+    const after: AfterSale = { id, hash, paid, warnings, fuel, cash };
     const kept: { answer?: SaleAnswer } = {};
     const untouched = paid.charged.length === 0 && !fuel?.card;
     const keep = (sold: Sold) => {
@@ -790,7 +782,8 @@ export class CheckoutService {
     const { store, clock } = this.p;
     const { id, paid, fuel } = s;
     const processed = sold.check;
-    this.cards.report(paid.charged, id, sold.subtype, localDateOf(clock.now(), s.zone));
+    // Booked on the sale's own date, even when midnight passes between the two (docs/terminal.md).
+    this.cards.report(paid.charged, id, sold.subtype, sold.local_date);
     if (paid.charged.length > 0 && !eq(dec(processed.amount_to_pay ?? 0), paid.toPay))
       this.amountDiffers(id, paid.toPay, processed);
     if (!fuel) return s.warnings;

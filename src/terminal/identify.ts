@@ -9,9 +9,9 @@ import type { IdType } from '../contract/enums.js';
 import { spendableNow } from '../engine/index.js';
 import { add, dec, gt, sub, toNumber, ZERO } from '../money/index.js';
 import type { CachedCustomer } from '../store/cache.js';
-import { localDateOf } from '../store/context.js';
 import { refuse } from './command-map.js';
 import { withinDeadline } from './deadline.js';
+import { posToday } from './pos-date.js';
 import type { TerminalPorts } from './ports.js';
 
 interface AccountRec {
@@ -114,9 +114,8 @@ export class IdentifyService {
 
   summary(c: CachedCustomer): CustomerSummary {
     const { store, clock } = this.p;
-    const pos = store.cache.all('pos')[0] as { id?: string; time_zone?: string } | undefined;
-    const biz = store.cache.all('business_settings')[0] as { base_time_zone?: string } | undefined;
-    const today = localDateOf(clock.now(), pos?.time_zone ?? biz?.base_time_zone ?? 'UTC');
+    const pos = store.cache.all('pos')[0];
+    const today = posToday(store.cache, clock.now(), pos?.id);
     const regular = dec(c.bonuses?.regular ?? 0);
     let promotional = ZERO;
     for (const lot of store.cache.bonusLotsOf(c.id)) {

@@ -18,7 +18,8 @@ import { calculate, remainderOf } from '../engine/index.js';
 import type { JournalEntry } from '../devices/payment-journal.js';
 import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-payments.js';
 import { businessStaffOf } from './business-staff.js';
-import { engineRefusal, posLocalDate, saleSyncOf } from './checkout.js';
+import { engineRefusal, saleSyncOf } from './checkout.js';
+import { posToday } from './pos-date.js';
 import { preparedRules } from './sale-service.js';
 import { refuse } from './command-map.js';
 import { InFlight, requestHash } from './idempotency.js';
@@ -285,7 +286,7 @@ export class ReturnsService {
       ? original.payments.map((p) => ({ type: p.type, amount: p.amount }))
       : [{ type: original.payment_type ?? 'cash', amount: original.amount_to_pay ?? 0 }];
     const subtype = this.subtype();
-    const localDate = posLocalDate(this.p, original.pos?.id);
+    const localDate = posToday(this.p.store.cache, this.p.clock.now(), original.pos?.id);
     // The card's reversal is reported with the cancel it belongs to: both commit or neither.
     const answer = store.write((): CommandOutput<'sale-cancel'> => {
       store.record(
@@ -473,7 +474,7 @@ export class ReturnsService {
       ...businessStaffOf(by),
     };
     const subtype = this.subtype();
-    const localDate = posLocalDate(this.p, original.pos?.id);
+    const localDate = posToday(this.p.store.cache, this.p.clock.now(), original.pos?.id);
     // The card's refund is reported with the refund it belongs to: both commit or neither.
     const answer = store.write((): CommandOutput<'sale-refund'> => {
       store.record(

@@ -17,7 +17,6 @@ import type {
 } from '../contract/engine.js';
 import { compileRules, calculate, type PreparedRules } from '../engine/index.js';
 import { dec, ZERO, add, type Dec } from '../money/index.js';
-import { localDateOf } from '../store/context.js';
 import type { OperationInput } from '../store/ledger.js';
 import type { Store } from '../store/open.js';
 import type { CentralClient, Failure } from '../sync/client.js';
@@ -34,6 +33,7 @@ import {
 import { checkStandin, type StandinLimit } from '../sync/standin.js';
 import { spendingField } from './presented-customer.js';
 import { pinAttempt, pinTarget, settleRefusal, type PinLocked } from './pin-attempts.js';
+import { posToday } from './pos-date.js';
 
 /** The contract's error body, except that a sale's refusal may name no path. */
 export type SaleError = Omit<ErrorBody, 'path'> & { path: string | null };
@@ -50,6 +50,11 @@ export type SaleOutcome =
       clock_suspect: boolean;
       /** True when the same transaction id had been recorded before (a repeat tap). */
       repeated: boolean;
+      /**
+       * The local date the sale is booked on (its POS's zone, pos-date.ts): the card
+       * operations that paid it are booked on the same date, even past midnight.
+       */
+      local_date: string;
     }
   | { ok: false; transaction_id: string; error: SaleError };
 
@@ -78,8 +83,6 @@ export interface SaleRequest {
 export interface LocalSale {
   readonly processed: EngineCheckResult;
   readonly customerId: string | null;
-  /** The POS's time zone, else the business's: the sale's local date. */
-  readonly zone: string;
   readonly bonusRate: number;
 }
 
@@ -140,7 +143,6 @@ export function computeSale(
     local: {
       processed: result.check,
       customerId: assembled.customer?.id ?? null,
-      zone: context.pos?.time_zone ?? context.business.base_time_zone,
       bonusRate: context.loyalty.bonus_rate,
     },
   };
@@ -241,6 +243,11 @@ export class SaleService {
     return { appVersion, schemaVersion, nowMs: clock.now(), clockSuspect };
   }
 
+  /** Today at the POS the check is sold in: the local date its sale is booked on. */
+  private today(check: EngineCheck): string {
+    return posToday(this.d.store.cache, this.d.clock.now(), check.pos?.id);
+  }
+
   /** The request's frozen computation, or this check computed now (once) in process mode. */
   private localOf(
     req: SaleRequest,
@@ -287,6 +294,7 @@ export class SaleService {
         sync: status?.outboxStatus === 'done' ? 'done' : 'queued',
         clock_suspect: false,
         repeated: true,
+        local_date: status?.localDate ?? this.today(req.check),
       };
     }
     // A voided id is spent: the server has (or will have) it cancelled, so a sale under it
@@ -337,7 +345,8 @@ export class SaleService {
           store.assembleContext({ check, mode: 'process', ...scopeOf(store, check) }).customer
             ?.id ??
           null;
-        this.record(id, 'online', check, processed, customerId, clockSuspect, {
+        const localDate = this.today(check);
+        this.record(id, 'online', check, processed, customerId, clockSuspect, localDate, {
           status: 'done',
           response: processed,
         });
@@ -349,6 +358,7 @@ export class SaleService {
           sync: 'done',
           clock_suspect: clockSuspect,
           repeated: false,
+          local_date: localDate,
         };
       }
       const f = online.failure;
@@ -388,6 +398,7 @@ export class SaleService {
       sync: 'queued',
       clock_suspect: clockSuspect,
       repeated: false,
+      local_date: this.today(check),
     };
     const { keep } = req;
     this.record(
@@ -397,6 +408,7 @@ export class SaleService {
       processed,
       local.local.customerId,
       clockSuspect,
+      sold.local_date,
       { status: 'queued' },
       keep && (() => keep(sold)),
     );
@@ -411,7 +423,7 @@ export class SaleService {
     clockSuspect: boolean,
     maybeApplied: boolean,
   ): SaleOutcome {
-    const { store, link, clock, config } = this.d;
+    const { store, link, config } = this.d;
     const refuse = (error: SaleError): SaleOutcome => {
       // The request may have reached the server before its answer was lost: void it, so a
       // sale the cashier was told did not happen cannot stay on the server.
@@ -421,8 +433,8 @@ export class SaleService {
     };
     const computed = this.localOf(req, check, pin);
     if (!computed.ok) return refuse(computed.error);
-    const { processed, customerId, zone, bonusRate } = computed.local;
-    const today = localDateOf(clock.now(), zone);
+    const { processed, customerId, bonusRate } = computed.local;
+    const today = this.today(check);
     let money: Dec = ZERO;
     for (const c of processed.special_accounts_charges ?? [])
       if (c.direction === 'debit') money = add(money, dec(c.amount));
@@ -464,6 +476,7 @@ export class SaleService {
       sync: 'queued',
       clock_suspect: clockSuspect,
       repeated: false,
+      local_date: today,
     };
     // A request that may have reached the server cannot be taken back here: that record
     // commits whatever its answer (the till must not forget a sale the server may hold).
@@ -476,6 +489,7 @@ export class SaleService {
         offline,
         customerId,
         clockSuspect,
+        today,
         { status: 'queued' },
         keep && (() => keep(sold)),
       );
@@ -515,14 +529,15 @@ export class SaleService {
     clockSuspect: boolean,
     comment = 'void: refused while standing in',
   ): void {
-    const { clock } = this.d;
+    const { clock, store } = this.d;
     const voidId = this.d.newId ? this.d.newId() : uuidv7(clock.now());
     this.commit(
       voidOperation({
         id: voidId,
         transactionId,
         comment,
-        localDate: new Date(clock.now()).toISOString().slice(0, 10),
+        // The sale it voids may be unknown here: booked on the till's POS's date.
+        localDate: posToday(store.cache, clock.now()),
         meta: this.meta(clockSuspect),
       }),
       transactionId,
@@ -537,22 +552,19 @@ export class SaleService {
     processed: EngineCheckResult,
     customerId: string | null,
     clockSuspect: boolean,
+    localDate: string,
     answered: Answered,
     inside?: () => void,
   ): void {
-    const { store, clock } = this.d;
+    const { store } = this.d;
     const cache = store.cache;
-    const zone =
-      (body.pos?.id ? cache.get('pos', body.pos.id)?.time_zone : cache.all('pos')[0]?.time_zone) ??
-      cache.all('business_settings')[0]?.base_time_zone ??
-      'UTC';
     // A corporate charge names the fleet account; the driver's access is the check's payment_id.
     const via = body.payment_type === 'corporate-special-account' ? body.payment_id : undefined;
     const emits = answered.status === 'queued' && (processed.emitted_coupons ?? []).length > 0;
     const op = saleOperation({
       id,
       subtype,
-      localDate: localDateOf(clock.now(), zone),
+      localDate,
       body,
       processed,
       customerId,

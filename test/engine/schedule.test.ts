@@ -1,32 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addDays,
-  addMonths,
-  compileSchedule,
-  inSchedule,
-  localNow,
-  weekdayOf,
-} from '../../src/engine/schedule.js';
+import { localDateTime } from '../../src/contract/local-time.js';
+import { addDays, addMonths, compileSchedule, inSchedule } from '../../src/engine/schedule.js';
 
-const at = (iso: string, zone = 'UTC') => localNow(iso, zone);
+const at = (iso: string, zone = 'UTC') => localDateTime(iso, zone);
 const window = (over: Record<string, unknown>) => compileSchedule({ week_days: [], ...over });
 
 describe('schedule', () => {
-  it('reads the local date and time in the time zone', () => {
-    expect(at('2026-11-22T23:30:00Z', 'Europe/Berlin')).toEqual({
-      date: '2026-11-23',
-      seconds: 30 * 60,
-      weekday: 1,
-      offset: 3600,
-      instant: Date.parse('2026-11-22T23:30:00Z'),
-    });
-  });
-
-  it('numbers weekdays the ISO way, Monday = 1 and Sunday = 7', () => {
-    expect(weekdayOf('2026-11-23')).toBe(1);
-    expect(weekdayOf('2026-11-22')).toBe(7);
-  });
-
   it('adds months clamping to the end of the month', () => {
     expect(addMonths('2026-01-31', 1)).toBe('2026-02-28');
     expect(addMonths('2028-01-31', 1)).toBe('2028-02-29');

@@ -360,4 +360,37 @@ describe('context assembly', () => {
     expect(r?.context.refund_lines).toEqual([{ index: 0, quantity: 1 }]);
     expect(db.store.assembleRefund({ transactionId: 'unknown' })).toBeNull();
   });
+
+  describe('the local day (src/contract/local-time.ts)', () => {
+    // The clock reads 2026-11-22T10:15Z: 2026-11-23 00:15 at UTC+14.
+    const zones = (pos: string | undefined, business: string) =>
+      db.store.applyPage({
+        changes: [
+          up('pos', { id: 'p1', loyalty_id: 'l1', ...(pos ? { time_zone: pos } : {}) }),
+          up('business_settings', { business_id: 'b1', base_time_zone: business }, 'b1'),
+        ],
+        cursor: 'c2',
+        requestedAt: db.clock.now(),
+      });
+    const dayHold = () => db.store.assembleContext({ check: check() }).context.pending.stats.day;
+
+    it("counts today in the POS's zone", () => {
+      zones('Pacific/Kiritimati', 'UTC');
+      db.store.record(sale(testId(), { localDate: '2026-11-23' }));
+      expect(dayHold()?.visits).toBe(1);
+    });
+
+    it("counts today in the business's zone when the POS has none", () => {
+      zones(undefined, 'Pacific/Kiritimati');
+      db.store.record(sale(testId(), { localDate: '2026-11-23' }));
+      expect(dayHold()?.visits).toBe(1);
+    });
+
+    it('passes over a business zone the runtime does not know, to UTC, instead of failing', () => {
+      // (A POS record with an unknown zone is set aside when it arrives: the engine's shape.)
+      zones(undefined, 'Not/A_Zone');
+      const { context } = db.store.assembleContext({ check: check() });
+      expect(context.business.base_time_zone).toBe('UTC');
+    });
+  });
 });
