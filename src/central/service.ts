@@ -6,7 +6,12 @@ import type { EngineFixtureInput, EngineResult } from '../contract/engine.js';
 import type { BonusesOperationObject } from '../contract/business.js';
 import { localDate } from '../contract/local-time.js';
 import { add, dec, gt, lt, neg, sub, toNumber, ZERO } from '../money/index.js';
-import type { BankCardPayment, BonusesOperationResult, Change, RefundCheck } from '../contract/central-api.js';
+import type {
+  BankCardPayment,
+  BonusesOperationResult,
+  Change,
+  RefundCheck,
+} from '../contract/central-api.js';
 import { verifySecret } from '../secret-hash/index.js';
 import {
   buildFixture,
