@@ -2,10 +2,10 @@
 // imports which, as a Markdown table, and the cycles between folders. `npm run deps` prints
 // it; `--json` prints the graph for tests. Exits 1 when folders import each other in a cycle.
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { folderOf, root } from './layers.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ROOTS = ['src', 'main', 'renderer'];
 const SKIP = new Set(['node_modules', 'dist']);
 
@@ -16,13 +16,6 @@ function* sources(dir) {
     if (entry.isDirectory()) yield* sources(path);
     else if (/\.(ts|tsx|mts|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) yield path;
   }
-}
-
-/** The folder a file belongs to: `src/<name>` for the core, else its top folder. */
-function folderOf(file) {
-  const parts = relative(root, file).split(sep);
-  if (parts[0] === 'src' && parts.length > 2) return `src/${parts[1]}`;
-  return parts[0];
 }
 
 const IMPORT =
