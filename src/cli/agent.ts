@@ -10,7 +10,7 @@ import { createFileLogger } from '../terminal/log.js';
 import { createFileSecretStore, SECRETS_FILE, type SecretStore } from '../terminal/secrets.js';
 import { createTerminal } from '../terminal/terminal.js';
 import type { CliIO } from './io.js';
-import { packageRoot, packageVersion } from './package-info.js';
+import { packageRoot, packageVersion } from '../config/package-info.js';
 
 export const AGENT_USAGE = `usage: loyalty-terminal agent [--port P] [--data DIR] [--config FILE]
   --port P       port on 127.0.0.1 (default 0: any free port, printed)

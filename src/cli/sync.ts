@@ -26,7 +26,7 @@ import {
   type CommonFlags,
 } from './agent.js';
 import type { CliIO } from './io.js';
-import { packageVersion } from './package-info.js';
+import { packageVersion } from '../config/package-info.js';
 
 const USAGE =
   'usage: loyalty-terminal sync status|pull|push [--data DIR] [--db FILE] [--config FILE] [--json]\n';
