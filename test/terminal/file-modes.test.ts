@@ -19,7 +19,7 @@ import type { CommandName } from '../../src/contract/commands.js';
 import { ConfigSchema } from '../../src/contract/config.js';
 import { createCommandMap } from '../../src/terminal/command-map.js';
 import { nullLogger } from '../../src/terminal/log.js';
-import { createFileSecretStore, SECRETS_FILE } from '../../src/terminal/secrets.js';
+import { createFileSecretStore, SECRETS_FILE } from '../../src/config/secret-store.js';
 import { acquireDataDirLock } from '../../src/terminal/lock.js';
 import { createTerminal, type Terminal } from '../../src/terminal/terminal.js';
 import { uuidv7 } from '../../src/sync/ids.js';
