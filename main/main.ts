@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEventHub } from '../src/agent/events.js';
 import { stubHandlers } from '../src/agent/stub-handlers.js';
+import { startEmbeddedCentral } from '../src/central/embedded.js';
 import { DATA_FLAGS, parseKnownFlags } from '../src/config/flags.js';
 import { resolveSettings } from '../src/config/settings.js';
 import { commandNames } from '../src/contract/commands.js';
@@ -70,6 +71,7 @@ async function runMain(): Promise<void> {
       log: log.child({ part: 'terminal' }),
       app: appInfo,
       emit: (name, payload) => events.emit(name, payload),
+      embeddedCentral: startEmbeddedCentral,
     });
   } catch (e) {
     log.error('the terminal could not start', { err: e });

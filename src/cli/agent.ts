@@ -7,6 +7,7 @@ import { DATA_FLAGS, HELP_FLAG, parseFlags, parsePort, PORT_FLAG } from '../conf
 import { packageRoot, packageVersion } from '../config/package-info.js';
 import { resolveSettings } from '../config/settings.js';
 import { AgentStartError, defaultRendererDir, startAgent, type Agent } from '../agent/server.js';
+import { startEmbeddedCentral } from '../central/embedded.js';
 import { createFileLogger } from '../terminal/log.js';
 import { createTerminal } from '../terminal/terminal.js';
 import { refuseUsage, type CliIO } from './io.js';
@@ -82,6 +83,7 @@ export async function runAgent(
                 log: log.child({ part: 'terminal' }),
                 app,
                 emit: (name, payload) => events.emit(name, payload),
+                embeddedCentral: startEmbeddedCentral,
               });
               return { handlers: terminal.handlers, close: () => terminal.close() };
             },

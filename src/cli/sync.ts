@@ -12,7 +12,7 @@ import type { SecretStore } from '../config/secret-store.js';
 import { resolveSettings, type SettingsFlags } from '../config/settings.js';
 import type { Config } from '../contract/config.js';
 import { effectiveTerminalId } from '../contract/config.js';
-import type { RunningCentral } from '../central/index.js';
+import { startEmbeddedCentral } from '../central/embedded.js';
 import { openStore, type Store } from '../store/open.js';
 import { systemSyncClock } from '../sync/clock.js';
 import { entitySchemas } from '../sync/entities.js';
@@ -21,6 +21,7 @@ import { outboxPayloadSchema } from '../sync/outbox-payload.js';
 import { SyncService } from '../sync/sync-service.js';
 import { acquireDataDirLock } from '../terminal/lock.js';
 import { loggerOver, type Logger } from '../terminal/log.js';
+import type { EmbeddedCentral } from '../terminal/ports.js';
 import { connectCentral, openTerminalStore } from '../terminal/terminal.js';
 import { refuseUsage, type CliIO } from './io.js';
 
@@ -121,7 +122,7 @@ export async function runSync(args: string[], io: CliIO): Promise<number> {
   }
   const clock = systemSyncClock;
   const log = stderrLogger(io, f.sub);
-  let embedded: RunningCentral | null = null;
+  let embedded: EmbeddedCentral | null = null;
   let store: Store;
   try {
     store = await openFor(f, f.db ?? join(dataDir, 'terminal.sqlite'), secrets, io, log);
@@ -135,7 +136,14 @@ export async function runSync(args: string[], io: CliIO): Promise<number> {
     const link =
       f.sub === 'status'
         ? { config, baseUrl: config.central.url ?? 'http://127.0.0.1:9', central: null }
-        : await connectCentral({ dataDir, config, secrets, clock, log });
+        : await connectCentral({
+            dataDir,
+            config,
+            secrets,
+            clock,
+            log,
+            embedded: startEmbeddedCentral,
+          });
     embedded = link.central;
     const sync = new SyncService({
       store,
