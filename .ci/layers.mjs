@@ -13,6 +13,7 @@ export const LAYERS = {
   'src/money': [],
   'src/contract': [],
   'src/secret-hash': [],
+  'src/config': ['src/contract'],
   'src/engine': ['src/contract', 'src/money'],
   'src/devices': ['src/contract', 'src/money'],
   'src/store': ['src/contract', 'src/money', 'src/secret-hash'],
@@ -26,9 +27,9 @@ export const LAYERS = {
     'src/store',
     'src/sync',
     'src/secret-hash',
-    'src/central',
+    'src/config',
   ],
-  'src/agent': ['src/contract', 'src/terminal'],
+  'src/agent': ['src/contract', 'src/config', 'src/terminal'],
   'src/cli': [
     'src/contract',
     'src/money',
@@ -38,10 +39,12 @@ export const LAYERS = {
     'src/sync',
     'src/secret-hash',
     'src/central',
+    'src/config',
     'src/terminal',
     'src/agent',
   ],
-  main: ['src/contract', 'src/terminal', 'src/agent', 'src/cli'],
+  // main wires the embedded sandbox (src/central/embedded.ts) into the terminal, as the CLI does.
+  main: ['src/contract', 'src/config', 'src/terminal', 'src/agent', 'src/central'],
   renderer: ['types:src/contract'],
 };
 

@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEventHub } from '../src/agent/events.js';
 import { stubHandlers } from '../src/agent/stub-handlers.js';
-import { loadConfig, parseCommonFlags } from '../src/cli/agent.js';
-import { processIO } from '../src/cli/io.js';
+import { startEmbeddedCentral } from '../src/central/embedded.js';
+import { DATA_FLAGS, parseKnownFlags } from '../src/config/flags.js';
+import { resolveSettings } from '../src/config/settings.js';
 import { commandNames } from '../src/contract/commands.js';
 import {
   createCommandMap,
@@ -23,7 +24,7 @@ import { appResponse } from './app-protocol.js';
 import { APP_ORIGIN, APP_SCHEME, CALL_CHANNEL, EVENT_CHANNEL } from './channels.js';
 import { hardenContents, hardenSession } from './harden.js';
 import { createCallHandler } from './ipc.js';
-import { electronSecretStore } from './secrets.js';
+import { safeStorageSeal, warnIfUnprotected } from './secrets.js';
 import { windowOptions } from './window-options.js';
 
 // Must happen before `ready`: app:// behaves like https (a secure, standard origin).
@@ -44,15 +45,13 @@ async function runMain(): Promise<void> {
     app.quit();
     return;
   }
-  // Electron's own switches are left in the rest; --data and --config are ours.
-  const parsed = parseCommonFlags(process.argv.slice(1));
+  // Electron's and Chromium's own switches share argv: only --data and --config are ours.
+  const parsed = parseKnownFlags(process.argv.slice(1), DATA_FLAGS);
   if (!parsed.ok) return fail('Loyalty Terminal', parsed.message);
-  const flags = parsed.flags;
-  const loaded = await loadConfig(flags, processIO);
-  if (!loaded.ok) return fail('Loyalty Terminal: configuration', loaded.message);
-
-  // `terminal.data_dir` moves everything (lock, store, logs), as it does for the agent.
-  const dataDir = loaded.config.terminal.data_dir ?? flags.data;
+  // As the agent resolves them; the secret store is DIR/secrets.safe.json, sealed by the OS.
+  const resolved = await resolveSettings(parsed.values, { seal: safeStorageSeal(safeStorage) });
+  if (!resolved.ok) return fail('Loyalty Terminal: configuration', resolved.message);
+  const { config, dataDir, secrets } = resolved.settings;
   const locked = acquireDataDirLock(dataDir);
   if (!locked.ok) return fail('Loyalty Terminal is already running', locked.error.message);
   const log = createFileLogger({ dir: join(dataDir, 'logs'), name: 'electron' });
@@ -61,16 +60,18 @@ async function runMain(): Promise<void> {
 
   // safeStorage decrypts only after `ready` (Linux), and the workflow reads its secrets first.
   await app.whenReady();
+  warnIfUnprotected(safeStorage, log);
   // The workflow starts only under the lock, so a second instance never opens the store.
   let terminal: Awaited<ReturnType<typeof createTerminal>>;
   try {
     terminal = await createTerminal({
       dataDir,
-      config: loaded.config,
-      secrets: electronSecretStore(dataDir, safeStorage, log),
+      config,
+      secrets,
       log: log.child({ part: 'terminal' }),
       app: appInfo,
       emit: (name, payload) => events.emit(name, payload),
+      embeddedCentral: startEmbeddedCentral,
     });
   } catch (e) {
     log.error('the terminal could not start', { err: e });
@@ -96,7 +97,7 @@ async function runMain(): Promise<void> {
   });
 
   const commands = createCommandMap<CommandContext>({ log });
-  const stubs = stubHandlers({ config: loaded.config, app: appInfo });
+  const stubs = stubHandlers({ config, app: appInfo });
   for (const name of commandNames) {
     const handler = (terminal.handlers[name] ?? stubs[name]) as Handler<typeof name>;
     commands.register(name, handler);

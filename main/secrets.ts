@@ -1,14 +1,14 @@
-// The SecretStore port (src/terminal/secrets.ts) over Electron's safeStorage: values are
+// The SecretStore port (src/config/secret-store.ts) over Electron's safeStorage: values are
 // encrypted with the OS keychain (DPAPI, libsecret, kwallet) and kept base64 in
 // DIR/secrets.safe.json, mode 0600. Without OS encryption the store refuses to write,
 // rather than keeping a secret in the clear behind the user's back.
 import type { SafeStorage } from 'electron';
-import { join } from 'node:path';
 import {
   createFileSecretStore,
-  SAFE_SECRETS_FILE,
+  secretStoreIn,
+  type SecretSeal,
   type SecretStore,
-} from '../src/terminal/secrets.js';
+} from '../src/config/secret-store.js';
 import type { Logger } from '../src/terminal/log.js';
 
 export type SafeStorageLike = Pick<
@@ -16,6 +16,26 @@ export type SafeStorageLike = Pick<
   'isEncryptionAvailable' | 'encryptString' | 'decryptString'
 > &
   Partial<Pick<SafeStorage, 'getSelectedStorageBackend'>>;
+
+/** How the app's file store keeps values: sealed by safeStorage, never in clear. */
+export function safeStorageSeal(safe: SafeStorageLike): SecretSeal {
+  return {
+    seal(value) {
+      if (!safe.isEncryptionAvailable()) {
+        throw new Error('OS encryption (safeStorage) is not available: the secret was not stored');
+      }
+      return safe.encryptString(value).toString('base64');
+    },
+    unseal: (stored) => safe.decryptString(Buffer.from(stored, 'base64')),
+  };
+}
+
+/** Says so in the log when safeStorage only obfuscates (Linux without a keyring). */
+export function warnIfUnprotected(safe: SafeStorageLike, log: Logger): void {
+  if (process.platform === 'linux' && safe.getSelectedStorageBackend?.() === 'basic_text') {
+    log.warn('safeStorage uses basic_text: no keyring, secrets are only obfuscated');
+  }
+}
 
 /**
  * The store main.ts hands the workflow: DIR/secrets.safe.json (the agent's secrets.json is
@@ -26,7 +46,8 @@ export function electronSecretStore(
   safe: SafeStorageLike,
   log: Logger,
 ): SecretStore {
-  return createSafeStorageSecretStore(join(dataDir, SAFE_SECRETS_FILE), safe, log);
+  warnIfUnprotected(safe, log);
+  return secretStoreIn(dataDir, safeStorageSeal(safe));
 }
 
 export function createSafeStorageSecretStore(
@@ -34,16 +55,6 @@ export function createSafeStorageSecretStore(
   safe: SafeStorageLike,
   log: Logger,
 ): SecretStore {
-  if (process.platform === 'linux' && safe.getSelectedStorageBackend?.() === 'basic_text') {
-    log.warn('safeStorage uses basic_text: no keyring, secrets are only obfuscated');
-  }
-  return createFileSecretStore(file, {
-    seal(value) {
-      if (!safe.isEncryptionAvailable()) {
-        throw new Error('OS encryption (safeStorage) is not available: the secret was not stored');
-      }
-      return safe.encryptString(value).toString('base64');
-    },
-    unseal: (stored) => safe.decryptString(Buffer.from(stored, 'base64')),
-  });
+  warnIfUnprotected(safe, log);
+  return createFileSecretStore(file, safeStorageSeal(safe));
 }

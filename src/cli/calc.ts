@@ -4,12 +4,15 @@
 import { EngineFixture } from '../contract/engine.js';
 import { problemsOf } from '../contract/problems.js';
 import { runFixture } from '../engine/index.js';
-import type { CliIO } from './io.js';
+import { parseFlags } from '../config/flags.js';
+import { refuseUsage, type CliIO } from './io.js';
 
 const USAGE = 'usage: loyalty-terminal calc FILE|-';
 
 export async function runCalc(args: string[], io: CliIO): Promise<number> {
-  const [file, ...extra] = args;
+  const flags = parseFlags(args, {});
+  if (!flags.ok) return refuseUsage(io, 'calc', flags.message, `${USAGE}\n`);
+  const [file, ...extra] = flags.positionals;
   if (file === undefined || extra.length > 0) {
     io.stderr(`${USAGE}\n`);
     return 2;

@@ -1,10 +1,18 @@
 // `loyalty-terminal central --port P --db FILE [--seed demo]`: runs the sandbox central
 // service on 127.0.0.1 and prints one JSON line once it listens: { url, terminal_id, api_key }
 // (the demo terminal's credentials). Runs until SIGINT or SIGTERM.
+import { HELP_FLAG, parseFlags, parsePort, PORT_FLAG } from '../config/flags.js';
 import { startCentral } from '../central/index.js';
-import type { CliIO } from './io.js';
+import { refuseUsage, type CliIO } from './io.js';
 
 const USAGE = 'usage: loyalty-terminal central [--port P] [--db FILE] [--seed demo|none]\n';
+
+const CENTRAL_FLAGS = {
+  ...PORT_FLAG,
+  ...HELP_FLAG,
+  db: { type: 'string' },
+  seed: { type: 'string' },
+} as const;
 
 function untilSignal(): Promise<void> {
   return new Promise((resolve) => {
@@ -23,29 +31,23 @@ export async function runCentral(
   io: CliIO,
   until: Promise<void> = untilSignal(),
 ): Promise<number> {
-  let port = 0;
-  let db = ':memory:';
-  let seed: 'demo' | 'none' = 'none';
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const v = args[i + 1];
-    if (a === '--port' && v !== undefined && /^\d+$/.test(v) && Number(v) <= 65_535) {
-      port = Number(v);
-      i++;
-    } else if (a === '--db' && v !== undefined) {
-      db = v;
-      i++;
-    } else if (a === '--seed' && (v === 'demo' || v === 'none')) {
-      seed = v;
-      i++;
-    } else {
-      io.stderr(USAGE);
-      return 2;
-    }
+  const parsed = parseFlags(args, CENTRAL_FLAGS);
+  if (!parsed.ok) return refuseUsage(io, 'central', parsed.message, USAGE);
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout(USAGE);
+    return 0;
   }
+  const port = parsePort(values.port);
+  const seed = values.seed ?? 'none';
+  if (!port.ok || (seed !== 'demo' && seed !== 'none') || positionals.length > 0) {
+    io.stderr(USAGE);
+    return 2;
+  }
+  const db = values.db ?? ':memory:';
   let central;
   try {
-    central = await startCentral({ port, db, seed });
+    central = await startCentral({ port: port.port, db, seed });
   } catch (err) {
     io.stderr(`central: ${(err as Error).message}\n`);
     return 1;

@@ -1,14 +1,19 @@
 // `contract validate TYPE FILE|-` and `contract types`.
 import { contractTypes, findContractType } from '../contract/index.js';
 import { problemsOf } from '../contract/problems.js';
-import type { CliIO } from './io.js';
+import { parseFlags } from '../config/flags.js';
+import { refuseUsage, type CliIO } from './io.js';
 
 const USAGE =
   'usage: loyalty-terminal contract validate [--inbound] TYPE FILE|-  |  contract types\n';
 
+const CONTRACT_FLAGS = { inbound: { type: 'boolean' }, types: { type: 'boolean' } } as const;
+
 export async function runContract(args: string[], io: CliIO): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub === 'types' || (sub === 'validate' && rest.includes('--types'))) {
+  const parsed = parseFlags(args, CONTRACT_FLAGS);
+  if (!parsed.ok) return refuseUsage(io, 'contract', parsed.message, USAGE);
+  const [sub, ...rest] = parsed.positionals;
+  if (sub === 'types' || (sub === 'validate' && parsed.values.types)) {
     io.stdout(`${contractTypes().join('\n')}\n`);
     return 0;
   }
@@ -16,8 +21,8 @@ export async function runContract(args: string[], io: CliIO): Promise<number> {
     io.stderr(USAGE);
     return 2;
   }
-  const inbound = rest.includes('--inbound');
-  const [typeName, file, ...extra] = rest.filter((a) => a !== '--inbound');
+  const inbound = parsed.values.inbound ?? false;
+  const [typeName, file, ...extra] = rest;
   if (typeName === undefined || file === undefined || extra.length > 0) {
     io.stderr(USAGE);
     return 2;

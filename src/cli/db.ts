@@ -1,8 +1,10 @@
 // `loyalty-terminal db migrate|status|backup|check`: the operator's commands on the terminal's
 // database. `status`, `check` and `backup` never migrate or otherwise change the file (a
 // damaged file is reported, not recovered); `migrate` recovers one as a start does.
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { HELP_FLAG, parseFlags } from '../config/flags.js';
+import { secretStoreIn } from '../config/secret-store.js';
+import { defaultDataDir } from '../config/settings.js';
 import { classifyStoreError } from '../store/errors.js';
 import type { Migration, SchemaStatus } from '../store/migrate.js';
 import { backupFile, checkFile, inspectFile, resolveMigrations } from '../store/open.js';
@@ -12,8 +14,7 @@ import { acquireDataDirLock } from '../terminal/lock.js';
 import { nullLogger } from '../terminal/log.js';
 import { openTerminalStore } from '../terminal/terminal.js';
 import { stampOf } from '../store/backup.js';
-import { agentSecrets } from './agent.js';
-import type { CliIO } from './io.js';
+import { refuseUsage, type CliIO } from './io.js';
 
 export const DB_HELP = `Usage: loyalty-terminal db COMMAND [--db FILE | --data DIR]
 
@@ -34,35 +35,31 @@ interface Parsed {
   file: string;
   out: string | undefined;
   migrationsDir: string | undefined;
-  error: string | null;
+  help: boolean;
 }
 
-function parse(args: string[]): Parsed {
-  const rest = args[0] === 'db' ? args.slice(1) : args;
-  let command: string | undefined;
-  let db: string | undefined;
-  let data: string | undefined;
-  let out: string | undefined;
-  let migrationsDir: string | undefined;
-  let error: string | null = null;
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i] ?? '';
-    const value = (): string | undefined => {
-      const v = rest[i + 1];
-      i += 1;
-      if (v === undefined || v.startsWith('--')) error = `${a} needs a value`;
-      return v;
-    };
-    if (a === '--db') db = value();
-    else if (a === '--data') data = value();
-    else if (a === '--out') out = value();
-    else if (a === '--migrations') migrationsDir = value();
-    else if (a.startsWith('--')) error = `unknown option ${a}`;
-    else if (command === undefined) command = a;
-    else error = `unexpected argument ${a}`;
-  }
-  const file = db ?? join(data ?? join(homedir(), '.loyalty-terminal'), 'terminal.sqlite');
-  return { command, file, out, migrationsDir, error };
+const DB_FLAGS = {
+  ...HELP_FLAG,
+  db: { type: 'string' },
+  data: { type: 'string' },
+  out: { type: 'string' },
+  migrations: { type: 'string' },
+} as const;
+
+/** The database works on a file, not a configuration: --db FILE, else DIR/terminal.sqlite. */
+function parse(args: string[]): Parsed | { error: string } {
+  const parsed = parseFlags(args[0] === 'db' ? args.slice(1) : args, DB_FLAGS);
+  if (!parsed.ok) return { error: parsed.message };
+  const { values, positionals } = parsed;
+  const [command, extra] = positionals;
+  if (extra !== undefined) return { error: `unexpected argument ${extra}` };
+  return {
+    command,
+    file: values.db ?? join(values.data ?? defaultDataDir(), 'terminal.sqlite'),
+    out: values.out,
+    migrationsDir: values.migrations,
+    help: values.help ?? false,
+  };
 }
 
 const pad = (v: number): string => String(v).padStart(4, '0');
@@ -107,7 +104,7 @@ async function migrate(p: Parsed, migrations: readonly Migration[], io: CliIO): 
       clock: systemSyncClock,
       log: nullLogger,
       // The secret of the data directory the file lives in, as the agent there keys it.
-      secrets: agentSecrets(dirname(p.file)),
+      secrets: secretStoreIn(dirname(p.file)),
       newId: () => uuidv7(Date.now()),
       dailyBackup: false,
       ...(p.migrationsDir === undefined ? {} : { migrationsDir: p.migrationsDir }),
@@ -139,13 +136,10 @@ function statusUnlessDamaged(file: string, migrations: readonly Migration[]): Sc
 
 export async function runDb(args: string[], io: CliIO): Promise<number> {
   const p = parse(args);
-  if (p.command === undefined || p.command === 'help' || args.includes('--help')) {
+  if ('error' in p) return refuseUsage(io, 'db', p.error, DB_HELP);
+  if (p.command === undefined || p.command === 'help' || p.help) {
     io.stdout(DB_HELP);
-    return p.command === undefined ? 2 : 0;
-  }
-  if (p.error) {
-    io.stderr(`db: ${p.error}\n${DB_HELP}`);
-    return 2;
+    return p.command === undefined && !p.help ? 2 : 0;
   }
   try {
     const migrations = resolveMigrations({ migrationsDir: p.migrationsDir });

@@ -1,14 +1,15 @@
 // `loyalty-terminal devices list`, `devices decode PROTOCOL HEX|-` and `devices sim-books`.
 import { stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type Config, ConfigSchema, parseConfig } from '../contract/config.js';
+import { DATA_FLAGS, parseFlags } from '../config/flags.js';
+import { resolveSettings, type Settings } from '../config/settings.js';
+import type { Config } from '../contract/config.js';
 import { parseHex } from '../devices/bytes.js';
 import { decodeCapture, type DecodeProtocol, PROTOCOLS } from '../devices/decode.js';
 import { listSerialPorts } from '../devices/serial.js';
 import { readConcertSimBooks, readZvtSimBooks, SIMULATOR_DIR } from '../devices/sim/state-file.js';
 import { openTcp } from '../devices/tcp.js';
-import type { CliIO } from './io.js';
+import { refuseUsage, type CliIO } from './io.js';
 
 export const DEVICES_HELP = `loyalty-terminal devices: serial devices and their captures
 
@@ -18,41 +19,32 @@ Usage:
   loyalty-terminal devices decode PROTOCOL HEX|-
       a captured frame as JSON; exit 1 with the reason when it does not parse
       PROTOCOL: ${PROTOCOLS.join(', ')}
-  loyalty-terminal devices sim-books [--data DIR]
+  loyalty-terminal devices sim-books [--data DIR] [--config FILE]
       the simulated payment units' books (DIR/${SIMULATOR_DIR}) as JSON: every approved
       operation with amount, receipt, kind and whether reversed; read-only
 `;
 
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
-
-async function loadConfig(
-  args: string[],
-  io: CliIO,
-): Promise<{ ok: true; config: Config; source: string } | { ok: false; message: string }> {
-  const file =
-    flag(args, '--config') ??
-    join(flag(args, '--data') ?? join(homedir(), '.loyalty-terminal'), 'config.json');
-  let text: string;
-  try {
-    text = await io.readInput(file);
-  } catch (e) {
-    if ((e as { code?: string }).code === 'ENOENT')
-      return { ok: true, config: ConfigSchema.parse({}), source: 'embedded default' };
-    return { ok: false, message: `cannot read ${file}: ${(e as Error).message}` };
+/**
+ * The settings of `list` and `sim-books`: the agent's configuration and data directory
+ * (`terminal.data_dir` honoured), so they show what the terminal there runs with. Null when
+ * refused, the reason already on stderr.
+ */
+async function settingsOf(sub: string, args: string[], io: CliIO): Promise<Settings | null> {
+  const parsed = parseFlags(args, DATA_FLAGS);
+  if (!parsed.ok) {
+    refuseUsage(io, `devices ${sub}`, parsed.message, DEVICES_HELP);
+    return null;
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, message: `${file}: ${(e as Error).message}` };
+  if (parsed.positionals.length > 0) {
+    refuseUsage(io, `devices ${sub}`, `unknown argument "${parsed.positionals[0]}"`, DEVICES_HELP);
+    return null;
   }
-  const parsed = parseConfig(json);
-  if (!parsed.ok)
-    return { ok: false, message: parsed.errors.map((e) => `${e.path}: ${e.message}`).join('\n') };
-  return { ok: true, config: parsed.config, source: file };
+  const resolved = await resolveSettings(parsed.values, { readText: (f) => io.readInput(f) });
+  if (!resolved.ok) {
+    io.stderr(`${resolved.message}\n`);
+    return null;
+  }
+  return resolved.settings;
 }
 
 async function probe(d: NonNullable<Config['devices'][keyof Config['devices']]>): Promise<string> {
@@ -75,11 +67,8 @@ async function probe(d: NonNullable<Config['devices'][keyof Config['devices']]>)
 }
 
 async function list(args: string[], io: CliIO): Promise<number> {
-  const cfg = await loadConfig(args, io);
-  if (!cfg.ok) {
-    io.stderr(`${cfg.message}\n`);
-    return 2;
-  }
+  const settings = await settingsOf('list', args, io);
+  if (!settings) return 2;
   const listed = await listSerialPorts();
   const ports = listed.ok
     ? {
@@ -89,7 +78,7 @@ async function list(args: string[], io: CliIO): Promise<number> {
       }
     : { enumerated: false, reason: `cannot enumerate serial ports: ${listed.reason}` };
   const devices = [];
-  for (const [name, d] of Object.entries(cfg.config.devices)) {
+  for (const [name, d] of Object.entries(settings.config.devices)) {
     if (!d) continue;
     devices.push({
       name,
@@ -108,12 +97,15 @@ async function list(args: string[], io: CliIO): Promise<number> {
       state: await probe(d),
     });
   }
-  io.stdout(`${JSON.stringify({ config: cfg.source, ports, devices }, null, 2)}\n`);
+  const source = settings.configFile ?? 'embedded default';
+  io.stdout(`${JSON.stringify({ config: source, ports, devices }, null, 2)}\n`);
   return 0;
 }
 
 async function decode(args: string[], io: CliIO): Promise<number> {
-  const [protocol, ...rest] = args;
+  const parsed = parseFlags(args, {});
+  if (!parsed.ok) return refuseUsage(io, 'devices decode', parsed.message, DEVICES_HELP);
+  const [protocol, ...rest] = parsed.positionals;
   if (protocol === undefined || !(PROTOCOLS as readonly string[]).includes(protocol)) {
     io.stderr(`unknown protocol "${protocol ?? ''}"; one of ${PROTOCOLS.join(', ')}\n`);
     return 2;
@@ -143,8 +135,10 @@ async function decode(args: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
-function simBooks(args: string[], io: CliIO): number {
-  const dir = join(flag(args, '--data') ?? join(homedir(), '.loyalty-terminal'), SIMULATOR_DIR);
+async function simBooks(args: string[], io: CliIO): Promise<number> {
+  const settings = await settingsOf('sim-books', args, io);
+  if (!settings) return 2;
+  const dir = join(settings.dataDir, SIMULATOR_DIR);
   const zvt = readZvtSimBooks(dir);
   const concert = readConcertSimBooks(dir);
   for (const r of [zvt, concert])

@@ -48,3 +48,12 @@ export function memoryIO(
   };
   return io;
 }
+
+/**
+ * A refused command line: one line naming what is wrong, then the command's usage, on
+ * stderr; exit 2. Every command refuses an unknown flag this way (src/config/flags.ts).
+ */
+export function refuseUsage(io: CliIO, command: string, message: string, usage: string): number {
+  io.stderr(`${command}: ${message}\n${usage}`);
+  return 2;
+}

@@ -6,7 +6,7 @@ import { runContract } from './contract.js';
 import { runDb } from './db.js';
 import { runDevices } from './devices.js';
 import { type CliIO, processIO } from './io.js';
-import { packageVersion } from './package-info.js';
+import { packageVersion } from '../config/package-info.js';
 import { runSecrets } from './secrets.js';
 import { runStart } from './start.js';
 import { runSync } from './sync.js';

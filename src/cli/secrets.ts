@@ -4,20 +4,21 @@
 // value. The Electron app's secrets (DIR/secrets.safe.json) are sealed by the OS for that app
 // alone: `list` shows their names, but they are set through config.json (docs/terminal.md).
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { DATA_FLAGS, HELP_FLAG, parseFlags } from '../config/flags.js';
 import {
   checkSecretName,
-  checkTerminalSecret,
-  createFileSecretStore,
-  isTerminalSecret,
   readJsonRecord,
-  SAFE_SECRETS_FILE,
   SECRETS_FILE,
+  secretsFileIn,
+} from '../config/secret-store.js';
+import { resolveSettings } from '../config/settings.js';
+import {
+  checkTerminalSecret,
+  isTerminalSecret,
   secretInConfig,
   TERMINAL_SECRETS,
 } from '../terminal/secrets.js';
-import { dataDirOf, loadConfig, parseCommonFlags } from './agent.js';
-import type { CliIO } from './io.js';
+import { refuseUsage, type CliIO } from './io.js';
 
 export const SECRETS_USAGE = `usage: loyalty-terminal secrets set NAME [--data DIR] [--config FILE]   (value on stdin)
        loyalty-terminal secrets delete NAME [--data DIR] [--config FILE]
@@ -42,17 +43,13 @@ function stripLineEnd(text: string): string {
 }
 
 export async function runSecrets(args: string[], io: CliIO): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
+  const parsed = parseFlags(args, { ...DATA_FLAGS, ...HELP_FLAG });
+  if (!parsed.ok) return refuseUsage(io, 'secrets', parsed.message, SECRETS_USAGE);
+  if (parsed.values.help) {
     io.stdout(SECRETS_USAGE);
     return 0;
   }
-  if (args.some((a) => a === '--port' || a.startsWith('--port='))) {
-    return usage(io, 'secrets takes no --port');
-  }
-  const parsed = parseCommonFlags(args);
-  if (!parsed.ok) return usage(io, parsed.message);
-  const flags = parsed.flags;
-  const [sub, name, ...extra] = flags.rest;
+  const [sub, name, ...extra] = parsed.positionals;
   if (sub !== 'set' && sub !== 'delete' && sub !== 'list') {
     return usage(
       io,
@@ -64,15 +61,14 @@ export async function runSecrets(args: string[], io: CliIO): Promise<number> {
   if (given.length !== arity) {
     return usage(io, arity === 0 ? 'secrets list takes no NAME' : `secrets ${sub} needs one NAME`);
   }
-  const loaded = await loadConfig(flags, io);
-  if (!loaded.ok) {
-    io.stderr(`${loaded.message}\n`);
+  const resolved = await resolveSettings(parsed.values, { readText: (f) => io.readInput(f) });
+  if (!resolved.ok) {
+    io.stderr(`${resolved.message}\n`);
     return 2;
   }
-  // `terminal.data_dir` moves the data directory, as it does for the agent.
-  const dataDir = dataDirOf(loaded.config, flags);
-  const file = join(dataDir, SECRETS_FILE);
-  const safeFile = join(dataDir, SAFE_SECRETS_FILE);
+  // The agent's store of the data directory the agent uses (`terminal.data_dir` honoured).
+  const { config, dataDir, secrets, secretsFile: file } = resolved.settings;
+  const safeFile = secretsFileIn(dataDir, true);
 
   try {
     if (sub === 'list') {
@@ -89,7 +85,7 @@ export async function runSecrets(args: string[], io: CliIO): Promise<number> {
         return usage(io, (e as Error).message);
       }
       const had = name! in readJsonRecord(file);
-      await createFileSecretStore(file).delete(name!);
+      await secrets.delete(name!);
       io.stdout(had ? `deleted ${name} from ${file}\n` : `${name} was not in ${file}\n`);
       return 0;
     }
@@ -101,9 +97,9 @@ export async function runSecrets(args: string[], io: CliIO): Promise<number> {
     if (value === '') return usage(io, `no value for ${name} on standard input`);
     const invalid = checkTerminalSecret(name, value);
     if (invalid !== null) return usage(io, `refused, nothing stored: ${invalid}`);
-    await createFileSecretStore(file).set(name, value);
+    await secrets.set(name, value);
     io.stdout(`stored ${name} in ${file}; the agent uses it from its next start\n`);
-    if (secretInConfig(loaded.config, name)) {
+    if (secretInConfig(config, name)) {
       io.stderr(
         `warning: the configuration still holds ${name} in clear; delete it there, or the ` +
           `terminal copies it over this value at its next start\n`,

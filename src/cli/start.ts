@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAgent, type RunAgentOptions } from './agent.js';
 import type { CliIO } from './io.js';
-import { packageRoot } from './package-info.js';
+import { packageRoot } from '../config/package-info.js';
 
 /** The Electron executable under ROOT/node_modules/electron, or null when it is not installed. */
 export function findElectron(

@@ -1,14 +1,18 @@
 // `loyalty-terminal sync status|pull|push` for operators: the link's state, the outbox depth
 // and the attention list; a pull of the change feed now; a drain of the outbox now (every
-// queued row, whatever its backoff). They start as the agent does (src/cli/agent.ts,
+// queued row, whatever its backoff). They start as the agent does (src/config/settings.ts,
 // src/terminal/terminal.ts): the configuration, the data directory it names
 // (`terminal.data_dir`, else --data), the agent's secret store there for the central API
 // key, and the store opened with recovery from DIR/backups/ when damaged. push and pull take
 // the data directory's lock, so they never race a running terminal.
 import { join } from 'node:path';
+import { DATA_FLAGS, HELP_FLAG, parseFlags } from '../config/flags.js';
+import { packageVersion } from '../config/package-info.js';
+import type { SecretStore } from '../config/secret-store.js';
+import { resolveSettings, type SettingsFlags } from '../config/settings.js';
 import type { Config } from '../contract/config.js';
 import { effectiveTerminalId } from '../contract/config.js';
-import type { RunningCentral } from '../central/index.js';
+import { startEmbeddedCentral } from '../central/embedded.js';
 import { openStore, type Store } from '../store/open.js';
 import { systemSyncClock } from '../sync/clock.js';
 import { entitySchemas } from '../sync/entities.js';
@@ -17,44 +21,37 @@ import { outboxPayloadSchema } from '../sync/outbox-payload.js';
 import { SyncService } from '../sync/sync-service.js';
 import { acquireDataDirLock } from '../terminal/lock.js';
 import { loggerOver, type Logger } from '../terminal/log.js';
+import type { EmbeddedCentral } from '../terminal/ports.js';
 import { connectCentral, openTerminalStore } from '../terminal/terminal.js';
-import {
-  agentSecrets,
-  dataDirOf,
-  loadConfig,
-  parseCommonFlags,
-  type CommonFlags,
-} from './agent.js';
-import type { CliIO } from './io.js';
-import { packageVersion } from './package-info.js';
+import { refuseUsage, type CliIO } from './io.js';
 
 const USAGE =
   'usage: loyalty-terminal sync status|pull|push [--data DIR] [--db FILE] [--config FILE] [--json]\n';
 
+const SYNC_FLAGS = {
+  ...DATA_FLAGS,
+  ...HELP_FLAG,
+  db: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
 interface Flags {
   sub: 'status' | 'pull' | 'push';
-  common: CommonFlags;
+  common: SettingsFlags;
   db: string | null;
   json: boolean;
 }
 
-function parseFlags(args: string[]): Flags | null {
-  if (args.some((a) => a === '--port' || a.startsWith('--port='))) return null;
-  const parsed = parseCommonFlags(args);
-  if (!parsed.ok) return null;
-  const [sub, ...rest] = parsed.flags.rest;
-  if (sub !== 'status' && sub !== 'pull' && sub !== 'push') return null;
-  const f: Flags = { sub, common: parsed.flags, db: null, json: false };
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i];
-    const v = rest[i + 1];
-    if (a === '--json') f.json = true;
-    else if (a === '--db' && v !== undefined) {
-      f.db = v;
-      i++;
-    } else return null;
-  }
-  return f;
+/** The flags, or why not (null: no reason but the usage itself). */
+function readFlags(args: string[]): Flags | 'help' | { refused: string | null } {
+  const parsed = parseFlags(args, SYNC_FLAGS);
+  if (!parsed.ok) return { refused: parsed.message };
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
+  const [sub, ...extra] = positionals;
+  if ((sub !== 'status' && sub !== 'pull' && sub !== 'push') || extra.length > 0)
+    return { refused: null };
+  return { sub, common: values, db: values.db ?? null, json: values.json ?? false };
 }
 
 /** Warnings of the start (a secret in clear in config.json, ...) go to stderr. */
@@ -73,7 +70,7 @@ function stderrLogger(io: CliIO, sub: string): Logger {
 async function openFor(
   f: Flags,
   file: string,
-  dataDir: string,
+  secrets: SecretStore,
   io: CliIO,
   log: Logger,
 ): Promise<Store> {
@@ -90,7 +87,7 @@ async function openFor(
     file,
     clock,
     log,
-    secrets: agentSecrets(dataDir),
+    secrets,
     newId: () => uuidv7(clock.now()),
     dailyBackup: false,
   });
@@ -101,18 +98,23 @@ async function openFor(
 const seconds = (ms: number | null) => (ms === null ? 'never' : `${Math.round(ms / 1000)} s`);
 
 export async function runSync(args: string[], io: CliIO): Promise<number> {
-  const f = parseFlags(args);
-  if (!f) {
+  const f = readFlags(args);
+  if (f === 'help') {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if ('refused' in f) {
+    if (f.refused !== null) return refuseUsage(io, 'sync', f.refused, USAGE);
     io.stderr(USAGE);
     return 2;
   }
-  const loaded = await loadConfig(f.common, io);
-  if (!loaded.ok) {
-    io.stderr(`${loaded.message}\n`);
+  const resolved = await resolveSettings(f.common, { readText: (file) => io.readInput(file) });
+  if (!resolved.ok) {
+    io.stderr(`${resolved.message}\n`);
     return 2;
   }
-  const config: Config = loaded.config;
-  const dataDir = dataDirOf(config, f.common);
+  const { dataDir, secrets } = resolved.settings;
+  const config: Config = resolved.settings.config;
   const lock = f.sub === 'status' ? null : acquireDataDirLock(dataDir);
   if (lock && !lock.ok) {
     io.stderr(`sync ${f.sub}: ${lock.error.message}\n`);
@@ -120,10 +122,10 @@ export async function runSync(args: string[], io: CliIO): Promise<number> {
   }
   const clock = systemSyncClock;
   const log = stderrLogger(io, f.sub);
-  let embedded: RunningCentral | null = null;
+  let embedded: EmbeddedCentral | null = null;
   let store: Store;
   try {
-    store = await openFor(f, f.db ?? join(dataDir, 'terminal.sqlite'), dataDir, io, log);
+    store = await openFor(f, f.db ?? join(dataDir, 'terminal.sqlite'), secrets, io, log);
   } catch (err) {
     if (lock?.ok) lock.lock.release();
     io.stderr(`sync ${f.sub}: ${(err as Error).message}\n`);
@@ -134,7 +136,14 @@ export async function runSync(args: string[], io: CliIO): Promise<number> {
     const link =
       f.sub === 'status'
         ? { config, baseUrl: config.central.url ?? 'http://127.0.0.1:9', central: null }
-        : await connectCentral({ dataDir, config, secrets: agentSecrets(dataDir), clock, log });
+        : await connectCentral({
+            dataDir,
+            config,
+            secrets,
+            clock,
+            log,
+            embedded: startEmbeddedCentral,
+          });
     embedded = link.central;
     const sync = new SyncService({
       store,

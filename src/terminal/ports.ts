@@ -21,6 +21,24 @@ export interface AppInfo {
 
 export type Emit = <E extends EventName>(name: E, payload: EventPayload<E>) => void;
 
+/** The sandbox central service run in-process when no central URL is configured. */
+export interface EmbeddedCentral {
+  readonly url: string;
+  /** The demo terminal's key: the only one the sandbox knows. */
+  readonly api_key: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the embedded sandbox over its SQLite file in the data directory. The terminal never
+ * imports the sandbox: the launchers (the agent, the Electron app, `sync pull|push`) pass
+ * src/central/embedded.ts's `startEmbeddedCentral` in.
+ */
+export type StartEmbeddedCentral = (o: {
+  db: string;
+  clock: { now(): number };
+}) => Promise<EmbeddedCentral>;
+
 export interface TerminalPorts {
   config: Config;
   terminalId: string;

@@ -10,7 +10,6 @@
 import { join } from 'node:path';
 import type { Config } from '../contract/config.js';
 import { effectiveTerminalId } from '../contract/config.js';
-import { startCentral, type RunningCentral } from '../central/index.js';
 import { createDevices, type DeviceSet } from '../devices/registry.js';
 import type { Recognition } from '../devices/recognition.js';
 import { SIMULATOR_DIR } from '../devices/sim/state-file.js';
@@ -30,10 +29,18 @@ import type { Handlers } from './command-map.js';
 import { createHandlers, devicesOf, type Services } from './handlers.js';
 import { IdentifyService } from './identify.js';
 import { createFileLogger, type Logger } from './log.js';
-import type { AppInfo, Emit, Ids, TerminalPorts } from './ports.js';
+import type {
+  AppInfo,
+  EmbeddedCentral,
+  Emit,
+  Ids,
+  StartEmbeddedCentral,
+  TerminalPorts,
+} from './ports.js';
 import { SaleService } from './sale-service.js';
 import { ReturnsService } from './returns.js';
-import { loadOrCreateHashKey, resolveSecret, type SecretStore } from './secrets.js';
+import type { SecretStore } from '../config/secret-store.js';
+import { loadOrCreateHashKey, resolveSecret } from './secrets.js';
 import { ShiftService } from './shifts.js';
 import { StaffService } from './staff.js';
 import { Workflow } from './workflow.js';
@@ -58,6 +65,8 @@ export interface CreateTerminalOptions {
   devices?: DeviceSet | null;
   /** Run the sync loops (pull and drain on timers); default true. */
   startSync?: boolean;
+  /** Starts the embedded sandbox; needed only when no `central.url` is configured. */
+  embeddedCentral?: StartEmbeddedCentral;
 }
 
 export interface Terminal {
@@ -66,7 +75,7 @@ export interface Terminal {
   sync: SyncService;
   devices: DeviceSet | null;
   /** The in-process sandbox when no central URL is configured. */
-  central: RunningCentral | null;
+  central: EmbeddedCentral | null;
   ports: TerminalPorts;
   services: Services;
   /** A read from the card reader or scanner (bank cards masked), for a UI to identify with. */
@@ -79,7 +88,7 @@ export interface CentralLink {
   readonly config: Config;
   readonly baseUrl: string;
   /** The in-process sandbox when no central URL is configured; the caller closes it. */
-  readonly central: RunningCentral | null;
+  readonly central: EmbeddedCentral | null;
 }
 
 /**
@@ -94,15 +103,18 @@ export async function connectCentral(o: {
   secrets: SecretStore;
   clock: SyncClock;
   log: Logger;
+  /** Starts the embedded sandbox (src/central/embedded.ts); needed when no URL is configured. */
+  embedded?: StartEmbeddedCentral | undefined;
 }): Promise<CentralLink> {
   const { config, log } = o;
   const apiKey = await resolveSecret('central.api_key', config, o.secrets, log);
-  let central: RunningCentral | null = null;
+  let central: EmbeddedCentral | null = null;
   if (config.central.url === null) {
+    // A wiring fault, not a cashier's: every launcher passes the sandbox in.
+    if (!o.embedded) throw new Error('no central.url is configured and no embedded sandbox given');
     privateDatabaseFile(join(o.dataDir, 'sandbox-central.sqlite'));
-    central = await startCentral({
+    central = await o.embedded({
       db: join(o.dataDir, 'sandbox-central.sqlite'),
-      seed: 'demo',
       clock: { now: () => o.clock.now() },
     });
     log.info('sandbox central started', { url: central.url });
@@ -193,6 +205,7 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
       secrets: o.secrets,
       clock,
       log,
+      embedded: o.embeddedCentral,
     });
     const central = link.central;
     if (central) cleanups.push(() => central.close());

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryIO } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
-import { readJsonRecord } from '../../src/terminal/secrets.js';
+import { readJsonRecord } from '../../src/config/secret-store.js';
 
 const KEY = 'live-key-9c41e2';
 const dirs: string[] = [];

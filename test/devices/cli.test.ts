@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryIO } from '../../src/cli/io.js';
 import { runDevices } from '../../src/cli/devices.js';
@@ -77,8 +80,11 @@ describe('loyalty-terminal devices decode', () => {
 describe('loyalty-terminal devices list', () => {
   it('lists the simulated devices of the embedded default and says what the system enumerates', async () => {
     const io = memoryIO();
-    expect(await runDevices(['list', '--config', '/nonexistent/config.json'], io)).toBe(0);
+    // A data directory without config.json: the embedded default, as the agent there runs.
+    const dir = mkdtempSync(join(tmpdir(), 'lt-devices-'));
+    expect(await runDevices(['list', '--data', dir], io)).toBe(0);
     const out = JSON.parse(io.out) as {
+      config: string;
       devices: { name: string; state: string }[];
       ports: { enumerated: boolean };
     };
@@ -90,6 +96,16 @@ describe('loyalty-terminal devices list', () => {
       ['tank_gauge', 'simulated'],
     ]);
     expect(typeof out.ports.enumerated).toBe('boolean');
+    expect(out.config).toBe('embedded default');
+  });
+
+  // Before, list alone fell back to the embedded default for a --config FILE that is not
+  // there; the agent refuses it, and so does every command now (src/config/settings.ts).
+  it('refuses a --config FILE that is not there with exit 2, as the agent does', async () => {
+    const io = memoryIO();
+    expect(await runDevices(['list', '--config', '/nonexistent/config.json'], io)).toBe(2);
+    expect(io.err).toMatch(/^cannot read \/nonexistent\/config\.json: /);
+    expect(io.out).toBe('');
   });
 
   it('reports a configured serial device whose path is absent', async () => {

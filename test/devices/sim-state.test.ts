@@ -143,4 +143,17 @@ describe('a simulated payment unit over a state file', () => {
       concert: [],
     });
   });
+
+  it('devices sim-books reads the data directory the configuration names, as the agent does', async () => {
+    const data = tempDir();
+    const moved = tempDir();
+    await unitOver(join(moved, SIMULATOR_DIR)).run({ operation: 'purchase', amount_cents: 700 });
+    const io = memoryIO({
+      [join(data, 'config.json')]: JSON.stringify({ terminal: { data_dir: moved } }),
+    });
+    expect(await runDevices(['sim-books', '--data', data], io)).toBe(0);
+    const books = JSON.parse(io.out) as { dir: string; zvt: { amount_cents: number }[] };
+    expect(books.dir).toBe(join(moved, SIMULATOR_DIR));
+    expect(books.zvt.map((b) => b.amount_cents)).toEqual([700]);
+  });
 });

@@ -8,7 +8,7 @@ import { memoryIO, type CliIO } from '../../src/cli/io.js';
 import { runSync } from '../../src/cli/sync.js';
 import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
 import { hashApiKey } from '../../src/central/service.js';
-import { createFileSecretStore, SECRETS_FILE } from '../../src/terminal/secrets.js';
+import { createFileSecretStore, SECRETS_FILE } from '../../src/config/secret-store.js';
 import { openTerminalStore, recordCashSale } from './world.js';
 import { systemSyncClock } from '../../src/sync/clock.js';
 

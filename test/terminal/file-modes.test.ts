@@ -15,11 +15,12 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
+import { startEmbeddedCentral } from '../../src/central/embedded.js';
 import type { CommandName } from '../../src/contract/commands.js';
 import { ConfigSchema } from '../../src/contract/config.js';
 import { createCommandMap } from '../../src/terminal/command-map.js';
 import { nullLogger } from '../../src/terminal/log.js';
-import { createFileSecretStore, SECRETS_FILE } from '../../src/terminal/secrets.js';
+import { createFileSecretStore, SECRETS_FILE } from '../../src/config/secret-store.js';
 import { acquireDataDirLock } from '../../src/terminal/lock.js';
 import { createTerminal, type Terminal } from '../../src/terminal/terminal.js';
 import { uuidv7 } from '../../src/sync/ids.js';
@@ -76,6 +77,7 @@ describe.skipIf(!posix)('file modes in the data directory', () => {
       secrets: createFileSecretStore(join(dir, SECRETS_FILE)),
       startSync: false,
       app: { name: 'lt', version: 'test' },
+      embeddedCentral: startEmbeddedCentral,
     });
     expect((await terminal.sync.pull()).ok).toBe(true);
     const map = createCommandMap({ log: nullLogger });

@@ -10,7 +10,7 @@ import { ConfigSchema } from '../../src/contract/config.js';
 import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
 import { createCommandMap } from '../../src/terminal/command-map.js';
 import { createFileLogger } from '../../src/terminal/log.js';
-import { memorySecretStore, type SecretStore } from '../../src/terminal/secrets.js';
+import { memorySecretStore, type SecretStore } from '../../src/config/secret-store.js';
 import { createTerminal, type Terminal } from '../../src/terminal/terminal.js';
 import type { SyncClock } from '../../src/sync/clock.js';
 import { MemoryLink } from '../../src/devices/link.js';

@@ -15,9 +15,9 @@ import {
   createFileSecretStore,
   memorySecretStore,
   readJsonRecord,
-  resolveSecret,
   type SecretStore,
-} from '../../src/terminal/secrets.js';
+} from '../../src/config/secret-store.js';
+import { resolveSecret } from '../../src/terminal/secrets.js';
 
 const posix = process.platform !== 'win32';
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'lt-sec-')), 'secrets.json');

@@ -7,9 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../src/contract/config.js';
 import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
 import { hashApiKey } from '../../src/central/service.js';
+import { startEmbeddedCentral } from '../../src/central/embedded.js';
 import type { ZvtSimulator } from '../../src/devices/zvt/simulator.js';
 import { nullLogger } from '../../src/terminal/log.js';
-import { createFileSecretStore, memorySecretStore } from '../../src/terminal/secrets.js';
+import { createFileSecretStore, memorySecretStore } from '../../src/config/secret-store.js';
 import { createTerminal } from '../../src/terminal/terminal.js';
 import { openTill, tempDir as newTempDir, type Till } from './helpers.js';
 
@@ -90,6 +91,7 @@ describe('the terminal and its secret store', () => {
       secrets: memorySecretStore({ 'central.api_key': REAL_KEY }),
       log: nullLogger,
       startSync: false,
+      embeddedCentral: startEmbeddedCentral,
     });
     try {
       expect((await terminal.sync.pull()).ok).toBe(true);

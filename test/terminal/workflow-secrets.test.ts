@@ -12,7 +12,7 @@ import { hashApiKey } from '../../src/central/service.js';
 import { memoryIO } from '../../src/cli/io.js';
 import { runAgent } from '../../src/cli/agent.js';
 import { main } from '../../src/cli/main.js';
-import { readJsonRecord } from '../../src/terminal/secrets.js';
+import { readJsonRecord } from '../../src/config/secret-store.js';
 import { hashSecret } from '../../src/secret-hash/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { driver1Fleet, tempDir } from './helpers.js';
