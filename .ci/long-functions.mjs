@@ -56,6 +56,16 @@ function nestedLines(node, sf) {
   return total;
 }
 
+/** A `long:` comment above the function (or above the statement that holds it). */
+function hasReason(node, text) {
+  for (let n = node; n && !ts.isSourceFile(n); n = n.parent) {
+    const comments = ts.getLeadingCommentRanges(text, n.getFullStart()) ?? [];
+    if (comments.some((c) => text.slice(c.pos, c.end).includes('long:'))) return true;
+    if (ts.isStatement(n) || ts.isClassElement(n) || ts.isPropertyAssignment(n)) return false;
+  }
+  return false;
+}
+
 function longFunctions(file) {
   const text = readFileSync(file, 'utf8');
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
@@ -64,8 +74,7 @@ function longFunctions(file) {
     if (isFunction(node) && node.body) {
       const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
       const lines = spanOf(node, sf) - nestedLines(node.body, sf);
-      const before = text.slice(0, node.getFullStart() + node.getLeadingTriviaWidth(sf));
-      const reason = /long:[^\n]*\n?\s*$/.test(before.slice(-400));
+      const reason = hasReason(node, text);
       if (lines > LIMIT)
         out.push({
           file: relative(root, file),

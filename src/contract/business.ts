@@ -160,6 +160,8 @@ function maxChars(field: keyof typeof BUSINESS_USER_LIMITS) {
   return z.string().max(max, { error: `${field}: at most ${max} characters` });
 }
 
+// long: the contract's schemas of one section, one after another as data-contract.md lists
+// them; built once per object factory (strict and loose), so they cannot be split apart.
 export function defineBusiness(o: ObjectFactory, shared: Shared, id: IdSchema = uuid) {
   const text = z.string().optional();
 

@@ -156,6 +156,8 @@ export function checkItems<
     });
 }
 
+// long: the contract's schemas of one section, one after another as data-contract.md lists
+// them; built once per object factory (strict and loose), so they cannot be split apart.
 /**
  * The parts of a check that hold no money nor quantity: an answer variant built with other
  * number rules reuses them (`prior`), so both share them (and the API documents share them

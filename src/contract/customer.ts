@@ -33,6 +33,8 @@ import {
   type ObjectFactory,
 } from './wire.js';
 
+// long: the contract's schemas of one section, one after another as data-contract.md lists
+// them; built once per object factory (strict and loose), so they cannot be split apart.
 export function defineCustomer(o: ObjectFactory, shared: Shared, id: IdSchema = uuid) {
   const text = z.string().optional();
 

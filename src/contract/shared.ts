@@ -53,6 +53,8 @@ export { FreeFormObject };
 /** Limits table: BonusAdded and CheckCoupon `object_id` carry up to 36 characters. */
 export const objectId = z.string().max(36, { error: 'at most 36 characters' });
 
+// long: the contract's schemas of one section, one after another as data-contract.md lists
+// them; built once per object factory (strict and loose), so they cannot be split apart.
 /** The referenced and shared definitions that the Check builds on. */
 export function defineSharedBase(
   o: ObjectFactory,
