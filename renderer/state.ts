@@ -2,17 +2,7 @@
 // Everything the screen shows is derived from it, and every change goes through it, so the
 // whole workflow (sign in, sell, pay, refund) is testable in Node without a DOM. Effects (API
 // calls, clocks, random ids) live in app.ts and come back here as events.
-import {
-  ZERO,
-  add,
-  compare,
-  divide,
-  fromNumber,
-  parseDec,
-  sub,
-  toNumber,
-  type Dec,
-} from './decimal.js';
+import { ZERO, add, cmp, dec, div, parseTyped, sub, toFixed, toNumber, type Dec } from './money.js';
 import { isLang, type Lang, type MessageKey } from './i18n.js';
 import type {
   AttentionItem,
@@ -333,7 +323,7 @@ export function bonusDigits(check: CheckResponse | null | undefined): number {
 /** What is due: the engine's `amount_to_pay` of the latest calculation. */
 export function amountDue(state: State): Dec | null {
   const due = state.sale.calc.check?.amount_to_pay;
-  return due === undefined ? null : fromNumber(due);
+  return due === undefined ? null : dec(due);
 }
 
 /** Due minus the tenders taken so far; null while no calculation is there. */
@@ -342,7 +332,7 @@ export function remaining(state: State): Dec | null {
   if (due === null) return null;
   let left = due;
   for (const t of state.sale.tenders) {
-    const d = parseDec(t.amount);
+    const d = parseTyped(t.amount);
     if (d) left = sub(left, d);
   }
   return left;
@@ -350,14 +340,14 @@ export function remaining(state: State): Dec | null {
 
 /** Change for the cash the customer handed over, when it covers the cash part. */
 export function change(state: State): Dec | null {
-  const given = parseDec(field(state, 'cash-given'));
+  const given = parseTyped(field(state, 'cash-given'));
   if (given === null) return null;
   const cash = state.sale.tenders.filter((t) => t.type === 'cash');
   let cashDue: Dec | null = null;
   if (cash.length > 0) {
     cashDue = ZERO;
     for (const t of cash) {
-      const d = parseDec(t.amount);
+      const d = parseTyped(t.amount);
       if (d) cashDue = add(cashDue, d);
     }
   } else if (state.sale.tenders.length === 0 && state.sale.draft.payment.type === 'cash') {
@@ -365,7 +355,7 @@ export function change(state: State): Dec | null {
   }
   if (cashDue === null) return null;
   const c = sub(given, cashDue);
-  return compare(c, ZERO) < 0 ? null : c;
+  return cmp(c, ZERO) < 0 ? null : c;
 }
 
 export function isAccountPayment(type: TransactionPaymentType): boolean {
@@ -439,9 +429,9 @@ function fail(state: State, errors: Errors): State {
 /** A positive decimal (or zero when allowed) from a field; the error key otherwise. */
 function positive(text: string, allowZero = false): Dec | MessageKey {
   if (text.trim() === '') return 'validation.required';
-  const d = parseDec(text);
+  const d = parseTyped(text);
   if (d === null) return 'validation.number';
-  const sign = compare(d, ZERO);
+  const sign = cmp(d, ZERO);
   if (sign < 0 || (sign === 0 && !allowZero)) return 'validation.positive';
   return d;
 }
@@ -467,10 +457,7 @@ export function itemFromForm(state: State): { line: CheckItemRequest } | { error
     if (!isDec(a)) errors['item-amount'] = a;
     else amount = a;
     // litres the prepaid amount buys at the list price; the engine recalculates on discount
-    quantity =
-      isDec(a) && isDec(price)
-        ? (divide(a, price, 3) ?? 'validation.positive')
-        : 'validation.required';
+    quantity = isDec(a) && isDec(price) ? div(a, price, 3) : 'validation.required'; // price > 0 here
   } else {
     quantity = positive(field(state, 'item-quantity'));
     if (!isDec(quantity)) errors['item-quantity'] = quantity;
@@ -508,7 +495,7 @@ function addLine(
       )
     : -1;
   if (at < 0) return { lines: [...lines, line], index: lines.length };
-  const merged = toNumber(add(fromNumber(lines[at]!.quantity), fromNumber(line.quantity)));
+  const merged = toNumber(add(dec(lines[at]!.quantity), dec(line.quantity)));
   return { lines: lines.map((l, i) => (i === at ? { ...l, quantity: merged } : l)), index: at };
 }
 
@@ -758,8 +745,8 @@ export function reduce(state: State, event: Event): State {
     case 'line-step': {
       const line = state.sale.draft.lines[event.index];
       if (!line || line.amount !== undefined) return state; // a prepaid line's litres are computed
-      const q = add(fromNumber(line.quantity), { units: BigInt(event.delta), scale: 0 });
-      if (compare(q, ZERO) <= 0) return state;
+      const q = add(dec(line.quantity), dec(event.delta));
+      if (cmp(q, ZERO) <= 0) return state;
       const lines = state.sale.draft.lines.map((l, i) =>
         i === event.index ? { ...l, quantity: toNumber(q) } : l,
       );
@@ -790,7 +777,7 @@ export function reduce(state: State, event: Event): State {
     case 'bonuses-max': {
       const c = state.sale.draft.customer;
       if (!c) return fail(state, { bonuses: 'validation.customer-first' });
-      const text = String(c.bonuses.available);
+      const text = toFixed(dec(c.bonuses.available));
       return withDraft(withForm(state, { bonuses: text }), { ...state.sale.draft, bonuses: text });
     }
     case 'bonuses-clear':
@@ -837,7 +824,7 @@ export function reduce(state: State, event: Event): State {
       const amount = state.sale.calc.check?.amount_to_pay;
       const next = withForm(
         { ...state, sale: { ...state.sale, transactionId } },
-        { 'tender-amount': amount === undefined ? '' : String(amount), 'cash-given': '' },
+        { 'tender-amount': amount === undefined ? '' : toFixed(dec(amount)), 'cash-given': '' },
       );
       return go(next, 'payment');
     }
@@ -852,7 +839,7 @@ export function reduce(state: State, event: Event): State {
       const amount = positive(field(state, 'tender-amount'));
       if (!isDec(amount)) return fail(state, { 'tender-amount': amount });
       const left = remaining(state);
-      if (left !== null && compare(amount, left) > 0) {
+      if (left !== null && cmp(amount, left) > 0) {
         return fail(state, { 'tender-amount': 'validation.over-remaining' });
       }
       const tenders = [

@@ -1,6 +1,6 @@
 // Payment: cash, bank card, a special account (PIN when the engine says so) or a corporate
 // account (vehicle and odometer when required); cash and card may be split. What is due is
-// the engine's `amount_to_pay`; the split and the change are exact decimals (decimal.ts).
+// the engine's `amount_to_pay`; the split and the change are exact decimals (src/money).
 import { formatAmount, formatDec } from '../format.js';
 import { errorText, paymentTypeKey } from '../i18n.js';
 import {
