@@ -20,12 +20,12 @@ import {
   type Built,
   type Errors,
 } from './requests.js';
+import { reduce } from './reduce.js';
 import {
   accountsFor,
   field,
   initialState,
   isAccountPayment,
-  reduce,
   type Event,
   type Screen,
   type State,

@@ -4,11 +4,11 @@ import {
   change,
   guessIdType,
   initialState,
-  reduce,
   remaining,
   type Event,
   type State,
 } from '../../renderer/state.js';
+import { reduce } from '../../renderer/reduce.js';
 import { toFixed } from '../../renderer/money.js';
 import {
   calcCheck,

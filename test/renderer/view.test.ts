@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { numberStyle, translator } from '../../renderer/i18n.js';
-import { initialState, reduce, type Event, type State } from '../../renderer/state.js';
+import { initialState, type Event, type State } from '../../renderer/state.js';
+import { reduce } from '../../renderer/reduce.js';
 import { view } from '../../renderer/view.js';
 import { byTestId, elements, textOf, type VElement } from '../../renderer/vnode.js';
 import {
