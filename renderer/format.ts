@@ -1,7 +1,8 @@
 // How numbers reach the screen. Amounts arrive as JSON numbers already rounded by the engine;
-// they are shown at the check's digits by rewriting their decimal text (decimal.ts), never by
-// float arithmetic, so 0.1 + 0.2 style artefacts cannot appear on a receipt preview.
-import { fromNumber, round, toText, type Dec } from './decimal.js';
+// src/money reads them as exact decimals, rounds them to the check's digits and writes their
+// text (grouped by 3), never float arithmetic, so 0.1 + 0.2 style artefacts cannot appear on
+// a receipt preview. What is the screen's own is the language's two separators.
+import { dec, formatMoney as moneyText, type Dec } from './money.js';
 
 export interface NumberStyle {
   /** Decimal separator of the UI language. */
@@ -15,12 +16,11 @@ export const plainStyle: NumberStyle = { decimal: '.', group: '' };
 /** Placeholder for a value the engine has not given yet. */
 export const NONE = '—';
 
-function styled(text: string, style: NumberStyle): string {
-  const negative = text.startsWith('-');
-  const body = negative ? text.slice(1) : text;
-  const [int = '0', frac] = body.split('.');
-  const grouped = style.group === '' ? int : int.replace(/\B(?=(\d{3})+(?!\d))/g, style.group);
-  return `${negative ? '-' : ''}${grouped}${frac === undefined ? '' : style.decimal + frac}`;
+/** src/money's text (`1,234.50`) with the language's separators. */
+function styled(value: Dec, digits: number, style: NumberStyle): string {
+  return moneyText(value, digits).replace(/[,.]/g, (c) =>
+    c === '.' ? style.decimal : style.group,
+  );
 }
 
 /** An amount at `digits` decimals (default 2), or NONE when absent. */
@@ -30,15 +30,12 @@ export function formatAmount(
   style: NumberStyle = plainStyle,
 ): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return NONE;
-  return formatDec(fromNumber(value), digits, style);
+  return formatDec(dec(value), digits, style);
 }
 
 /** An exact decimal (what is left to pay, change) at `digits` decimals. */
 export function formatDec(value: Dec | null, digits = 2, style: NumberStyle = plainStyle): string {
-  if (value === null) return NONE;
-  let text = toText(round(value, digits));
-  if (/^-0(\.0*)?$/.test(text)) text = text.slice(1); // no "-0.00"
-  return styled(text, style);
+  return value === null ? NONE : styled(value, digits, style);
 }
 
 /** An amount with its currency code after it (`12.50 EUR`). */
@@ -60,7 +57,8 @@ export function formatQuantity(
 ): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return NONE;
   if (digits !== undefined) return formatAmount(value, digits, style);
-  return styled(toText(fromNumber(value)), style);
+  const exact = dec(value);
+  return styled(exact, exact.scale, style);
 }
 
 /** Seconds as a short age (`45 s`, `12 min`, `3 h`, `2 d`). */

@@ -1,5 +1,6 @@
 // Keyboard first: the shortcuts, as a pure map from a key press to the action a button with
 // the same `data-action` would run. app.ts feeds it the key and whether a field has focus.
+import type { ActionName } from './actions.js';
 import type { State } from './state.js';
 import { NAV_SCREENS } from './state.js';
 
@@ -13,7 +14,7 @@ export interface KeyPress {
 }
 
 export interface Intent {
-  action: string;
+  action: ActionName;
   arg?: string;
 }
 

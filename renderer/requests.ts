@@ -2,7 +2,7 @@
 // the input, or the field errors that keep it from being sent (keyed by field name, so the
 // screen marks the right input). What a schema checks again at the boundary is checked here
 // only so the cashier hears about it before a round trip.
-import { ZERO, compare, fromNumber, parseDec, toNumber, type Dec } from './decimal.js';
+import { ZERO, cmp, dec, parseTyped, toNumber, type Dec } from './money.js';
 import type { MessageKey } from './i18n.js';
 import {
   amountDue,
@@ -26,9 +26,9 @@ export type Errors = Record<string, MessageKey>;
 export type Built<T> = { input: T } | { errors: Errors };
 
 function nonNegative(text: string): Dec | MessageKey {
-  const d = parseDec(text);
+  const d = parseTyped(text);
   if (d === null) return 'validation.number';
-  return compare(d, ZERO) < 0 ? 'validation.positive' : d;
+  return cmp(d, ZERO) < 0 ? 'validation.positive' : d;
 }
 
 /** The check `check-calc` prices: the lines and everything the cashier chose. */
@@ -49,8 +49,8 @@ export function calcCheck(draft: Draft): CheckRequest {
         check.corporate_customer_id = draft.customer.corporate_customer_id;
     }
   }
-  const bonuses = parseDec(draft.bonuses);
-  if (bonuses && compare(bonuses, ZERO) > 0) check.bonuses_redeemed_amount = toNumber(bonuses);
+  const bonuses = parseTyped(draft.bonuses);
+  if (bonuses && cmp(bonuses, ZERO) > 0) check.bonuses_redeemed_amount = toNumber(bonuses);
   if (draft.coupons.length > 0) check.redeemed_coupons = draft.coupons.map((code) => ({ code }));
   if (draft.manualRuleIds.length > 0) {
     check.manual_rules = true;
@@ -78,11 +78,14 @@ export function salePayments(state: State): { payments: PaymentRequest[] } | { e
   const tenders = state.sale.tenders;
   if (tenders.length === 0) return { payments: [{ type: payment.type, amount: toNumber(due) }] };
   const left = remaining(state);
-  if (left !== null && compare(left, ZERO) !== 0) {
+  if (left !== null && cmp(left, ZERO) !== 0) {
     return { errors: { 'tender-amount': 'validation.remaining' } };
   }
   return {
-    payments: tenders.map((t) => ({ type: t.type, amount: toNumber(parseDec(t.amount) ?? ZERO) })),
+    payments: tenders.map((t) => ({
+      type: t.type,
+      amount: toNumber(parseTyped(t.amount) ?? ZERO),
+    })),
   };
 }
 
@@ -211,8 +214,8 @@ export function refundInput(state: State, refundId: string): Built<CommandInput<
     if (text === '') return;
     const d = nonNegative(text);
     if (typeof d === 'string') errors[name] = d;
-    else if (compare(d, fromNumber(item.quantity)) > 0) errors[name] = 'validation.over-sold';
-    else if (compare(d, ZERO) > 0) lines.push({ index, quantity: toNumber(d) });
+    else if (cmp(d, dec(item.quantity)) > 0) errors[name] = 'validation.over-sold';
+    else if (cmp(d, ZERO) > 0) lines.push({ index, quantity: toNumber(d) });
   });
   if (Object.keys(errors).length > 0) return { errors };
   if (lines.length === 0) return { errors: { 'refund-qty-0': 'validation.refund-none' } };

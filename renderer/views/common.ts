@@ -1,6 +1,7 @@
 // Building blocks every screen uses: labelled inputs, buttons and value rows, each with a
 // stable data-testid (README.md lists them) and the attributes app.ts listens for:
 // `data-action` (+ `data-arg`) on buttons, `data-field` on inputs, `data-submit` on forms.
+import type { ActionName } from '../actions.js';
 import type { Translate } from '../i18n.js';
 import type { NumberStyle } from '../format.js';
 import type { State } from '../state.js';
@@ -14,7 +15,7 @@ export interface Ctx {
 
 export interface ButtonSpec {
   testid: string;
-  action: string;
+  action: ActionName;
   arg?: string;
   label: string;
   kind?: 'primary' | 'danger' | 'plain';
@@ -128,7 +129,7 @@ export function select(
 
 export function checkbox(s: {
   testid: string;
-  action: string;
+  action: ActionName;
   arg?: string;
   label: string;
   checked: boolean;
@@ -164,6 +165,6 @@ export function section(title: string, testid: string, ...children: Child[]): VE
   );
 }
 
-export function form(submit: string, testid: string, ...children: Child[]): VElement {
+export function form(submit: ActionName, testid: string, ...children: Child[]): VElement {
   return h('form', { 'data-submit': submit, 'data-testid': testid, novalidate: true }, ...children);
 }

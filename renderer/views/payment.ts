@@ -1,6 +1,6 @@
 // Payment: cash, bank card, a special account (PIN when the engine says so) or a corporate
 // account (vehicle and odometer when required); cash and card may be split. What is due is
-// the engine's `amount_to_pay`; the split and the change are exact decimals (decimal.ts).
+// the engine's `amount_to_pay`; the split and the change are exact decimals (src/money).
 import { formatAmount, formatDec } from '../format.js';
 import { errorText, paymentTypeKey } from '../i18n.js';
 import {
@@ -21,21 +21,14 @@ function required(ctx: Ctx, flag: DataRequired | undefined): string {
 
 function accountFields(ctx: Ctx): VElement[] {
   const { t, state } = ctx;
-  const c = state.sale.calc.check;
   const draft = state.sale.draft;
   const accounts = accountsFor(draft.customer, draft.payment.type);
-  const chosen = accounts.find((a) => a.id === draft.payment.accountId);
-  const pinNeeded = c?.special_account_pin_required === true || chosen?.pin_required === true;
-  const odometer = c?.special_account_odometer_required;
-  const vehicle = c?.special_account_vehicle_id_required;
-  const out: VElement[] = [];
   if (accounts.length === 0) {
-    out.push(
+    return [
       h('p', { class: 'muted', 'data-testid': 'payment-no-accounts' }, t('payment.no-accounts')),
-    );
-    return out;
+    ];
   }
-  out.push(
+  const out: VElement[] = [
     h(
       'div',
       {
@@ -54,7 +47,7 @@ function accountFields(ctx: Ctx): VElement[] {
         }),
       ),
     ),
-  );
+  ];
   if (state.fieldErrors['payment-account']) {
     out.push(
       h(
@@ -64,7 +57,18 @@ function accountFields(ctx: Ctx): VElement[] {
       ),
     );
   }
-  if (pinNeeded) {
+  const chosen = accounts.find((a) => a.id === draft.payment.accountId);
+  return [...out, ...accountChecks(ctx, chosen?.pin_required === true)];
+}
+
+/** What the engine asks with an account payment: PIN, odometer, vehicle. */
+function accountChecks(ctx: Ctx, accountWantsPin: boolean): VElement[] {
+  const { t } = ctx;
+  const c = ctx.state.sale.calc.check;
+  const odometer = c?.special_account_odometer_required;
+  const vehicle = c?.special_account_vehicle_id_required;
+  const out: VElement[] = [];
+  if (c?.special_account_pin_required === true || accountWantsPin) {
     out.push(
       input(ctx, {
         testid: 'payment-pin',
@@ -187,8 +191,7 @@ export function paymentScreen(ctx: Ctx): VElement {
   const c = state.sale.calc.check;
   const digits = amountDigits(c);
   const method = state.sale.draft.payment.type;
-  const busy = state.busy === 'sale-process' || state.busy === 'sale-status';
-  const unknown = state.sale.outcomeUnknown;
+  const busy = paying(ctx);
   return form(
     'sale-confirm',
     'payment-form',
@@ -202,20 +205,7 @@ export function paymentScreen(ctx: Ctx): VElement {
         ' ',
         h('strong', null, formatAmount(c?.amount_to_pay, digits, ctx.num)),
       ),
-      h(
-        'div',
-        { class: 'choices', role: 'group', 'aria-label': t('payment.method') },
-        PAYMENT_TYPES.map((p) =>
-          button({
-            testid: `payment-method-${p}`,
-            action: 'payment-method',
-            arg: p,
-            label: t(paymentTypeKey[p]),
-            pressed: p === method,
-            disabled: busy || unknown || (isAccountPayment(p) && !state.sale.draft.customer),
-          }),
-        ),
-      ),
+      methodChoices(ctx),
       state.sale.calc.error
         ? h(
             'p',
@@ -238,34 +228,66 @@ export function paymentScreen(ctx: Ctx): VElement {
             t(state.fieldErrors['payment-confirm']),
           )
         : null,
-      h(
-        'div',
-        { class: 'actions big' },
-        unknown
-          ? button({
-              testid: 'payment-check-status',
-              action: 'sale-check-status',
-              label: t('payment.check-status'),
-              kind: 'primary',
-              disabled: busy,
-            })
-          : button({
-              testid: 'payment-confirm',
-              action: 'sale-confirm',
-              submit: true,
-              label: t('payment.confirm'),
-              kind: 'primary',
-              disabled: busy || state.sale.calc.pending,
-              hint: 'F8',
-            }),
-        button({
-          testid: 'payment-back',
-          action: 'back',
-          label: t('payment.back'),
-          disabled: busy || unknown,
-          hint: 'Esc',
-        }),
-      ),
+      paymentActions(ctx),
     ),
+  );
+}
+
+/** The sale is being processed or its outcome asked for. */
+function paying(ctx: Ctx): boolean {
+  return ctx.state.busy === 'sale-process' || ctx.state.busy === 'sale-status';
+}
+
+function methodChoices(ctx: Ctx): VElement {
+  const { t, state } = ctx;
+  const locked = paying(ctx) || state.sale.outcomeUnknown;
+  return h(
+    'div',
+    { class: 'choices', role: 'group', 'aria-label': t('payment.method') },
+    PAYMENT_TYPES.map((p) =>
+      button({
+        testid: `payment-method-${p}`,
+        action: 'payment-method',
+        arg: p,
+        label: t(paymentTypeKey[p]),
+        pressed: p === state.sale.draft.payment.type,
+        disabled: locked || (isAccountPayment(p) && !state.sale.draft.customer),
+      }),
+    ),
+  );
+}
+
+/** Confirm (or, with the outcome unknown, ask for it) and back. */
+function paymentActions(ctx: Ctx): VElement {
+  const { t, state } = ctx;
+  const busy = paying(ctx);
+  const unknown = state.sale.outcomeUnknown;
+  return h(
+    'div',
+    { class: 'actions big' },
+    unknown
+      ? button({
+          testid: 'payment-check-status',
+          action: 'sale-check-status',
+          label: t('payment.check-status'),
+          kind: 'primary',
+          disabled: busy,
+        })
+      : button({
+          testid: 'payment-confirm',
+          action: 'sale-confirm',
+          submit: true,
+          label: t('payment.confirm'),
+          kind: 'primary',
+          disabled: busy || state.sale.calc.pending,
+          hint: 'F8',
+        }),
+    button({
+      testid: 'payment-back',
+      action: 'back',
+      label: t('payment.back'),
+      disabled: busy || unknown,
+      hint: 'Esc',
+    }),
   );
 }

@@ -1,6 +1,7 @@
 // The sale screen: who buys (customer), what (lines), what the rules gave (discounts,
 // bonuses, coupons) and what is due. Every number shown is the engine's, from the latest
 // `check-calc`; the request lines only supply code, title and quantity until it answers.
+import type { ActionName } from '../actions.js';
 import { formatAmount, formatMoney, formatQuantity, NONE } from '../format.js';
 import {
   accessKey,
@@ -21,210 +22,216 @@ import {
   ITEM_KINDS,
   type ItemKind,
 } from '../state.js';
-import type { CheckImplementedRule } from '../types.js';
+import type { CheckImplementedRule, CheckItemRequest, CustomerSummary } from '../types.js';
 import { h, type VElement } from '../vnode.js';
 import { button, checkbox, form, input, row, section, select, type Ctx } from './common.js';
 
 function customerPanel(ctx: Ctx): VElement {
   const { t, state } = ctx;
   const c = state.sale.draft.customer;
-  const busy = state.busy === 'customer-identify';
-  const digits = bonusDigits(state.sale.calc.check);
   return section(
     t('customer.title'),
     'customer-panel',
-    form(
-      'identify',
-      'customer-form',
-      h(
-        'div',
-        { class: 'row' },
-        input(ctx, {
-          testid: 'customer-id',
-          field: 'customer-id',
-          label: t('customer.id'),
-          placeholder: t('customer.id-hint'),
-        }),
-        select(ctx, {
-          testid: 'customer-id-type',
-          field: 'customer-id-type',
-          label: t('customer.id-type'),
-          options: ID_TYPE_CHOICES.map((v) => [v, t(idTypeKey[v])] as const),
-        }),
-      ),
-      input(ctx, {
-        testid: 'customer-otp',
-        field: 'customer-otp',
-        label: t('customer.otp'),
-        inputmode: 'numeric',
-      }),
-      h(
-        'div',
-        { class: 'actions' },
-        button({
-          testid: 'customer-identify',
-          action: 'identify',
-          submit: true,
-          label: t('customer.identify'),
-          kind: 'primary',
-          disabled: busy,
-          hint: 'F2',
-        }),
-        c
-          ? button({
-              testid: 'customer-clear',
-              action: 'customer-clear',
-              label: t('customer.clear'),
-            })
-          : null,
-      ),
-    ),
+    customerForm(ctx, c !== null),
     c
-      ? h(
-          'dl',
-          { class: 'facts', 'data-testid': 'customer-summary' },
-          row(t('customer.name'), c.name ?? NONE, 'customer-name'),
-          row(
-            t('customer.type'),
-            t(c.type === 'corporate-customer' ? 'customer.corporate' : 'customer.retail'),
-            'customer-type',
-          ),
-          row(
-            t('customer.access'),
-            t(accessKey[c.access_type]),
-            'customer-access',
-            c.access_type === 'full-bonuses-access' ? null : 'warn',
-          ),
-          row(t('customer.category'), c.card_category?.title ?? NONE, 'customer-category'),
-          row(
-            t('customer.bonuses-available'),
-            formatAmount(c.bonuses.available, digits, ctx.num),
-            'customer-bonuses-available',
-          ),
-          row(
-            t('customer.bonuses-regular'),
-            formatAmount(c.bonuses.regular, digits, ctx.num),
-            'customer-bonuses-regular',
-          ),
-          row(
-            t('customer.bonuses-promotional'),
-            formatAmount(c.bonuses.promotional, digits, ctx.num),
-            'customer-bonuses-promotional',
-          ),
-          state.sale.draft.customerSource === 'cache'
-            ? row(t('customer.source'), t('customer.from-cache'), 'customer-source', 'warn')
-            : null,
-          c.special_accounts.map((a, i) => [
-            h('dt', null, a.title ?? a.id),
-            h(
-              'dd',
-              { 'data-testid': `customer-account-${i}` },
-              a.available === null
-                ? t('customer.unlimited')
-                : formatMoney(
-                    a.available,
-                    amountDigits(state.sale.calc.check),
-                    a.currency,
-                    ctx.num,
-                  ),
-              a.type === 'quantity' ? ` (${t('customer.account-quantity')})` : '',
-              a.pin_required ? ` · ${t('customer.pin')}` : '',
-            ),
-          ]),
-        )
+      ? customerSummary(ctx, c)
       : h('p', { class: 'muted', 'data-testid': 'customer-anonymous' }, t('customer.anonymous')),
   );
 }
 
-function itemPanel(ctx: Ctx): VElement {
+function customerForm(ctx: Ctx, identified: boolean): VElement {
   const { t, state } = ctx;
-  const mode = enterMode(state);
+  return form(
+    'identify',
+    'customer-form',
+    h(
+      'div',
+      { class: 'row' },
+      input(ctx, {
+        testid: 'customer-id',
+        field: 'customer-id',
+        label: t('customer.id'),
+        placeholder: t('customer.id-hint'),
+      }),
+      select(ctx, {
+        testid: 'customer-id-type',
+        field: 'customer-id-type',
+        label: t('customer.id-type'),
+        options: ID_TYPE_CHOICES.map((v) => [v, t(idTypeKey[v])] as const),
+      }),
+    ),
+    input(ctx, {
+      testid: 'customer-otp',
+      field: 'customer-otp',
+      label: t('customer.otp'),
+      inputmode: 'numeric',
+    }),
+    h(
+      'div',
+      { class: 'actions' },
+      button({
+        testid: 'customer-identify',
+        action: 'identify',
+        submit: true,
+        label: t('customer.identify'),
+        kind: 'primary',
+        disabled: state.busy === 'customer-identify',
+        hint: 'F2',
+      }),
+      identified
+        ? button({
+            testid: 'customer-clear',
+            action: 'customer-clear',
+            label: t('customer.clear'),
+          })
+        : null,
+    ),
+  );
+}
+
+function customerSummary(ctx: Ctx, c: CustomerSummary): VElement {
+  const { t, state } = ctx;
+  const digits = bonusDigits(state.sale.calc.check);
+  return h(
+    'dl',
+    { class: 'facts', 'data-testid': 'customer-summary' },
+    row(t('customer.name'), c.name ?? NONE, 'customer-name'),
+    row(
+      t('customer.type'),
+      t(c.type === 'corporate-customer' ? 'customer.corporate' : 'customer.retail'),
+      'customer-type',
+    ),
+    row(
+      t('customer.access'),
+      t(accessKey[c.access_type]),
+      'customer-access',
+      c.access_type === 'full-bonuses-access' ? null : 'warn',
+    ),
+    row(t('customer.category'), c.card_category?.title ?? NONE, 'customer-category'),
+    row(
+      t('customer.bonuses-available'),
+      formatAmount(c.bonuses.available, digits, ctx.num),
+      'customer-bonuses-available',
+    ),
+    row(
+      t('customer.bonuses-regular'),
+      formatAmount(c.bonuses.regular, digits, ctx.num),
+      'customer-bonuses-regular',
+    ),
+    row(
+      t('customer.bonuses-promotional'),
+      formatAmount(c.bonuses.promotional, digits, ctx.num),
+      'customer-bonuses-promotional',
+    ),
+    state.sale.draft.customerSource === 'cache'
+      ? row(t('customer.source'), t('customer.from-cache'), 'customer-source', 'warn')
+      : null,
+    c.special_accounts.map((a, i) => [
+      h('dt', null, a.title ?? a.id),
+      h(
+        'dd',
+        { 'data-testid': `customer-account-${i}` },
+        a.available === null
+          ? t('customer.unlimited')
+          : formatMoney(a.available, amountDigits(state.sale.calc.check), a.currency, ctx.num),
+        a.type === 'quantity' ? ` (${t('customer.account-quantity')})` : '',
+        a.pin_required ? ` · ${t('customer.pin')}` : '',
+      ),
+    ]),
+  );
+}
+
+function itemPanel(ctx: Ctx): VElement {
+  const mode = enterMode(ctx.state);
+  return section(
+    ctx.t('item.title'),
+    'item-panel',
+    mode === 'presets-only' ? null : itemForm(ctx),
+    mode === 'manually-only' ? null : presetButtons(ctx, mode === 'presets-only'),
+  );
+}
+
+/** A line typed in: goods, or fuel prepaid by amount or by litres. */
+function itemForm(ctx: Ctx): VElement {
+  const { t, state } = ctx;
   const kind = (state.form['item-kind'] || 'goods') as ItemKind;
-  const manual =
-    mode === 'presets-only'
-      ? null
-      : form(
-          'item-add',
-          'item-form',
-          select(ctx, {
-            testid: 'item-kind',
-            field: 'item-kind',
-            label: t('item.kind'),
-            options: ITEM_KINDS.map((k) => [k, t(itemKindKey[k])] as const),
+  return form(
+    'item-add',
+    'item-form',
+    select(ctx, {
+      testid: 'item-kind',
+      field: 'item-kind',
+      label: t('item.kind'),
+      options: ITEM_KINDS.map((k) => [k, t(itemKindKey[k])] as const),
+    }),
+    h(
+      'div',
+      { class: 'row' },
+      input(ctx, { testid: 'item-code', field: 'item-code', label: t('item.code') }),
+      input(ctx, { testid: 'item-title', field: 'item-title', label: t('item.title-field') }),
+    ),
+    h(
+      'div',
+      { class: 'row' },
+      input(ctx, {
+        testid: 'item-price',
+        field: 'item-price',
+        label: kind === 'goods' ? t('item.price') : t('item.price-per-unit'),
+        inputmode: 'decimal',
+      }),
+      kind === 'fuel-amount'
+        ? input(ctx, {
+            testid: 'item-amount',
+            field: 'item-amount',
+            label: t('item.prepay-amount'),
+            inputmode: 'decimal',
+          })
+        : input(ctx, {
+            testid: 'item-quantity',
+            field: 'item-quantity',
+            label: kind === 'goods' ? t('item.quantity') : t('item.litres'),
+            inputmode: 'decimal',
           }),
-          h(
-            'div',
-            { class: 'row' },
-            input(ctx, { testid: 'item-code', field: 'item-code', label: t('item.code') }),
-            input(ctx, { testid: 'item-title', field: 'item-title', label: t('item.title-field') }),
-          ),
-          h(
-            'div',
-            { class: 'row' },
-            input(ctx, {
-              testid: 'item-price',
-              field: 'item-price',
-              label: kind === 'goods' ? t('item.price') : t('item.price-per-unit'),
-              inputmode: 'decimal',
-            }),
-            kind === 'fuel-amount'
-              ? input(ctx, {
-                  testid: 'item-amount',
-                  field: 'item-amount',
-                  label: t('item.prepay-amount'),
-                  inputmode: 'decimal',
-                })
-              : input(ctx, {
-                  testid: 'item-quantity',
-                  field: 'item-quantity',
-                  label: kind === 'goods' ? t('item.quantity') : t('item.litres'),
-                  inputmode: 'decimal',
-                }),
-          ),
-          h(
-            'div',
-            { class: 'actions' },
-            button({
-              testid: 'item-add',
-              action: 'item-add',
-              submit: true,
-              label: t('item.add'),
-              kind: 'primary',
-              hint: 'F3',
-            }),
-          ),
-        );
-  const presets =
-    mode === 'manually-only'
-      ? null
-      : state.presets.length === 0
-        ? mode === 'presets-only'
-          ? h('p', { class: 'muted', 'data-testid': 'presets-empty' }, t('item.no-presets'))
-          : null
-        : h(
-            'div',
-            {
-              class: 'presets',
-              'data-testid': 'presets',
-              role: 'group',
-              'aria-label': t('item.presets'),
-            },
-            state.presets.map((p, i) =>
-              button({
-                testid: `preset-${i}`,
-                action: 'preset-add',
-                arg: String(i),
-                label: `${p.title ?? p.code}${p.price === undefined ? '' : ` · ${formatAmount(p.price, 2, ctx.num)}`}`,
-              }),
-            ),
-          );
-  return section(t('item.title'), 'item-panel', manual, presets);
+    ),
+    h(
+      'div',
+      { class: 'actions' },
+      button({
+        testid: 'item-add',
+        action: 'item-add',
+        submit: true,
+        label: t('item.add'),
+        kind: 'primary',
+        hint: 'F3',
+      }),
+    ),
+  );
+}
+
+/** The POS presets; none: a note when they are the only way in, else nothing. */
+function presetButtons(ctx: Ctx, onlyWay: boolean): VElement | null {
+  const { t, state } = ctx;
+  if (state.presets.length === 0) {
+    return onlyWay
+      ? h('p', { class: 'muted', 'data-testid': 'presets-empty' }, t('item.no-presets'))
+      : null;
+  }
+  return h(
+    'div',
+    { class: 'presets', 'data-testid': 'presets', role: 'group', 'aria-label': t('item.presets') },
+    state.presets.map((p, i) =>
+      button({
+        testid: `preset-${i}`,
+        action: 'preset-add',
+        arg: String(i),
+        label: `${p.title ?? p.code}${p.price === undefined ? '' : ` · ${formatAmount(p.price, 2, ctx.num)}`}`,
+      }),
+    ),
+  );
 }
 
 function linesTable(ctx: Ctx): VElement {
   const { t, state } = ctx;
-  const calc = state.sale.calc.check;
-  const digits = amountDigits(calc);
   const lines = state.sale.draft.lines;
   if (lines.length === 0) {
     return h('p', { class: 'muted empty', 'data-testid': 'lines-empty' }, t('lines.empty'));
@@ -249,81 +256,88 @@ function linesTable(ctx: Ctx): VElement {
     h(
       'tbody',
       null,
-      lines.map((line, i) => {
-        const out = calc?.check_items?.[i];
-        const qty = out?.quantity ?? line.quantity;
-        const selected = state.sale.selected === i;
-        return h(
-          'tr',
-          {
-            'data-testid': `line-${i}`,
-            'data-action': 'line-select',
-            'data-arg': String(i),
-            class: selected ? 'selected' : null,
-            'aria-selected': selected ? 'true' : 'false',
-          },
-          h(
-            'td',
-            { 'data-testid': `line-${i}-title` },
-            h('span', { class: 'title' }, out?.title ?? line.title ?? line.code),
-            (out?.title ?? line.title) ? h('span', { class: 'code' }, line.code) : null,
-            line.amount !== undefined ? h('span', { class: 'badge' }, t('lines.prepaid')) : null,
-          ),
-          h(
-            'td',
-            { class: 'num', 'data-testid': `line-${i}-quantity` },
-            formatQuantity(
-              qty,
-              out?.quantity_decimal_digits ?? line.quantity_decimal_digits,
-              ctx.num,
-            ),
-          ),
-          h(
-            'td',
-            { class: 'num', 'data-testid': `line-${i}-price` },
-            formatAmount(out?.price ?? line.price, out?.price_decimal_digits ?? digits, ctx.num),
-          ),
-          h(
-            'td',
-            { class: 'num', 'data-testid': `line-${i}-discount` },
-            out?.discount_amount ? formatAmount(out.discount_amount, digits, ctx.num) : '',
-          ),
-          h(
-            'td',
-            { class: 'num', 'data-testid': `line-${i}-amount` },
-            formatAmount(out?.amount ?? line.amount, digits, ctx.num),
-          ),
-          h(
-            'td',
-            { class: 'line-actions' },
-            button({
-              testid: `line-${i}-dec`,
-              action: 'line-dec',
-              arg: String(i),
-              label: '−',
-              title: t('lines.less'),
-              disabled: line.amount !== undefined,
-            }),
-            button({
-              testid: `line-${i}-inc`,
-              action: 'line-inc',
-              arg: String(i),
-              label: '+',
-              title: t('lines.more'),
-              disabled: line.amount !== undefined,
-            }),
-            button({
-              testid: `line-${i}-remove`,
-              action: 'line-remove',
-              arg: String(i),
-              label: '×',
-              title: t('lines.remove'),
-              kind: 'danger',
-            }),
-          ),
-        );
-      }),
+      lines.map((line, i) => lineRow(ctx, line, i)),
     ),
+  );
+}
+
+/** One line: the request's code and quantity, the engine's figures once it answered. */
+function lineRow(ctx: Ctx, line: CheckItemRequest, i: number): VElement {
+  const { t, state } = ctx;
+  const calc = state.sale.calc.check;
+  const digits = amountDigits(calc);
+  const out = calc?.check_items?.[i];
+  const qty = out?.quantity ?? line.quantity;
+  const selected = state.sale.selected === i;
+  return h(
+    'tr',
+    {
+      'data-testid': `line-${i}`,
+      'data-action': 'line-select' satisfies ActionName,
+      'data-arg': String(i),
+      class: selected ? 'selected' : null,
+      'aria-selected': selected ? 'true' : 'false',
+    },
+    h(
+      'td',
+      { 'data-testid': `line-${i}-title` },
+      h('span', { class: 'title' }, out?.title ?? line.title ?? line.code),
+      (out?.title ?? line.title) ? h('span', { class: 'code' }, line.code) : null,
+      line.amount !== undefined ? h('span', { class: 'badge' }, t('lines.prepaid')) : null,
+    ),
+    h(
+      'td',
+      { class: 'num', 'data-testid': `line-${i}-quantity` },
+      formatQuantity(qty, out?.quantity_decimal_digits ?? line.quantity_decimal_digits, ctx.num),
+    ),
+    h(
+      'td',
+      { class: 'num', 'data-testid': `line-${i}-price` },
+      formatAmount(out?.price ?? line.price, out?.price_decimal_digits ?? digits, ctx.num),
+    ),
+    h(
+      'td',
+      { class: 'num', 'data-testid': `line-${i}-discount` },
+      out?.discount_amount ? formatAmount(out.discount_amount, digits, ctx.num) : '',
+    ),
+    h(
+      'td',
+      { class: 'num', 'data-testid': `line-${i}-amount` },
+      formatAmount(out?.amount ?? line.amount, digits, ctx.num),
+    ),
+    lineButtons(ctx, line, i),
+  );
+}
+
+function lineButtons(ctx: Ctx, line: CheckItemRequest, i: number): VElement {
+  const { t } = ctx;
+  return h(
+    'td',
+    { class: 'line-actions' },
+    button({
+      testid: `line-${i}-dec`,
+      action: 'line-dec',
+      arg: String(i),
+      label: '−',
+      title: t('lines.less'),
+      disabled: line.amount !== undefined,
+    }),
+    button({
+      testid: `line-${i}-inc`,
+      action: 'line-inc',
+      arg: String(i),
+      label: '+',
+      title: t('lines.more'),
+      disabled: line.amount !== undefined,
+    }),
+    button({
+      testid: `line-${i}-remove`,
+      action: 'line-remove',
+      arg: String(i),
+      label: '×',
+      title: t('lines.remove'),
+      kind: 'danger',
+    }),
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDec } from '../../renderer/decimal.js';
+import { parseTyped } from '../../renderer/money.js';
 import {
   formatAge,
   formatAmount,
@@ -55,7 +55,7 @@ describe('other formats', () => {
   });
 
   it('formats an exact decimal', () => {
-    expect(formatDec(parseDec('16.9'), 2)).toBe('16.90');
+    expect(formatDec(parseTyped('16.9'), 2)).toBe('16.90');
     expect(formatDec(null)).toBe(NONE);
   });
 

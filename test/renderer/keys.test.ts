@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keyIntent, type KeyPress } from '../../renderer/keys.js';
-import { initialState, reduce, type State } from '../../renderer/state.js';
+import { initialState, type State } from '../../renderer/state.js';
+import { reduce } from '../../renderer/reduce.js';
 import { status } from './fixtures.js';
 
 const press = (key: string, over: Partial<KeyPress> = {}): KeyPress => ({

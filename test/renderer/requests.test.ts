@@ -9,7 +9,8 @@ import {
   shiftOpenInput,
   signInInput,
 } from '../../renderer/requests.js';
-import { emptyDraft, initialState, reduce, type Event, type State } from '../../renderer/state.js';
+import { emptyDraft, initialState, type Event, type State } from '../../renderer/state.js';
+import { reduce } from '../../renderer/reduce.js';
 import { commands } from '../../src/contract/commands.js';
 import { calcCheck as calcResponse, committed, customer, status, TX_ID } from './fixtures.js';
 

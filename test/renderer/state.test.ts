@@ -4,12 +4,12 @@ import {
   change,
   guessIdType,
   initialState,
-  reduce,
   remaining,
   type Event,
   type State,
 } from '../../renderer/state.js';
-import { toText } from '../../renderer/decimal.js';
+import { reduce } from '../../renderer/reduce.js';
+import { toFixed } from '../../renderer/money.js';
 import {
   calcCheck,
   committed,
@@ -346,10 +346,10 @@ describe('payment', () => {
     s = run(s, ...typed({ 'tender-type': 'cash', 'tender-amount': '10.10' }), {
       type: 'tender-add',
     });
-    expect(toText(remaining(s)!)).toBe('16.90');
+    expect(toFixed(remaining(s)!)).toBe('16.90');
     expect(s.form['tender-amount']).toBe('16.9');
     s = run(s, ...typed({ 'tender-type': 'bank-card' }), { type: 'tender-add' });
-    expect(toText(remaining(s)!)).toBe('0.00');
+    expect(toFixed(remaining(s)!)).toBe('0.00');
     expect(s.sale.tenders).toEqual([
       { type: 'cash', amount: '10.10' },
       { type: 'bank-card', amount: '16.9' },
@@ -373,7 +373,7 @@ describe('payment', () => {
       { type: 'payment-open', transactionId: TX_ID },
       ...typed({ 'cash-given': '50' }),
     );
-    expect(toText(change(s)!)).toBe('23');
+    expect(toFixed(change(s)!)).toBe('23');
   });
 
   it('keeps the id and asks for the status when the sale got no answer', () => {

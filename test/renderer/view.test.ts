@@ -4,8 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isActionName } from '../../renderer/actions.js';
 import { numberStyle, translator } from '../../renderer/i18n.js';
-import { initialState, reduce, type Event, type State } from '../../renderer/state.js';
+import { initialState, type Event, type State } from '../../renderer/state.js';
+import { reduce } from '../../renderer/reduce.js';
 import { view } from '../../renderer/view.js';
 import { byTestId, elements, textOf, type VElement } from '../../renderer/vnode.js';
 import {
@@ -355,6 +357,18 @@ describe('views', () => {
 
   it('show the lock-out with its wait', () => {
     expect(textOf(byTestId(render(all.signIn!), 'sign-in-lockout')!)).toContain('30 s');
+  });
+
+  it('name a known action in every data-action and data-submit', () => {
+    const unknown = new Set<string>();
+    for (const s of Object.values(all)) {
+      for (const e of elements(render(s))) {
+        for (const name of [e.attrs['data-action'], e.attrs['data-submit']]) {
+          if (typeof name === 'string' && !isActionName(name)) unknown.add(name);
+        }
+      }
+    }
+    expect([...unknown]).toEqual([]);
   });
 
   it('have every test id documented in README.md', () => {

@@ -1,0 +1,180 @@
+// The controller's core: owns the one State, feeds events to `reduce`, runs commands and
+// turns their answers into events, re-prices the draft when it changes, and patches the
+// page after each change. What a button or key does is in actions.ts; the listeners that
+// call it are in app.ts.
+import { performAction, type Till } from './actions.js';
+import { isError, type Api } from './api.js';
+import { patchChildren } from './dom.js';
+import { isLang, numberStyle, translator, type Lang } from './i18n.js';
+import { reduce } from './reduce.js';
+import { calcCheck, type Built, type Errors } from './requests.js';
+import { initialState, type Event, type State } from './state.js';
+import type { CommandInput, CommandName, CommandOutput, ErrorBody } from './types.js';
+import { uuidv7 } from './uuid.js';
+import { view } from './view.js';
+
+export interface AppDeps {
+  api: Api;
+  root: HTMLElement;
+  now: () => number;
+  /** `n` random bytes (crypto.getRandomValues). */
+  random: (n: number) => Uint8Array;
+  storage?: { get(key: string): string | null; set(key: string, value: string): void };
+  /** Status poll period; the events keep the screen current in between. */
+  statusPollMs: number;
+  /** Where a bug of the screen itself is reported (console.error by default); see actions.ts. */
+  reportBug?: (message: string) => void;
+}
+
+const LANGUAGE_KEY = 'loyalty-terminal.language';
+
+/** Commands that block the screen while they run (a second press must not send twice). */
+const BLOCKING = new Set<CommandName>([
+  'staff-sign-in',
+  'staff-sign-out',
+  'shift-open',
+  'shift-close',
+  'customer-identify',
+  'sale-process',
+  'sale-status',
+  'sale-cancel',
+  'sale-refund',
+  'payment-recover',
+  'attention-resolve',
+  'sync-now',
+]);
+
+export class Controller implements Till {
+  state: State;
+  /** Pay was pressed while a calculation ran: open the payment when it lands. */
+  payWhenCalculated = false;
+  private readonly deps: AppDeps;
+  private lastFocus = 0;
+  private calcSeq = 0;
+  private renderQueued = false;
+
+  constructor(deps: AppDeps) {
+    this.deps = deps;
+    const saved = deps.storage?.get(LANGUAGE_KEY) ?? 'en';
+    const lang: Lang = isLang(saved) ? saved : 'en';
+    this.state = initialState(lang);
+  }
+
+  get api(): Api {
+    return this.deps.api;
+  }
+
+  newId(): string {
+    return uuidv7(this.deps.now(), this.deps.random(10));
+  }
+
+  reportBug(message: string): void {
+    (this.deps.reportBug ?? console.error)(message);
+  }
+
+  action(name: string, arg?: string): Promise<void> {
+    return performAction(this, name, arg);
+  }
+
+  render(): void {
+    this.renderQueued = false;
+    const { root } = this.deps;
+    const lang = this.state.language;
+    patchChildren(root, [view(this.state, translator(lang), numberStyle(lang))]);
+    const f = this.state.focus;
+    if (f && f.seq !== this.lastFocus) {
+      this.lastFocus = f.seq;
+      const el = root.querySelector<HTMLElement>(`[data-testid="${CSS.escape(f.testid)}"]`);
+      if (el && !(el as HTMLInputElement).disabled) el.focus();
+    }
+  }
+
+  dispatch = (event: Event): void => {
+    const prev = this.state;
+    this.state = reduce(this.state, event);
+    if (this.state === prev) return;
+    if (this.state.language !== prev.language)
+      this.deps.storage?.set(LANGUAGE_KEY, this.state.language);
+    if (this.state.sale.version !== prev.sale.version) void this.calculate();
+    if (!this.renderQueued) {
+      this.renderQueued = true;
+      queueMicrotask(() => this.render());
+    }
+  };
+
+  /** Runs a command; a refusal becomes `onError`'s event or the message line. */
+  async run<N extends CommandName>(
+    name: N,
+    input: CommandInput<N>,
+    onOk: (out: CommandOutput<N>) => Event | Event[] | void,
+    onError?: (e: ErrorBody) => Event | void,
+  ): Promise<boolean> {
+    const blocking = BLOCKING.has(name);
+    if (blocking) {
+      if (this.state.busy !== null) return false; // one at a time: a double press sends once
+      this.dispatch({ type: 'busy', command: name });
+    }
+    const result = await this.api.call(name, input);
+    if (blocking) this.dispatch({ type: 'busy', command: null });
+    if (isError(result)) {
+      const e = result.error;
+      if (e.code === 'unauthorized' && this.api.kind === 'http') {
+        this.dispatch({ type: 'session-expired' });
+        return false;
+      }
+      this.dispatch(onError?.(e) ?? { type: 'failed', error: e });
+      return false;
+    }
+    const out = onOk(result as CommandOutput<N>);
+    for (const ev of Array.isArray(out) ? out : out ? [out] : []) this.dispatch(ev);
+    return true;
+  }
+
+  /** Marks the fields a builder refused; true when there is nothing to send. */
+  invalid<T>(built: Built<T>): built is { errors: Errors } {
+    if (!('errors' in built)) return false;
+    this.dispatch({ type: 'invalid', errors: built.errors });
+    return true;
+  }
+
+  async calculate(): Promise<void> {
+    const s = this.state;
+    if (!s.status?.shift || (s.screen !== 'sale' && s.screen !== 'payment')) return;
+    const seq = ++this.calcSeq;
+    this.dispatch({ type: 'calc-started', seq });
+    const result = await this.api.call('check-calc', { check: calcCheck(this.state.sale.draft) });
+    this.dispatch({ type: 'calc-done', seq, result });
+    if (this.payWhenCalculated && !this.state.sale.calc.pending) {
+      this.payWhenCalculated = false;
+      this.dispatch({ type: 'payment-open', transactionId: this.newId() });
+    }
+  }
+
+  async refreshStatus(): Promise<void> {
+    await this.run(
+      'status',
+      {},
+      (status) => ({ type: 'status', status }),
+      () => undefined,
+    );
+  }
+
+  async refreshDevices(): Promise<void> {
+    await this.run(
+      'devices-state',
+      {},
+      (o) => ({ type: 'devices', devices: o.devices }),
+      () => undefined,
+    );
+  }
+
+  async loadAttention(): Promise<void> {
+    const input = { include_resolved: this.state.attention.includeResolved };
+    await this.run('attention-list', input, (o) => ({ type: 'attention-loaded', items: o.items }));
+  }
+
+  async loadReport(): Promise<void> {
+    if (!this.state.status?.shift) return;
+    await this.run('shift-report', {}, (o) => ({ type: 'report-loaded', report: o.report }));
+  }
+}
