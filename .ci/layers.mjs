@@ -45,7 +45,8 @@ export const LAYERS = {
   ],
   // main wires the embedded sandbox (src/central/embedded.ts) into the terminal, as the CLI does.
   main: ['src/contract', 'src/config', 'src/terminal', 'src/agent', 'src/central'],
-  renderer: ['types:src/contract'],
+  // The cashier's screen: the contract's types, and src/money (pure) so amounts round alike.
+  renderer: ['types:src/contract', 'src/money'],
 };
 
 /** The folder a file belongs to: `src/<name>` for the core, else its top folder. */

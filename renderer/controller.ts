@@ -2,6 +2,7 @@
 // turns their answers into events, re-prices the draft when it changes, and patches the
 // page after each change. What a button or key does is in actions.ts; the listeners that
 // call it are in app.ts.
+import { v7 } from 'uuid';
 import { performAction, type Till } from './actions.js';
 import { isError, type Api } from './api.js';
 import { patchChildren } from './dom.js';
@@ -10,7 +11,6 @@ import { reduce } from './reduce.js';
 import { calcCheck, type Built, type Errors } from './requests.js';
 import { initialState, type Event, type State } from './state.js';
 import type { CommandInput, CommandName, CommandOutput, ErrorBody } from './types.js';
-import { uuidv7 } from './uuid.js';
 import { view } from './view.js';
 
 export interface AppDeps {
@@ -65,7 +65,8 @@ export class Controller implements Till {
   }
 
   newId(): string {
-    return uuidv7(this.deps.now(), this.deps.random(10));
+    // A UUIDv7 (the uuid package) on the injected clock and random source.
+    return v7({ msecs: this.deps.now(), random: this.deps.random(16) });
   }
 
   reportBug(message: string): void {

@@ -1,7 +1,6 @@
 // The renderer's one door to src/money, the module that owns exact decimals and rounding for
 // the whole terminal, this screen included (src/money is pure: no Node, nothing of ours, so
 // the bundle carries it). What is the screen's own is reading what a cashier types.
-// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- src/money is pure; the renderer's allowlist in eslint.config.js is to gain it (issue 14)
 import * as money from '../src/money/index.js';
 
 export type Dec = money.Dec;
