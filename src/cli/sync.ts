@@ -155,66 +155,9 @@ export async function runSync(args: string[], io: CliIO): Promise<number> {
       terminalId: effectiveTerminalId(config),
     });
     try {
-      if (f.sub === 'pull') {
-        let lastShown = -1;
-        const r = await sync.pull({
-          onProgress: (p) => {
-            if (f.json || p.total === null || p.total === 0) return;
-            const pct = Math.floor((p.done / p.total) * 100);
-            if (pct !== lastShown && pct % 10 === 0)
-              io.stderr(`snapshot: ${p.done} of ${p.total} records (${pct}%)\n`);
-            lastShown = pct;
-          },
-        });
-        if (!r.ok) {
-          io.stderr(`sync pull: ${r.failure.code}: ${r.failure.message}\n`);
-          return 1;
-        }
-        io.stdout(
-          f.json
-            ? `${JSON.stringify(r)}\n`
-            : `pulled ${r.pages} pages: ${r.applied} records applied, ${r.quarantined} quarantined${r.snapshot ? ' (full snapshot)' : ''}\n`,
-        );
-        return 0;
-      }
-      if (f.sub === 'push') {
-        const r = await sync.push({ now: true });
-        const depth = store.outbox.depth();
-        io.stdout(
-          f.json
-            ? `${JSON.stringify({ ...r, lastFailure: r.lastFailure?.message ?? null, outbox: depth })}\n`
-            : `sent ${r.sent}: ${r.done} done, ${r.rejected} rejected, ${r.retried} to retry; ${depth.queued} still queued, ${depth.rejected} need attention\n`,
-        );
-        return r.lastFailure && depth.queued > 0 ? 1 : 0;
-      }
-      const s = sync.status();
-      const attention = store.outbox.attention().map((row) => ({
-        transaction_id: row.transactionId,
-        operation: row.operation,
-        reason: row.response,
-        at: new Date(row.updatedAt).toISOString(),
-      }));
-      if (f.json) io.stdout(`${JSON.stringify({ ...s, attention })}\n`);
-      else {
-        io.stdout(
-          [
-            `central: ${config.central.url ?? 'embedded sandbox'}`,
-            `link: ${s.state}, last contact ${seconds(s.sinceContactMs)} ago`,
-            `outbox: ${s.outbox.queued} queued, ${s.outbox.sending} sending, ${s.outbox.rejected} need attention`,
-            ...(s.oldestUnsent
-              ? [
-                  `oldest unsent: ${s.oldestUnsent.operation} ${s.oldestUnsent.transactionId}, recorded ${new Date(s.oldestUnsent.createdAt).toISOString()} (${seconds(s.oldestUnsent.ageMs)} ago), ${s.oldestUnsent.attempts} attempts`,
-                ]
-              : []),
-            `cache: last pull ${seconds(s.cacheAgeMs)} ago${s.snapshotInProgress ? ', a snapshot is in progress' : ''}, ${s.quarantined} quarantined`,
-            ...(s.clockSuspect ? [`warning: ${s.clockReason}`] : []),
-            ...attention.map(
-              (a) => `attention: ${a.operation} ${a.transaction_id}: ${JSON.stringify(a.reason)}`,
-            ),
-          ].join('\n') + '\n',
-        );
-      }
-      return 0;
+      if (f.sub === 'pull') return await pull(sync, f, io);
+      if (f.sub === 'push') return await push(sync, store, f, io);
+      return status(sync, store, config, f, io);
     } finally {
       await sync.stop();
     }
@@ -223,4 +166,70 @@ export async function runSync(args: string[], io: CliIO): Promise<number> {
     await embedded?.close();
     if (lock?.ok) lock.lock.release();
   }
+}
+
+async function pull(sync: SyncService, f: Flags, io: CliIO): Promise<number> {
+  let lastShown = -1;
+  const r = await sync.pull({
+    onProgress: (p) => {
+      if (f.json || p.total === null || p.total === 0) return;
+      const pct = Math.floor((p.done / p.total) * 100);
+      if (pct !== lastShown && pct % 10 === 0)
+        io.stderr(`snapshot: ${p.done} of ${p.total} records (${pct}%)\n`);
+      lastShown = pct;
+    },
+  });
+  if (!r.ok) {
+    io.stderr(`sync pull: ${r.failure.code}: ${r.failure.message}\n`);
+    return 1;
+  }
+  io.stdout(
+    f.json
+      ? `${JSON.stringify(r)}\n`
+      : `pulled ${r.pages} pages: ${r.applied} records applied, ${r.quarantined} quarantined${r.snapshot ? ' (full snapshot)' : ''}\n`,
+  );
+  return 0;
+}
+
+async function push(sync: SyncService, store: Store, f: Flags, io: CliIO): Promise<number> {
+  const r = await sync.push({ now: true });
+  const depth = store.outbox.depth();
+  io.stdout(
+    f.json
+      ? `${JSON.stringify({ ...r, lastFailure: r.lastFailure?.message ?? null, outbox: depth })}\n`
+      : `sent ${r.sent}: ${r.done} done, ${r.rejected} rejected, ${r.retried} to retry; ${depth.queued} still queued, ${depth.rejected} need attention\n`,
+  );
+  return r.lastFailure && depth.queued > 0 ? 1 : 0;
+}
+
+function status(sync: SyncService, store: Store, config: Config, f: Flags, io: CliIO): number {
+  const s = sync.status();
+  const attention = store.outbox.attention().map((row) => ({
+    transaction_id: row.transactionId,
+    operation: row.operation,
+    reason: row.response,
+    at: new Date(row.updatedAt).toISOString(),
+  }));
+  if (f.json) {
+    io.stdout(`${JSON.stringify({ ...s, attention })}\n`);
+    return 0;
+  }
+  io.stdout(
+    [
+      `central: ${config.central.url ?? 'embedded sandbox'}`,
+      `link: ${s.state}, last contact ${seconds(s.sinceContactMs)} ago`,
+      `outbox: ${s.outbox.queued} queued, ${s.outbox.sending} sending, ${s.outbox.rejected} need attention`,
+      ...(s.oldestUnsent
+        ? [
+            `oldest unsent: ${s.oldestUnsent.operation} ${s.oldestUnsent.transactionId}, recorded ${new Date(s.oldestUnsent.createdAt).toISOString()} (${seconds(s.oldestUnsent.ageMs)} ago), ${s.oldestUnsent.attempts} attempts`,
+          ]
+        : []),
+      `cache: last pull ${seconds(s.cacheAgeMs)} ago${s.snapshotInProgress ? ', a snapshot is in progress' : ''}, ${s.quarantined} quarantined`,
+      ...(s.clockSuspect ? [`warning: ${s.clockReason}`] : []),
+      ...attention.map(
+        (a) => `attention: ${a.operation} ${a.transaction_id}: ${JSON.stringify(a.reason)}`,
+      ),
+    ].join('\n') + '\n',
+  );
+  return 0;
 }
