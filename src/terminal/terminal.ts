@@ -21,6 +21,7 @@ import { entitySchemas } from '../sync/entities.js';
 import { uuidv7 } from '../sync/ids.js';
 import { outboxPayloadSchema } from '../sync/outbox-payload.js';
 import { keyedSecretHashes, newHashKey } from '../secret-hash/index.js';
+import type { LinkState } from '../sync/connectivity.js';
 import { SyncService } from '../sync/sync-service.js';
 import { AttentionService } from './attention.js';
 import { CardPayments } from './card-payments.js';
@@ -175,84 +176,29 @@ export async function openTerminalStore(o: {
   return opened;
 }
 
+const DEFAULT_APP = { name: 'loyalty-terminal', version: '0.0.0' };
+
 export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal> {
   const clock = o.clock ?? systemSyncClock;
   const ownLog = o.log
     ? null
     : createFileLogger({ dir: join(o.dataDir, 'logs'), name: 'terminal' });
   const log = o.log ?? ownLog!;
-  const app = o.app ?? { name: 'loyalty-terminal', version: '0.0.0' };
+  const app = o.app ?? DEFAULT_APP;
   const config = o.config;
-  const cleanups: Array<() => Promise<void> | void> = [];
-  const closeAll = async () => {
-    for (const c of cleanups.splice(0).reverse()) {
-      try {
-        await c();
-      } catch (e) {
-        log.error('close failed', { err: e });
-      }
-    }
-  };
+  const { cleanups, closeAll } = closers(log);
   if (ownLog) cleanups.push(() => ownLog.close());
 
   try {
     // The data directory is the till's alone: 0700, its files 0600, also when an older
     // version (or another umask) left them wider (docs/store.md, "File modes").
     privateDataDir(o.dataDir);
-    const link = await connectCentral({
-      dataDir: o.dataDir,
-      config,
-      secrets: o.secrets,
-      clock,
-      log,
-      embedded: o.embeddedCentral,
-    });
-    const central = link.central;
-    if (central) cleanups.push(() => central.close());
-    const zvtPassword = config.devices.payment
-      ? await resolveSecret('devices.payment.zvt_password', config, o.secrets, log)
-      : undefined;
-
-    const ids = o.ids ?? { newId: () => uuidv7(clock.now()) };
-    const { store } = await openTerminalStore({
-      file: join(o.dataDir, 'terminal.sqlite'),
-      clock,
-      log,
-      newId: () => ids.newId(),
-      secrets: o.secrets,
-    });
-    cleanups.push(() => store.close());
-    const schemaVersion = store.schema().applied.length;
-    const terminalId = effectiveTerminalId(config);
-
-    const sync = new SyncService({
-      store,
-      config: link.config,
-      clock,
-      baseUrl: link.baseUrl,
-      appVersion: app.version,
-      schemaVersion,
-      terminalId,
-      onLinkChange: (state) => {
+    const { link, central, store, sync, ids, schemaVersion, terminalId, zvtPassword } =
+      await openCore(o, clock, log, cleanups, (state) => {
         log.info('central link', { state });
-        emitStatus();
-      },
-    });
-    cleanups.push(() => sync.stop());
-
-    const devices =
-      o.devices !== undefined
-        ? o.devices
-        : createDevices(config.devices, {
-            simulatorDir: join(o.dataDir, SIMULATOR_DIR),
-            ...(config.terminal.recognition ? { recognition: config.terminal.recognition } : {}),
-            ...(config.devices.payment
-              ? {
-                  ...(zvtPassword === undefined ? {} : { zvtPassword }),
-                  currency: config.devices.payment.currency,
-                }
-              : {}),
-          });
+        emitStatus(o.emit, handlers, log);
+      });
+    const devices = o.devices !== undefined ? o.devices : openDevices(o, zvtPassword);
     if (devices) cleanups.push(() => devices.close());
 
     const ports: TerminalPorts = {
@@ -268,76 +214,13 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
       devices,
       ...(o.emit ? { emit: o.emit } : {}),
     };
-    const workflow = new Workflow(ports);
-    const cards = new CardPayments(ports);
-    cleanups.push(() => cards.stop());
-    const identify = new IdentifyService(ports);
-    const sales = new SaleService({
-      store,
-      client: sync.client,
-      link: sync.link,
-      clock,
-      config,
-      terminalId,
-      appVersion: app.version,
-      schemaVersion,
-      onQueued: () => sync.kick(),
-      newId: () => ports.ids.newId(),
-    });
-    // Before any command: a sale a killed run sent online first and never recorded is voided.
-    const recovered = sales.recoverOnlineAttempts();
-    if (recovered.voided > 0) log.warn('online attempts voided at start', recovered);
-    const checkout = new CheckoutService(ports, cards, sales, (id) => identify.receiptBalances(id));
     let syncRunning = false;
-    const services: Services = {
-      workflow,
-      staff: new StaffService(ports, workflow),
-      shifts: new ShiftService(ports, workflow),
-      identify,
-      checkout,
-      sales,
-      returns: new ReturnsService(ports, cards),
-      cards,
-      attention: new AttentionService(ports, workflow, () => cards.busy),
-      syncRunning: () => syncRunning,
-    };
+    const { services, cards } = buildServices(ports, () => syncRunning, log);
+    cleanups.push(() => cards.stop());
     const handlers = createHandlers(ports, services);
-    function emitStatus(): void {
-      if (!o.emit) return;
-      try {
-        const status = handlers.status({}, { via: 'internal', requestId: 'status' });
-        o.emit('status-changed', status as never);
-      } catch (e) {
-        log.warn('status event not sent', { err: e });
-      }
-    }
 
-    if (devices && o.emit) {
-      const emit = o.emit;
-      const off = devices.states.onChange(() => {
-        for (const d of devicesOf(ports)) emit('device-state', d);
-      });
-      cleanups.push(off);
-    }
     const readers = [devices?.cardReader, devices?.scanner].filter((r) => r != null);
-    for (const r of readers) {
-      cleanups.push(
-        r.onRead((read) => {
-          // The identifier itself stays out of the log: a card number is a customer's key.
-          log.info(
-            'device read',
-            read.kind === 'identifier'
-              ? { kind: read.kind, id_type: read.id_type, source: read.source }
-              : { kind: read.kind, source: read.source },
-          );
-          try {
-            o.emit?.('device-read', read);
-          } catch (e) {
-            log.error('device read not sent to the screen', { err: e });
-          }
-        }),
-      );
-    }
+    cleanups.push(...forwardDeviceEvents(ports, readers, o.emit));
 
     // Card operations a crash left open, and charges a kill left without their sale, are
     // settled before the first card operation (docs/terminal.md); it never rejects.
@@ -376,4 +259,178 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
     await closeAll();
     throw e;
   }
+}
+
+/** The configured devices (simulators' books under the data directory). */
+function openDevices(o: CreateTerminalOptions, zvtPassword: string | undefined): DeviceSet {
+  const config = o.config;
+  return createDevices(config.devices, {
+    simulatorDir: join(o.dataDir, SIMULATOR_DIR),
+    ...(config.terminal.recognition ? { recognition: config.terminal.recognition } : {}),
+    ...(config.devices.payment
+      ? {
+          ...(zvtPassword === undefined ? {} : { zvtPassword }),
+          currency: config.devices.payment.currency,
+        }
+      : {}),
+  });
+}
+
+/** The services over the ports; a sale a killed run sent online and never recorded is voided. */
+function buildServices(
+  ports: TerminalPorts,
+  syncRunning: () => boolean,
+  log: Logger,
+): { services: Services; cards: CardPayments } {
+  const { store, sync, clock, config, terminalId, app, schemaVersion } = ports;
+  const workflow = new Workflow(ports);
+  const cards = new CardPayments(ports);
+  const identify = new IdentifyService(ports);
+  const sales = new SaleService({
+    store,
+    client: sync.client,
+    link: sync.link,
+    clock,
+    config,
+    terminalId,
+    appVersion: app.version,
+    schemaVersion,
+    onQueued: () => sync.kick(),
+    newId: () => ports.ids.newId(),
+  });
+  // Before any command: a sale a killed run sent online first and never recorded is voided.
+  const recovered = sales.recoverOnlineAttempts();
+  if (recovered.voided > 0) log.warn('online attempts voided at start', recovered);
+  const checkout = new CheckoutService(ports, cards, sales, (id) => identify.receiptBalances(id));
+  const services: Services = {
+    workflow,
+    staff: new StaffService(ports, workflow),
+    shifts: new ShiftService(ports, workflow),
+    identify,
+    checkout,
+    sales,
+    returns: new ReturnsService(ports, cards),
+    cards,
+    attention: new AttentionService(ports, workflow, () => cards.busy),
+    syncRunning,
+  };
+  return { services, cards };
+}
+
+type Reader = NonNullable<DeviceSet['cardReader']>;
+
+/** Device states and reads to the screen's events; returns what stops them. */
+function forwardDeviceEvents(
+  ports: TerminalPorts,
+  readers: readonly Reader[],
+  emit: CreateTerminalOptions['emit'],
+): Array<() => void> {
+  const { devices, log } = ports;
+  const offs: Array<() => void> = [];
+  if (devices && emit) {
+    offs.push(
+      devices.states.onChange(() => {
+        for (const d of devicesOf(ports)) emit('device-state', d);
+      }),
+    );
+  }
+  for (const r of readers) {
+    offs.push(
+      r.onRead((read) => {
+        // The identifier itself stays out of the log: a card number is a customer's key.
+        log.info(
+          'device read',
+          read.kind === 'identifier'
+            ? { kind: read.kind, id_type: read.id_type, source: read.source }
+            : { kind: read.kind, source: read.source },
+        );
+        try {
+          emit?.('device-read', read);
+        } catch (e) {
+          log.error('device read not sent to the screen', { err: e });
+        }
+      }),
+    );
+  }
+  return offs;
+}
+
+/** What the start opened, closed in reverse order; a failing close is logged, never thrown. */
+function closers(log: Logger) {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const closeAll = async () => {
+    for (const c of cleanups.splice(0).reverse()) {
+      try {
+        await c();
+      } catch (e) {
+        log.error('close failed', { err: e });
+      }
+    }
+  };
+  return { cleanups, closeAll };
+}
+
+/** The status bar's event after a change of the link (nothing without a screen). */
+function emitStatus(
+  emit: CreateTerminalOptions['emit'],
+  handlers: ReturnType<typeof createHandlers>,
+  log: Logger,
+): void {
+  if (!emit) return;
+  try {
+    const status = handlers.status({}, { via: 'internal', requestId: 'status' });
+    emit('status-changed', status as never);
+  } catch (e) {
+    log.warn('status event not sent', { err: e });
+  }
+}
+
+/** The link, the store and the sync service, each registered for closing as it opens. */
+async function openCore(
+  o: CreateTerminalOptions,
+  clock: SyncClock,
+  log: Logger,
+  cleanups: Array<() => Promise<void> | void>,
+  onLinkChange: (state: LinkState) => void,
+) {
+  const config = o.config;
+  const link = await connectCentral({
+    dataDir: o.dataDir,
+    config,
+    secrets: o.secrets,
+    clock,
+    log,
+    embedded: o.embeddedCentral,
+  });
+  const central = link.central;
+  if (central) cleanups.push(() => central.close());
+  const zvtPassword = config.devices.payment
+    ? await resolveSecret('devices.payment.zvt_password', config, o.secrets, log)
+    : undefined;
+
+  const ids = o.ids ?? { newId: () => uuidv7(clock.now()) };
+  const { store } = await openTerminalStore({
+    file: join(o.dataDir, 'terminal.sqlite'),
+    clock,
+    log,
+    newId: () => ids.newId(),
+    secrets: o.secrets,
+  });
+  cleanups.push(() => store.close());
+  const schemaVersion = store.schema().applied.length;
+  const terminalId = effectiveTerminalId(config);
+
+  const sync = new SyncService({
+    store,
+    config: link.config,
+    clock,
+    baseUrl: link.baseUrl,
+    appVersion: o.app?.version ?? DEFAULT_APP.version,
+    schemaVersion,
+    terminalId,
+    onLinkChange,
+  });
+  cleanups.push(() => sync.stop());
+
+  return { link, central, store, sync, ids, schemaVersion, terminalId, zvtPassword };
 }
