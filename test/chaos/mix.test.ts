@@ -152,19 +152,25 @@ const cents = (v: unknown) => Math.round(Number(v ?? 0) * 100);
 /**
  * What a cancelled sale's emitted coupon should be, from the sales that redeemed it (`live`:
  * the one not cancelled since, if any). engine.md 15: the emitter's cancel cancels it only if
- * still open, and a redeemer's cancel reopens it. Redeemed only by sales sent wholly before the
- * cancel: the cancel found it redeemed, so it is redeemed (live) or open again (the redeemer
- * cancelled, then maybe redeemed again); no redemption before the cancel: cancelled. Sends that
- * overlap (a kill between them, retries) allow both.
+ * still open, and a redeemer's cancel reopens it. So what counts is whether a redemption held
+ * the coupon when the emitter's cancel arrived: one sent wholly before that cancel and not
+ * cancelled before it. Held: the coupon is redeemed (live) or open again (its redeemer was
+ * cancelled after). Held by none (each redemption came after, or was cancelled before):
+ * cancelled. Sends that overlap (a kill between them, retries) allow both.
  */
 function emittedAfterCancel(redeemers: Sale[], live: Sale | undefined, emitter: Sale): string[] {
   const firstCancel = Math.min(...emitter.cancelSentAt);
   const lastCancel = Math.max(...emitter.cancelSentAt);
-  const before = redeemers.filter((r) => Math.min(...r.sentAt) < lastCancel);
-  if (before.length === 0) return ['cancelled'];
-  const surely = before.some((r) => Math.max(...r.sentAt) < firstCancel);
+  const surelyHeld = (r: Sale) =>
+    Math.max(...r.sentAt) < firstCancel &&
+    (r.cancelSentAt.length === 0 || Math.min(...r.cancelSentAt) > lastCancel);
+  const surelyNotHeld = (r: Sale) =>
+    Math.min(...r.sentAt) > lastCancel ||
+    (r.cancelSentAt.length > 0 && Math.max(...r.cancelSentAt) < firstCancel);
   const after = live ? 'redeemed' : 'open';
-  return surely ? [after] : [after, 'cancelled'];
+  if (redeemers.some(surelyHeld)) return [after];
+  if (redeemers.every(surelyNotHeld)) return ['cancelled'];
+  return [after, 'cancelled'];
 }
 
 /** What the card carried for a sale, from its check: the bank-card parts, else the whole. */
