@@ -1,6 +1,7 @@
 // The layers of shared/style.md ("What we take", 1) are held by eslint.config.js; these
 // tests prove the rule bites, so a config change that loosens it fails here.
 import { ESLint } from 'eslint';
+import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LAYERS } from '../../.ci/layers.mjs';
@@ -91,4 +92,18 @@ describe('the import graph (npm run deps)', () => {
     const { cycles, importGraph } = await import('../../.ci/deps.mjs');
     expect(cycles(importGraph())).toEqual([]);
   });
+});
+
+describe("each folder's README", () => {
+  for (const folder of folders) {
+    it(`${folder}/README.md states the row of the folder table`, () => {
+      const text = readFileSync(`${folder}/README.md`, 'utf8');
+      const at = text.indexOf('Layer (.ci/layers.mjs):');
+      expect(at, 'a "Layer (.ci/layers.mjs):" paragraph').toBeGreaterThan(-1);
+      const paragraph = text.slice(at).split('\n\n')[0]!;
+      const named = [...paragraph.matchAll(/`((?:src\/)?[a-z-]+)`/g)].map((m) => m[1]);
+      const row = (LAYERS[folder] ?? []).map((a) => a.replace(/^types:/, ''));
+      expect([...named].sort()).toEqual([...row].sort());
+    });
+  }
 });
