@@ -49,6 +49,42 @@ function errorResponses(codes: number[]): Record<string, Json> {
 }
 
 export function agentOpenApi(): Record<string, Json> {
+  const { inputs, outputs } = schemas();
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'loyalty-terminal agent',
+      version: '1',
+      description:
+        'The headless terminal agent on 127.0.0.1. Generated from src/contract/commands.ts by src/agent/openapi.ts; do not edit by hand. ' +
+        `Every refusal is ErrorResponse; a code outside the shell's own answers ${httpStatusOf('any-business-code')}.`,
+    },
+    servers: [
+      {
+        url: 'http://127.0.0.1:{port}',
+        variables: { port: { default: '8080', description: 'the port the agent printed' } },
+      },
+    ],
+    security: [{ bearer: [] }, { session: [] }],
+    paths: { ...commandPaths(), ...shellPaths() },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'The token in DIR/agent-token' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description: 'From GET /session?code=...',
+        },
+      },
+      responses: errorComponents(),
+      schemas: { ...inputs, ...outputs },
+    },
+  };
+}
+
+/** Every command's input and output, and every event, as schema components. */
+function schemas(): { inputs: Record<string, Json>; outputs: Record<string, Json> } {
   const inputs = schemaComponents(
     [
       ['CheckRequest', CheckRequest],
@@ -67,14 +103,19 @@ export function agentOpenApi(): Record<string, Json> {
   );
   for (const id of Object.keys(inputs))
     if (id in outputs) throw new Error(`schema id ${id} is both input and output`);
+  return { inputs, outputs };
+}
 
-  // 409 only where a client-made id makes a retry idempotent.
-  const idempotent = new Set<CommandName>(['sale-process', 'sale-cancel', 'sale-refund']);
-  const commandStatuses = (name: CommandName) =>
-    [400, 401, 403, 404, 405, 409, 413, 415, 422, 500, 501].filter(
-      (s) => s !== 409 || idempotent.has(name),
-    );
+// 409 only where a client-made id makes a retry idempotent.
+const idempotent = new Set<CommandName>(['sale-process', 'sale-cancel', 'sale-refund']);
 
+const commandStatuses = (name: CommandName) =>
+  [400, 401, 403, 404, 405, 409, 413, 415, 422, 500, 501].filter(
+    (s) => s !== 409 || idempotent.has(name),
+  );
+
+/** POST /api/commands/NAME for every command. */
+function commandPaths(): Record<string, Json> {
   const paths: Record<string, Json> = {};
   for (const name of commandNames) {
     paths[`/api/commands/${name}`] = {
@@ -95,20 +136,32 @@ export function agentOpenApi(): Record<string, Json> {
       },
     };
   }
-  paths['/api/status'] = {
-    get: {
-      operationId: 'get-status',
-      summary: 'The `status` command, as a GET',
-      responses: {
-        '200': {
-          description: 'The status',
-          content: { 'application/json': { schema: ref('StatusOutput') } },
+  return paths;
+}
+
+/** The shell's own paths: status as a GET, the event stream and the session hand-over. */
+function shellPaths(): Record<string, Json> {
+  return {
+    '/api/status': {
+      get: {
+        operationId: 'get-status',
+        summary: 'The `status` command, as a GET',
+        responses: {
+          '200': {
+            description: 'The status',
+            content: { 'application/json': { schema: ref('StatusOutput') } },
+          },
+          ...errorResponses([401, 403, 500]),
         },
-        ...errorResponses([401, 403, 500]),
       },
     },
+    '/api/events': eventsPath(),
+    ...sessionPaths(),
   };
-  paths['/api/events'] = {
+}
+
+function eventsPath(): Json {
+  return {
     get: {
       operationId: 'events',
       summary: 'Server-sent events: what `on()` delivers',
@@ -124,73 +177,47 @@ export function agentOpenApi(): Record<string, Json> {
       },
     },
   };
-  paths['/api/session-codes'] = {
-    post: {
-      operationId: 'mint-session-code',
-      summary: 'A new one-time URL for a person (the API token only)',
-      security: [{ bearer: [] }],
-      responses: {
-        '200': {
-          description: 'The URL to open',
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                properties: { url: { type: 'string' } },
-                required: ['url'],
-                additionalProperties: false,
+}
+
+/** A one-time code minted with the API token, traded for the session cookie. */
+function sessionPaths(): Record<string, Json> {
+  return {
+    '/api/session-codes': {
+      post: {
+        operationId: 'mint-session-code',
+        summary: 'A new one-time URL for a person (the API token only)',
+        security: [{ bearer: [] }],
+        responses: {
+          '200': {
+            description: 'The URL to open',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: { url: { type: 'string' } },
+                  required: ['url'],
+                  additionalProperties: false,
+                },
               },
             },
           },
-        },
-        ...errorResponses([401, 403]),
-      },
-    },
-  };
-  paths['/session'] = {
-    get: {
-      operationId: 'open-session',
-      summary: 'Trades a one-time code for the session cookie, then redirects to the page',
-      security: [],
-      parameters: [{ name: 'code', in: 'query', required: true, schema: { type: 'string' } }],
-      responses: {
-        '303': {
-          description: `Redirect to /, with Set-Cookie: ${SESSION_COOKIE}=...; HttpOnly; SameSite=Strict`,
-        },
-        ...errorResponses([401, 403]),
-      },
-    },
-  };
-
-  return {
-    openapi: '3.1.0',
-    info: {
-      title: 'loyalty-terminal agent',
-      version: '1',
-      description:
-        'The headless terminal agent on 127.0.0.1. Generated from src/contract/commands.ts by src/agent/openapi.ts; do not edit by hand. ' +
-        `Every refusal is ErrorResponse; a code outside the shell's own answers ${httpStatusOf('any-business-code')}.`,
-    },
-    servers: [
-      {
-        url: 'http://127.0.0.1:{port}',
-        variables: { port: { default: '8080', description: 'the port the agent printed' } },
-      },
-    ],
-    security: [{ bearer: [] }, { session: [] }],
-    paths,
-    components: {
-      securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'The token in DIR/agent-token' },
-        session: {
-          type: 'apiKey',
-          in: 'cookie',
-          name: SESSION_COOKIE,
-          description: 'From GET /session?code=...',
+          ...errorResponses([401, 403]),
         },
       },
-      responses: errorComponents(),
-      schemas: { ...inputs, ...outputs },
+    },
+    '/session': {
+      get: {
+        operationId: 'open-session',
+        summary: 'Trades a one-time code for the session cookie, then redirects to the page',
+        security: [],
+        parameters: [{ name: 'code', in: 'query', required: true, schema: { type: 'string' } }],
+        responses: {
+          '303': {
+            description: `Redirect to /, with Set-Cookie: ${SESSION_COOKIE}=...; HttpOnly; SameSite=Strict`,
+          },
+          ...errorResponses([401, 403]),
+        },
+      },
     },
   };
 }

@@ -9,7 +9,7 @@
 // cookie. Every refusal is the error shape. The Host and Origin headers must be our own, so
 // neither another site (CSRF) nor a rebound DNS name reaches the API through a browser.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { commandNames, type ErrorBody, type ErrorResponse } from '../contract/commands.js';
@@ -26,7 +26,13 @@ import {
 import { acquireDataDirLock, type LockEnv } from '../terminal/lock.js';
 import { nullLogger, type Logger } from '../terminal/log.js';
 import { createEventHub, type EventHub } from './events.js';
-import { cookieValue, createSessions, SESSION_COOKIE, sessionCookie } from './sessions.js';
+import {
+  cookieValue,
+  createSessions,
+  SESSION_COOKIE,
+  sessionCookie,
+  type Sessions,
+} from './sessions.js';
 import { resolveStatic, securityHeaders, sendStatic } from './static.js';
 import { stubHandlers, type AppInfo } from './stub-handlers.js';
 import { sameSecret, watchToken } from './token.js';
@@ -181,7 +187,6 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   const limit = opts.bodyLimitBytes ?? 1024 * 1024;
   const rendererDir = opts.rendererDir === undefined ? null : opts.rendererDir;
   const hub = opts.events ?? createEventHub();
-  const app = opts.app ?? { name: 'loyalty-terminal', version: '0.0.0' };
 
   const locked = acquireDataDirLock(opts.dataDir, opts.lockEnv);
   if (!locked.ok) throw new AgentStartError(locked.error);
@@ -200,49 +205,13 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       log.info('agent token rotated: browser sessions ended');
     });
     if (opts.attach) attached = await opts.attach(hub);
-    const injected = attached?.handlers ?? opts.handlers;
-
-    const commands = createCommandMap<CommandContext>({ log });
-    const stubs = stubHandlers({ config: opts.config, app });
-    for (const name of commandNames) {
-      const handler = (injected?.[name] ?? stubs[name]) as Handler<typeof name>;
-      commands.register(name, handler);
-    }
+    const commands = registerCommands(opts, attached?.handlers ?? opts.handlers, log);
 
     let port = 0;
     const allowedHosts = () => [`${HOST}:${port}`, `localhost:${port}`];
     const streams = new Set<ServerResponse>();
 
-    const authenticated = (req: IncomingMessage): 'token' | 'session' | null => {
-      const token = tokens.current();
-      const auth = req.headers.authorization;
-      const m = auth === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(auth);
-      if (m && sameSecret(m[1]!, token)) return 'token';
-      const cookie = cookieValue(req.headers.cookie, SESSION_COOKIE);
-      if (cookie !== undefined && sessions.isSession(cookie)) return 'session';
-      return null;
-    };
-
-    /** A person's command keeps the session alive; the status poll and events do not. */
-    const touchSession = (req: IncomingMessage): void => {
-      const cookie = cookieValue(req.headers.cookie, SESSION_COOKIE);
-      if (cookie !== undefined) sessions.touch(cookie);
-    };
-
-    const requireAuth = (req: IncomingMessage, only?: 'token'): void => {
-      const who = authenticated(req);
-      if (who === null || (only && who !== only)) {
-        throw new HttpRefusal(
-          refuse(
-            'unauthorized',
-            only
-              ? 'this call needs the API token (Authorization: Bearer)'
-              : 'sign in: send the API token (Authorization: Bearer) or open the URL the agent printed',
-            'Authorization',
-          ),
-        );
-      }
-    };
+    const { requireAuth, touchSession } = createAuth(tokens, sessions);
 
     const openUrlFor = (code: string) =>
       `http://${HOST}:${port}/session?code=${encodeURIComponent(code)}`;
@@ -259,28 +228,11 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       sendJson(res, result.status, result.body);
     };
 
-    const events = (req: IncomingMessage, res: ServerResponse) => {
-      res.writeHead(200, {
-        'Content-Type': 'text/event-stream; charset=utf-8',
-        'Cache-Control': 'no-store',
-        Connection: 'keep-alive',
-      });
-      res.write(': connected\n\n');
-      streams.add(res);
-      const unsubscribe = hub.subscribe((name, payload) => {
-        res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`);
-      });
-      const beat = setInterval(() => res.write(': ping\n\n'), opts.heartbeatMs ?? 25_000);
-      beat.unref();
-      req.on('close', () => {
-        clearInterval(beat);
-        unsubscribe();
-        streams.delete(res);
-      });
-    };
+    const events = (req: IncomingMessage, res: ServerResponse) =>
+      openEventStream(req, res, hub, streams, opts.heartbeatMs ?? 25_000);
 
-    const route = async (req: IncomingMessage, res: ServerResponse, requestId: string) => {
-      securityHeaders(res);
+    /** The Host must be ours, and so must the Origin a browser sends (CSRF, DNS rebinding). */
+    const checkHostAndOrigin = (req: IncomingMessage): void => {
       const host = req.headers.host ?? '';
       if (!allowedHosts().includes(host)) {
         throw new HttpRefusal(
@@ -293,129 +245,99 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
           refuse('forbidden-origin', 'requests from another origin are refused', 'Origin'),
         );
       }
+    };
+
+    const route = async (req: IncomingMessage, res: ServerResponse, requestId: string) => {
+      securityHeaders(res);
+      checkHostAndOrigin(req);
       const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
       const method = req.method ?? 'GET';
       const path = url.pathname;
-
       if (path.startsWith('/api/') || path === '/api') {
-        const commandMatch = /^\/api\/commands\/([^/]+)$/.exec(path);
-        if (commandMatch) {
-          if (method !== 'POST')
-            throw new HttpRefusal(refuse('method-not-allowed', 'commands are POSTed', 'method'));
-          requireAuth(req);
-          const name = commandName(commandMatch[1]!);
-          if (name !== 'status') touchSession(req);
-          const input = parseJsonBody(await readBody(req, limit), req.headers['content-type']);
-          await dispatch(res, name, input, requestId);
-          return;
-        }
-        if (path === '/api/status') {
-          if (method !== 'GET')
-            throw new HttpRefusal(refuse('method-not-allowed', 'GET /api/status', 'method'));
-          requireAuth(req);
-          await dispatch(res, 'status', {}, requestId);
-          return;
-        }
-        if (path === '/api/events') {
-          if (method !== 'GET')
-            throw new HttpRefusal(refuse('method-not-allowed', 'GET /api/events', 'method'));
-          requireAuth(req);
-          events(req, res);
-          return;
-        }
-        if (path === '/api/session-codes') {
-          if (method !== 'POST')
-            throw new HttpRefusal(
-              refuse('method-not-allowed', 'POST /api/session-codes', 'method'),
-            );
-          requireAuth(req, 'token');
-          sendJson(res, 200, { url: openUrlFor(sessions.mintCode()) });
-          return;
-        }
-        throw new HttpRefusal(refuse('not-found', `no API at ${path}`, 'path'));
-      }
-
-      if (path === '/session') {
-        if (method !== 'GET')
-          throw new HttpRefusal(refuse('method-not-allowed', 'GET /session?code=...', 'method'));
-        const code = url.searchParams.get('code') ?? '';
-        const session = code ? sessions.exchange(code) : null;
-        if (session === null) {
-          throw new HttpRefusal(
-            refuse(
-              'unauthorized',
-              'this code is unknown, expired or already used; ask the agent for a new URL',
-              'code',
-            ),
-          );
-        }
-        // 303 to the page: the code leaves the address bar and the history.
-        res.writeHead(303, {
-          Location: '/',
-          'Set-Cookie': sessionCookie(session),
-          'Cache-Control': 'no-store',
-        });
-        res.end();
+        await routeApi(req, res, { path, method, requestId });
         return;
       }
-
-      if (method !== 'GET' && method !== 'HEAD')
-        throw new HttpRefusal(refuse('method-not-allowed', 'the page is read-only', 'method'));
-      const found = await resolveStatic(rendererDir, path);
-      if (found.kind === 'none')
-        throw new HttpRefusal(refuse('not-found', `no file at ${path}`, 'path'));
-      sendStatic(res, found, method === 'HEAD');
+      if (path === '/session') {
+        openSession(res, url, method);
+        return;
+      }
+      await serveRenderer(res, rendererDir, path, method);
     };
 
-    const { headers_timeout_ms, request_timeout_ms } = opts.config.terminal.agent;
-    const server = createServer(
-      {
-        headersTimeout: headers_timeout_ms,
-        requestTimeout: request_timeout_ms,
-        // Node checks these timeouts on this interval (default 30 s), which is what made a
-        // 10 s header timeout end a slow client after about 39 s.
-        connectionsCheckingInterval: Math.min(1_000, headers_timeout_ms),
-      },
-      (req, res) => {
-        const requestId = randomUUID();
-        const started = now();
-        res.on('finish', () =>
-          log.debug('http', {
-            request_id: requestId,
-            method: req.method,
-            path: (req.url ?? '').split('?')[0],
-            status: res.statusCode,
-            ms: now() - started,
-          }),
-        );
-        route(req, res, requestId).catch((e: unknown) => {
-          if (res.headersSent) {
-            res.destroy();
-            return;
-          }
-          if (e instanceof HttpRefusal) {
-            const extra: Record<string, string> = {};
-            if (e.body.error.code === 'unauthorized') extra['WWW-Authenticate'] = 'Bearer';
-            // An oversized or unread body is not drained: close the connection instead.
-            if (e.body.error.code === 'payload-too-large') extra.Connection = 'close';
-            sendError(res, e.body, extra);
-            if (extra.Connection === 'close') req.destroy();
-            return;
-          }
-          log.error('agent request failed', { request_id: requestId, err: e });
-          sendError(res, refuse('internal', 'internal error; the terminal log has the details'));
-        });
-      },
-    );
+    const routeApi = async (
+      req: IncomingMessage,
+      res: ServerResponse,
+      { path, method, requestId }: { path: string; method: string; requestId: string },
+    ) => {
+      const commandMatch = /^\/api\/commands\/([^/]+)$/.exec(path);
+      if (commandMatch) {
+        allowMethod(method, 'POST', 'commands are POSTed');
+        requireAuth(req);
+        const name = commandName(commandMatch[1]!);
+        if (name !== 'status') touchSession(req);
+        const input = parseJsonBody(await readBody(req, limit), req.headers['content-type']);
+        await dispatch(res, name, input, requestId);
+        return;
+      }
+      if (path === '/api/status') {
+        allowMethod(method, 'GET', 'GET /api/status');
+        requireAuth(req);
+        await dispatch(res, 'status', {}, requestId);
+        return;
+      }
+      if (path === '/api/events') {
+        allowMethod(method, 'GET', 'GET /api/events');
+        requireAuth(req);
+        events(req, res);
+        return;
+      }
+      if (path === '/api/session-codes') {
+        allowMethod(method, 'POST', 'POST /api/session-codes');
+        requireAuth(req, 'token');
+        sendJson(res, 200, { url: openUrlFor(sessions.mintCode()) });
+        return;
+      }
+      throw new HttpRefusal(refuse('not-found', `no API at ${path}`, 'path'));
+    };
 
-    await new Promise<void>((resolveListen, rejectListen) => {
-      server.once('error', rejectListen);
-      server.listen(opts.port ?? 0, HOST, () => {
-        server.off('error', rejectListen);
-        resolveListen();
+    /** GET /session?code=C: a one-time code for the session cookie. */
+    const openSession = (res: ServerResponse, url: URL, method: string) => {
+      allowMethod(method, 'GET', 'GET /session?code=...');
+      const code = url.searchParams.get('code') ?? '';
+      const session = code ? sessions.exchange(code) : null;
+      if (session === null) {
+        throw new HttpRefusal(
+          refuse(
+            'unauthorized',
+            'this code is unknown, expired or already used; ask the agent for a new URL',
+            'code',
+          ),
+        );
+      }
+      // 303 to the page: the code leaves the address bar and the history.
+      res.writeHead(303, {
+        Location: '/',
+        'Set-Cookie': sessionCookie(session),
+        'Cache-Control': 'no-store',
       });
+      res.end();
+    };
+
+    const server = createAgentServer(opts.config, (req, res) => {
+      const requestId = randomUUID();
+      const started = now();
+      res.on('finish', () =>
+        log.debug('http', {
+          request_id: requestId,
+          method: req.method,
+          path: (req.url ?? '').split('?')[0],
+          status: res.statusCode,
+          ms: now() - started,
+        }),
+      );
+      route(req, res, requestId).catch((e: unknown) => answerFailure(req, res, e, log, requestId));
     });
-    port = (server.address() as AddressInfo).port;
+    port = await listen(server, opts.port ?? 0);
     const url = `http://${HOST}:${port}`;
     const openUrl = openUrlFor(sessions.mintCode());
     log.info('agent listening', { url, data_dir: opts.dataDir, renderer: rendererDir ?? null });
@@ -453,6 +375,157 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     lock.release();
     throw e;
   }
+}
+
+/** Who may call: the API token's holder, or a browser with a live session cookie. */
+function createAuth(tokens: { current(): string }, sessions: Sessions) {
+  const authenticated = (req: IncomingMessage): 'token' | 'session' | null => {
+    const token = tokens.current();
+    const auth = req.headers.authorization;
+    const m = auth === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    if (m && sameSecret(m[1]!, token)) return 'token';
+    const cookie = cookieValue(req.headers.cookie, SESSION_COOKIE);
+    if (cookie !== undefined && sessions.isSession(cookie)) return 'session';
+    return null;
+  };
+
+  /** A person's command keeps the session alive; the status poll and events do not. */
+  const touchSession = (req: IncomingMessage): void => {
+    const cookie = cookieValue(req.headers.cookie, SESSION_COOKIE);
+    if (cookie !== undefined) sessions.touch(cookie);
+  };
+
+  const requireAuth = (req: IncomingMessage, only?: 'token'): void => {
+    const who = authenticated(req);
+    if (who === null || (only && who !== only)) {
+      throw new HttpRefusal(
+        refuse(
+          'unauthorized',
+          only
+            ? 'this call needs the API token (Authorization: Bearer)'
+            : 'sign in: send the API token (Authorization: Bearer) or open the URL the agent printed',
+          'Authorization',
+        ),
+      );
+    }
+  };
+  return { requireAuth, touchSession };
+}
+
+/** Every command, answered by its injected handler or else by the stub. */
+function registerCommands(
+  opts: AgentOptions,
+  injected: Partial<Handlers> | undefined,
+  log: Logger,
+): CommandMap {
+  const app = opts.app ?? { name: 'loyalty-terminal', version: '0.0.0' };
+  const commands = createCommandMap<CommandContext>({ log });
+  const stubs = stubHandlers({ config: opts.config, app });
+  for (const name of commandNames) {
+    const handler = (injected?.[name] ?? stubs[name]) as Handler<typeof name>;
+    commands.register(name, handler);
+  }
+  return commands;
+}
+
+function allowMethod(method: string, allowed: 'GET' | 'POST', message: string): void {
+  if (method !== allowed) throw new HttpRefusal(refuse('method-not-allowed', message, 'method'));
+}
+
+/** GET /api/events: what the hub publishes, as server-sent events, until the client leaves. */
+function openEventStream(
+  req: IncomingMessage,
+  res: ServerResponse,
+  hub: EventHub,
+  streams: Set<ServerResponse>,
+  heartbeatMs: number,
+): void {
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-store',
+    Connection: 'keep-alive',
+  });
+  res.write(': connected\n\n');
+  streams.add(res);
+  const unsubscribe = hub.subscribe((name, payload) => {
+    res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`);
+  });
+  const beat = setInterval(() => res.write(': ping\n\n'), heartbeatMs);
+  beat.unref();
+  req.on('close', () => {
+    clearInterval(beat);
+    unsubscribe();
+    streams.delete(res);
+  });
+}
+
+/** Any other path is a file of the renderer's build (GET or HEAD only). */
+async function serveRenderer(
+  res: ServerResponse,
+  rendererDir: string | null,
+  path: string,
+  method: string,
+): Promise<void> {
+  if (method !== 'GET' && method !== 'HEAD')
+    throw new HttpRefusal(refuse('method-not-allowed', 'the page is read-only', 'method'));
+  const found = await resolveStatic(rendererDir, path);
+  if (found.kind === 'none')
+    throw new HttpRefusal(refuse('not-found', `no file at ${path}`, 'path'));
+  sendStatic(res, found, method === 'HEAD');
+}
+
+/** A refusal in the error shape; anything else is logged and answered `internal`. */
+function answerFailure(
+  req: IncomingMessage,
+  res: ServerResponse,
+  e: unknown,
+  log: Logger,
+  requestId: string,
+): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (e instanceof HttpRefusal) {
+    const extra: Record<string, string> = {};
+    if (e.body.error.code === 'unauthorized') extra['WWW-Authenticate'] = 'Bearer';
+    // An oversized or unread body is not drained: close the connection instead.
+    if (e.body.error.code === 'payload-too-large') extra.Connection = 'close';
+    sendError(res, e.body, extra);
+    if (extra.Connection === 'close') req.destroy();
+    return;
+  }
+  log.error('agent request failed', { request_id: requestId, err: e });
+  sendError(res, refuse('internal', 'internal error; the terminal log has the details'));
+}
+
+function createAgentServer(
+  config: Config,
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+): Server {
+  const { headers_timeout_ms, request_timeout_ms } = config.terminal.agent;
+  return createServer(
+    {
+      headersTimeout: headers_timeout_ms,
+      requestTimeout: request_timeout_ms,
+      // Node checks these timeouts on this interval (default 30 s), which is what made a
+      // 10 s header timeout end a slow client after about 39 s.
+      connectionsCheckingInterval: Math.min(1_000, headers_timeout_ms),
+    },
+    handle,
+  );
+}
+
+/** Listens on 127.0.0.1; resolves with the port (the one chosen when asked for 0). */
+async function listen(server: Server, port: number): Promise<number> {
+  await new Promise<void>((resolveListen, rejectListen) => {
+    server.once('error', rejectListen);
+    server.listen(port, HOST, () => {
+      server.off('error', rejectListen);
+      resolveListen();
+    });
+  });
+  return (server.address() as AddressInfo).port;
 }
 
 /** Where the renderer's build is expected, relative to the package root. */

@@ -274,38 +274,91 @@ export function buildFixture(
   const loyalty = store.getRecord('loyalty', terminal.loyalty_id) as Rec | undefined;
   const pos = store.getRecord('pos', terminal.pos_id) as Rec | undefined;
   const customer = resolveCustomer(store, check);
+  const ofCustomer = customer
+    ? customerContext(store, customer, today, o.pinVerified)
+    : { customer: null, accounts: [], accesses: [], vehicles: [] };
+  const coupons = couponsOfCheck(store, check);
+  const ofLoyalty = (r: Rec) => r.loyalty_id == null || r.loyalty_id === terminal.loyalty_id;
+  const rules = (store.list('rule') as Rec[]).filter(ofLoyalty);
+  const posRecord = pos ? pick(pos, posKeys) : { id: terminal.pos_id };
+  const fixture = {
+    now: new Date(o.nowMs).toISOString(),
+    mode: o.mode,
+    business: {
+      id: terminal.business_id,
+      currency: business.currency,
+      base_time_zone: business.base_time_zone ?? 'UTC',
+    },
+    loyalty: loyalty ? engineLoyalty(loyalty) : {},
+    pos: posRecord,
+    rules,
+    customer: ofCustomer.customer,
+    special_accounts: ofCustomer.accounts,
+    corporate_accesses: ofCustomer.accesses,
+    coupons,
+    additional_services: store.list('additional_service'),
+    additional_costs: (store.list('additional_cost') as Rec[]).filter(ofLoyalty),
+    vehicles: ofCustomer.vehicles,
+    pending: {},
+    terminal: { id: terminal.id, coupon_prefix: 'SBX-', next_coupon_seq: o.nextCouponSeq },
+    check,
+  } as unknown as EngineFixtureInput;
+  return { fixture, resolved: { customer, timeZone, today } };
+}
 
-  let engineCustomer: Rec | null = null;
-  const accounts: Rec[] = [];
-  const accesses: Rec[] = [];
+function engineLoyalty(loyalty: Rec): Rec {
+  return {
+    id: loyalty.id,
+    currency: loyalty.currency,
+    bonus_payment_max_percent: loyalty.bonus_payment_max_percent,
+    bonus_rate: loyalty.bonus_rate,
+    count_bonuses_redeemed_amount: loyalty.count_bonuses_redeemed_amount,
+  };
+}
+
+/** The engine's view of the customer, their accounts, accesses and fleet vehicles. */
+function customerContext(
+  store: CentralStore,
+  customer: Rec,
+  today: string,
+  pinVerified: BuildOptions['pinVerified'],
+): { customer: Rec; accounts: Rec[]; accesses: Rec[]; vehicles: Rec[] } {
+  const id = customer.id as string;
+  const lots = (store.findBy('bonus_lot', 'customer_id', id) as Rec[]).map((l) => ({
+    id: l.id,
+    amount: l.amount,
+    starting: l.starting ?? null,
+    expire: l.expire ?? null,
+  }));
+  const base = pick(customer, customerKeys);
+  const engineCustomer = {
+    ...base,
+    bonuses: { regular: num((customer.bonuses as Rec | undefined)?.regular), promotional: lots },
+    stats: currentStats(store.getRecord('customer_stats', id) as Rec | undefined, today),
+  };
+  const accounts = (store.findBy('special_account', 'customer_id', id) as Rec[]).map((a) =>
+    engineAccount(store, a, today, pinVerified(a)),
+  );
+  const accesses = (store.findBy('corporate_access', 'customer_id', id) as Rec[]).map((a) =>
+    engineAccess(store, a, today, pinVerified(a)),
+  );
+  return { customer: engineCustomer, accounts, accesses, vehicles: fleetOf(store, customer) };
+}
+
+/** The vehicles of the customer's fleet: its corporate customer's, else its own. */
+function fleetOf(store: CentralStore, customer: Rec): Rec[] {
+  const fleetOwner =
+    (customer.corporate_customer_id as string | undefined) ?? (customer.id as string);
   const vehicles: Rec[] = [];
-  if (customer) {
-    const id = customer.id as string;
-    const lots = (store.findBy('bonus_lot', 'customer_id', id) as Rec[]).map((l) => ({
-      id: l.id,
-      amount: l.amount,
-      starting: l.starting ?? null,
-      expire: l.expire ?? null,
-    }));
-    const base = pick(customer, customerKeys);
-    engineCustomer = {
-      ...base,
-      bonuses: { regular: num((customer.bonuses as Rec | undefined)?.regular), promotional: lots },
-      stats: currentStats(store.getRecord('customer_stats', id) as Rec | undefined, today),
-    };
-    for (const a of store.findBy('special_account', 'customer_id', id) as Rec[]) {
-      accounts.push(engineAccount(store, a, today, o.pinVerified(a)));
-    }
-    for (const a of store.findBy('corporate_access', 'customer_id', id) as Rec[]) {
-      accesses.push(engineAccess(store, a, today, o.pinVerified(a)));
-    }
-    const fleetOwner = (customer.corporate_customer_id as string | undefined) ?? id;
-    for (const v of store.findBy('vehicle', 'customer_id', fleetOwner) as Rec[]) {
-      if (typeof v.vehicle_id === 'string')
-        vehicles.push({ vehicle_id: v.vehicle_id, last_odometer: v.last_odometer ?? null });
-    }
+  for (const v of store.findBy('vehicle', 'customer_id', fleetOwner) as Rec[]) {
+    if (typeof v.vehicle_id === 'string')
+      vehicles.push({ vehicle_id: v.vehicle_id, last_odometer: v.last_odometer ?? null });
   }
+  return vehicles;
+}
 
+/** The records of the coupons the check redeems, each code once. */
+function couponsOfCheck(store: CentralStore, check: Rec): Rec[] {
   const codes = new Set(
     ((check.redeemed_coupons as Rec[] | undefined) ?? [])
       .map((c) => c.code)
@@ -316,42 +369,5 @@ export function buildFixture(
     for (const c of store.findBy('coupon', 'code', code) as Rec[])
       coupons.push(pick(c, couponKeys));
   }
-
-  const rules = (store.list('rule') as Rec[]).filter(
-    (r) => r.loyalty_id == null || r.loyalty_id === terminal.loyalty_id,
-  );
-  const posRecord = pos ? pick(pos, posKeys) : { id: terminal.pos_id };
-  const fixture = {
-    now: new Date(o.nowMs).toISOString(),
-    mode: o.mode,
-    business: {
-      id: terminal.business_id,
-      currency: business.currency,
-      base_time_zone: business.base_time_zone ?? 'UTC',
-    },
-    loyalty: loyalty
-      ? {
-          id: loyalty.id,
-          currency: loyalty.currency,
-          bonus_payment_max_percent: loyalty.bonus_payment_max_percent,
-          bonus_rate: loyalty.bonus_rate,
-          count_bonuses_redeemed_amount: loyalty.count_bonuses_redeemed_amount,
-        }
-      : {},
-    pos: posRecord,
-    rules,
-    customer: engineCustomer,
-    special_accounts: accounts,
-    corporate_accesses: accesses,
-    coupons,
-    additional_services: store.list('additional_service'),
-    additional_costs: (store.list('additional_cost') as Rec[]).filter(
-      (c) => c.loyalty_id == null || c.loyalty_id === terminal.loyalty_id,
-    ),
-    vehicles,
-    pending: {},
-    terminal: { id: terminal.id, coupon_prefix: 'SBX-', next_coupon_seq: o.nextCouponSeq },
-    check,
-  } as unknown as EngineFixtureInput;
-  return { fixture, resolved: { customer, timeZone, today } };
+  return coupons;
 }

@@ -211,57 +211,88 @@ export function applyProcessed(store: CentralStore, input: ApplyInput): Effects 
     coupons_redeemed: [],
     coupons_emitted: [],
   };
-
   if (customerId) {
-    // Spent bonuses: promotional lots first, earliest expiry first (engine.md 8), then regular.
-    let toSpend = n(check.bonuses_redeemed_amount);
-    if (gt(toSpend, ZERO)) {
-      const lots = (store.findBy('bonus_lot', 'customer_id', customerId) as Rec[])
-        .filter((l) => activeOn(l, today) && gt(n(l.amount), ZERO))
-        .sort((a, b) => String(a.expire ?? '9999').localeCompare(String(b.expire ?? '9999')));
-      for (const lot of lots) {
-        if (!gt(toSpend, ZERO)) break;
-        const take = min(toSpend, n(lot.amount));
-        store.upsert('bonus_lot', lot.id as string, {
-          ...lot,
-          amount: toNumber(sub(n(lot.amount), take)),
-        });
-        effects.lots_consumed.push({ id: lot.id as string, amount: toNumber(take) });
-        toSpend = sub(toSpend, take);
-      }
-      if (gt(toSpend, ZERO)) {
-        setRegular(store, customerId, neg(toSpend));
-        effects.regular_redeemed = toNumber(toSpend);
-      }
-    }
-    // Credited bonuses: a dated entry is a promotional lot, the rest regular.
-    let regular: Dec = ZERO;
-    ((check.bonuses_added as Rec[] | undefined) ?? []).forEach((b, i) => {
-      if (b.starting != null || b.expire != null) {
-        const id = derivedId(input.transactionId, `lot-${i}`);
-        store.upsert('bonus_lot', id, {
-          id,
-          customer_id: customerId,
-          amount: b.amount,
-          starting: b.starting ?? today,
-          expire: b.expire ?? null,
-        });
-        effects.lots_created.push({ id, amount: b.amount as number });
-      } else {
-        regular = add(regular, n(b.amount));
-      }
-    });
-    if (gt(regular, ZERO)) {
-      setRegular(store, customerId, regular);
-      effects.regular_added = toNumber(regular);
-    }
-    const quantity = ((check.check_items as Rec[] | undefined) ?? []).reduce<Dec>(
-      (q, item) => add(q, n(item.quantity)),
-      ZERO,
-    );
-    bumpStats(store, customerId, today, n(check.amount), quantity, 1);
+    spendBonuses(store, input, customerId, effects);
+    creditBonuses(store, input, customerId, effects);
+    bumpStats(store, customerId, today, n(check.amount), checkQuantity(check), 1);
   }
+  chargeAccounts(store, input, effects);
+  redeemCoupons(store, check, effects);
+  emitCoupons(store, input, customerId, effects);
+  recordOdometer(store, check);
+  return effects;
+}
 
+/** Spent bonuses: promotional lots first, earliest expiry first (engine.md 8), then regular. */
+function spendBonuses(
+  store: CentralStore,
+  { check, today }: ApplyInput,
+  customerId: string,
+  effects: Effects,
+): void {
+  let toSpend = n(check.bonuses_redeemed_amount);
+  if (!gt(toSpend, ZERO)) return;
+  const lots = (store.findBy('bonus_lot', 'customer_id', customerId) as Rec[])
+    .filter((l) => activeOn(l, today) && gt(n(l.amount), ZERO))
+    .sort((a, b) => String(a.expire ?? '9999').localeCompare(String(b.expire ?? '9999')));
+  for (const lot of lots) {
+    if (!gt(toSpend, ZERO)) break;
+    const take = min(toSpend, n(lot.amount));
+    store.upsert('bonus_lot', lot.id as string, {
+      ...lot,
+      amount: toNumber(sub(n(lot.amount), take)),
+    });
+    effects.lots_consumed.push({ id: lot.id as string, amount: toNumber(take) });
+    toSpend = sub(toSpend, take);
+  }
+  if (gt(toSpend, ZERO)) {
+    setRegular(store, customerId, neg(toSpend));
+    effects.regular_redeemed = toNumber(toSpend);
+  }
+}
+
+/** Credited bonuses: a dated entry is a promotional lot, the rest regular. */
+function creditBonuses(
+  store: CentralStore,
+  { check, today, transactionId }: ApplyInput,
+  customerId: string,
+  effects: Effects,
+): void {
+  let regular: Dec = ZERO;
+  ((check.bonuses_added as Rec[] | undefined) ?? []).forEach((b, i) => {
+    if (b.starting != null || b.expire != null) {
+      const id = derivedId(transactionId, `lot-${i}`);
+      store.upsert('bonus_lot', id, {
+        id,
+        customer_id: customerId,
+        amount: b.amount,
+        starting: b.starting ?? today,
+        expire: b.expire ?? null,
+      });
+      effects.lots_created.push({ id, amount: b.amount as number });
+    } else {
+      regular = add(regular, n(b.amount));
+    }
+  });
+  if (gt(regular, ZERO)) {
+    setRegular(store, customerId, regular);
+    effects.regular_added = toNumber(regular);
+  }
+}
+
+function checkQuantity(check: Rec): Dec {
+  return ((check.check_items as Rec[] | undefined) ?? []).reduce<Dec>(
+    (q, item) => add(q, n(item.quantity)),
+    ZERO,
+  );
+}
+
+/** Moves each charged special account; a debit also counts towards its usage limits. */
+function chargeAccounts(
+  store: CentralStore,
+  { check, today, transactionId }: ApplyInput,
+  effects: Effects,
+): void {
   for (const charge of (check.special_accounts_charges as Rec[] | undefined) ?? []) {
     const id = charge.special_account_id as string;
     const { accountId, accessId } = accountOfCharge(store, id, accessOfCheck(check));
@@ -269,8 +300,8 @@ export function applyProcessed(store: CentralStore, input: ApplyInput): Effects 
     const direction = charge.direction === 'credit' ? 'credit' : 'debit';
     moveAccount(store, accountId, direction === 'debit' ? neg(amount) : amount);
     if (direction === 'debit') {
-      store.addUsage(accountId, today, String(charge.amount), input.transactionId);
-      if (accessId) store.addUsage(accessId, today, String(charge.amount), input.transactionId);
+      store.addUsage(accountId, today, String(charge.amount), transactionId);
+      if (accessId) store.addUsage(accessId, today, String(charge.amount), transactionId);
       stampUsage(store, accountId, today);
     }
     effects.accounts.push({
@@ -280,7 +311,9 @@ export function applyProcessed(store: CentralStore, input: ApplyInput): Effects 
       amount: toNumber(amount),
     });
   }
+}
 
+function redeemCoupons(store: CentralStore, check: Rec, effects: Effects): void {
   for (const c of (check.redeemed_coupons as Rec[] | undefined) ?? []) {
     // Only a coupon the check used is spent: one answered valid but not applicable stays open.
     if (c.valid === false || c.applicable === false || typeof c.code !== 'string') continue;
@@ -290,10 +323,17 @@ export function applyProcessed(store: CentralStore, input: ApplyInput): Effects 
       effects.coupons_redeemed.push(coupon.id as string);
     }
   }
+}
 
+function emitCoupons(
+  store: CentralStore,
+  { check, transactionId }: ApplyInput,
+  customerId: string | null,
+  effects: Effects,
+): void {
   ((check.emitted_coupons as Rec[] | undefined) ?? []).forEach((c, i) => {
     if (typeof c.code !== 'string') return;
-    const id = (typeof c.id === 'string' && c.id) || derivedId(input.transactionId, `coupon-${i}`);
+    const id = (typeof c.id === 'string' && c.id) || derivedId(transactionId, `coupon-${i}`);
     store.upsert('coupon', id, {
       ...c,
       id,
@@ -303,17 +343,18 @@ export function applyProcessed(store: CentralStore, input: ApplyInput): Effects 
     });
     effects.coupons_emitted.push(id);
   });
+}
 
+/** The check's odometer reading becomes its vehicle's last one. */
+function recordOdometer(store: CentralStore, check: Rec): void {
   const vehicleTag = check.vehicle_id;
-  if (typeof check.odometer === 'number' && typeof vehicleTag === 'string') {
-    for (const v of store.findBy('vehicle', 'vehicle_id', vehicleTag) as Rec[]) {
-      store.upsert('vehicle', v.id as string, {
-        ...v,
-        last_odometer: { value: check.odometer, unit: check.odometer_unit ?? 'km' },
-      });
-    }
+  if (typeof check.odometer !== 'number' || typeof vehicleTag !== 'string') return;
+  for (const v of store.findBy('vehicle', 'vehicle_id', vehicleTag) as Rec[]) {
+    store.upsert('vehicle', v.id as string, {
+      ...v,
+      last_odometer: { value: check.odometer, unit: check.odometer_unit ?? 'km' },
+    });
   }
-  return effects;
 }
 
 /** Undoes a transaction's effects (engine.md 15); returns the bonuses the customer owes. */

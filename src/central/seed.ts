@@ -68,53 +68,62 @@ const goods = [
 
 const pct = (v: number) => ({ type: 'percentage', thresholds: [{ from: 0, value: v }] });
 
+type Fields = Record<string, unknown>;
+type Up = (entity: string, data: { id: string } & Fields) => void;
+
 /** Writes the demo business into an empty sandbox; `now` anchors lot and coupon dates. */
 export function seedDemo(store: CentralStore, nowMs: number): void {
   const today = localDate(nowMs, DEMO.timeZone);
-  const C = DEMO.customers;
-  const up = (entity: string, data: { id: string } & Record<string, unknown>) =>
-    store.upsert(entity, data.id, data);
+  const up: Up = (entity, data) => store.upsert(entity, data.id, data);
+  // One transaction, records written in this order (the change feed keeps it).
   store.tx(() => {
     seedTerminalOnly(store);
-    up('business_settings', {
-      id: DEMO.businessId,
-      business_id: DEMO.businessId,
-      base_time_zone: DEMO.timeZone,
-      currency: DEMO.currency,
-      role_based_model: { active: true },
-    });
-    up('loyalty', {
-      id: DEMO.loyaltyId,
-      business_id: DEMO.businessId,
-      title: 'Demo Fuel Rewards',
-      currency: DEMO.currency,
-      bonus_payment_max_percent: 50,
-      bonus_rate: 1,
-      count_bonuses_redeemed_amount: 1,
-    });
-    up('pos', {
-      id: DEMO.posId,
-      loyalty_id: DEMO.loyaltyId,
-      title: 'Demo Station Nord',
-      type: 'fuel-station',
-      time_zone: DEMO.timeZone,
-      active: 1,
-      country: 'DE',
-      catalog: goods, // ours: the goods the demo till offers
-    });
+    seedBusiness(up);
+    seedRules(up);
+    seedRetailCustomers(up, today);
+    seedFleet(up);
+    seedVehicles(up);
+    seedCards(up);
+    seedCoupons(up, today);
+    seedServices(up);
+    seedStaff(up);
+  });
+}
 
-    // ---- rules ----
-    const rule = (n: number, r: Record<string, unknown>) =>
-      up('rule', {
-        id: demoId(n),
-        loyalty_id: DEMO.loyaltyId,
-        active: 1,
-        scope: 'retail',
-        combine: 1,
-        priority: 0,
-        ...r,
-      });
-    rule(400, {
+function seedBusiness(up: Up): void {
+  up('business_settings', {
+    id: DEMO.businessId,
+    business_id: DEMO.businessId,
+    base_time_zone: DEMO.timeZone,
+    currency: DEMO.currency,
+    role_based_model: { active: true },
+  });
+  up('loyalty', {
+    id: DEMO.loyaltyId,
+    business_id: DEMO.businessId,
+    title: 'Demo Fuel Rewards',
+    currency: DEMO.currency,
+    bonus_payment_max_percent: 50,
+    bonus_rate: 1,
+    count_bonuses_redeemed_amount: 1,
+  });
+  up('pos', {
+    id: DEMO.posId,
+    loyalty_id: DEMO.loyaltyId,
+    title: 'Demo Station Nord',
+    type: 'fuel-station',
+    time_zone: DEMO.timeZone,
+    active: 1,
+    country: 'DE',
+    catalog: goods, // ours: the goods the demo till offers
+  });
+}
+
+/** The demo's rules by record number; seedRules adds what they share. */
+const rules: [number, Fields][] = [
+  [
+    400,
+    {
       title: 'Gold card: 5 cents off per litre',
       automatic: 1,
       action_type: 'discount',
@@ -122,8 +131,11 @@ export function seedDemo(store: CentralStore, nowMs: number): void {
       card_category_id: DEMO.categories.gold,
       included_item_categories: ['fuel'],
       value: { type: 'amount-per-unit', thresholds: [{ from: 0, value: 0.05 }] },
-    });
-    rule(401, {
+    },
+  ],
+  [
+    401,
+    {
       title: '10% off coffee',
       automatic: 1,
       priority: 1,
@@ -131,8 +143,11 @@ export function seedDemo(store: CentralStore, nowMs: number): void {
       applicable_for_customer: 'all',
       included_item_categories: ['coffee'],
       value: pct(10),
-    });
-    rule(402, {
+    },
+  ],
+  [
+    402,
+    {
       title: '2% back in bonuses',
       automatic: 1,
       priority: 2,
@@ -140,8 +155,11 @@ export function seedDemo(store: CentralStore, nowMs: number): void {
       charge_type: 'regular-bonuses',
       applicable_for_customer: 'identified',
       value: pct(2),
-    });
-    rule(403, {
+    },
+  ],
+  [
+    403,
+    {
       title: 'Shop promo: 5% promotional bonuses for 30 days',
       automatic: 1,
       priority: 3,
@@ -153,8 +171,11 @@ export function seedDemo(store: CentralStore, nowMs: number): void {
       promotional_bonuses_expire_type: 'days',
       promotional_bonuses_expire_value: 30,
       value: pct(5),
-    });
-    rule(404, {
+    },
+  ],
+  [
+    404,
+    {
       title: 'Free coffee coupon',
       automatic: 2,
       action_type: 'discount',
@@ -162,8 +183,11 @@ export function seedDemo(store: CentralStore, nowMs: number): void {
       included_item_categories: ['coffee'],
       only_once_per_check: 1,
       value: pct(100),
-    });
-    rule(405, {
+    },
+  ],
+  [
+    405,
+    {
       title: 'Fill 40 EUR, get a free coffee coupon',
       automatic: 1,
       priority: 4,
@@ -173,16 +197,22 @@ export function seedDemo(store: CentralStore, nowMs: number): void {
       included_item_categories: ['fuel'],
       depends_type: 'amount',
       value: { type: 'amount', thresholds: [{ from: 40, value: 1 }] },
-    });
-    rule(406, {
+    },
+  ],
+  [
+    406,
+    {
       title: 'Fleet: 3 cents off per litre',
       automatic: 5,
       scope: 'corporate',
       action_type: 'discount',
       included_item_categories: ['fuel'],
       value: { type: 'amount-per-unit', thresholds: [{ from: 0, value: 0.03 }] },
-    });
-    rule(407, {
+    },
+  ],
+  [
+    407,
+    {
       title: 'Buy 3 coffees, get 1 bonus each',
       automatic: 3,
       action_type: 'bonuses',
@@ -190,285 +220,322 @@ export function seedDemo(store: CentralStore, nowMs: number): void {
       included_item_categories: ['coffee'],
       depends_type: 'quantity',
       value: { type: 'amount-per-unit', thresholds: [{ from: 3, value: 1 }] },
-    });
+    },
+  ],
+];
 
-    // ---- retail customers ----
-    const customer = (id: string, r: Record<string, unknown>) =>
-      up('customer', { id, type: 'customer', access_type: 'full-bonuses-access', ...r });
-    customer(C.anna, {
-      name: 'Anna Gold',
-      phone: '+49 30 1000001',
-      email: 'anna@example.test',
-      card_category_id: DEMO.categories.gold,
-      bonuses: { regular: 120.5 },
-    });
-    customer(C.ben, {
-      name: 'Ben Silver',
-      phone: '+49 30 1000002',
-      email: 'ben@example.test',
-      card_category_id: DEMO.categories.silver,
-      bonuses: { regular: 40 },
-    });
-    customer(C.clara, {
-      name: 'Clara New',
-      phone: '+49 30 1000003',
-      access_type: 'waiting-for-confirmation',
-      card_category_id: DEMO.categories.silver,
-      bonuses: { regular: 0 },
-    });
-    customer(C.dan, {
-      name: 'Dan Blocked',
-      phone: '+49 30 1000004',
-      access_type: 'in-black-list',
-      card_category_id: DEMO.categories.silver,
-      bonuses: { regular: 15 },
-    });
-    up('bonus_lot', {
-      id: demoId(150),
-      customer_id: C.anna,
-      amount: 15,
-      starting: addDays(today, -10),
-      expire: addDays(today, 20),
-    });
-    up('bonus_lot', {
-      id: demoId(151),
-      customer_id: C.ben,
-      amount: 5,
-      starting: addDays(today, -1),
-      expire: addDays(today, 5),
-    });
-    up('special_account', {
-      id: DEMO.accounts.annaWallet,
-      customer_id: C.anna,
-      title: 'Anna wallet',
-      type: 'money',
-      currency: DEMO.currency,
-      balance: 50,
-      credit_type: 'none',
-      credit_limit: 0,
-      active: 1,
-      extended: 0,
-      goods_items: [],
-    });
-
-    // ---- the corporate fleet ----
-    customer(C.fleet, {
-      name: 'Fleet Logistics GmbH',
-      type: 'corporate-customer',
-      corporate_customer_category_id: DEMO.categories.fleet,
-      external_id: 'FLEET-1',
-      bonuses: { regular: 0 },
-    });
-    customer(C.driver1, {
-      name: 'Driver One',
-      phone: '+49 30 2000001',
-      corporate_customer_id: C.fleet,
-      corporate_customer_category_id: DEMO.categories.fleet,
-      bonuses: { regular: 0 },
-    });
-    customer(C.driver2, {
-      name: 'Driver Two',
-      phone: '+49 30 2000002',
-      corporate_customer_id: C.fleet,
-      corporate_customer_category_id: DEMO.categories.fleet,
-      bonuses: { regular: 0 },
-    });
-    const fleetAccount = {
-      id: DEMO.accounts.fleet,
-      customer_id: C.fleet,
-      title: 'Fleet fuel account',
-      type: 'money',
-      currency: DEMO.currency,
-      balance: 5000,
-      credit_type: 'limited',
-      credit_limit: 1000,
-      active: 1,
-      extended: 1,
-      goods_items: ['FUEL-95', 'FUEL-98', 'DIESEL'],
-    };
-    up('special_account', fleetAccount);
-    const access = (id: string, driver: string, o: Record<string, unknown>) =>
-      up('corporate_access', {
-        id,
-        customer_id: driver,
-        corporate_customer_special_account: {
-          id: demoId(215),
-          active: 1,
-          corporate_customer: { id: C.fleet, suspended: 0 },
-          // The embedded account is an AccountsRec: no owner field (that is ours, on the record).
-          special_account: (({ customer_id: _owner, ...rest }) => rest)(fleetAccount),
-        },
-        goods_items: ['FUEL-95', 'FUEL-98', 'DIESEL'],
-        ...o,
-      });
-    const limits = (userDay: number, userMonth: number) => ({
-      account_day_limit: 500,
-      account_day_limit_used: 0,
-      account_day_limit_available: 500,
-      account_month_limit: 5000,
-      account_month_limit_used: 0,
-      account_month_limit_available: 5000,
-      account_available_from: null,
-      account_available_until: null,
-      user_day_limit: userDay,
-      user_day_limit_used: 0,
-      user_day_limit_available: userDay,
-      user_month_limit: userMonth,
-      user_month_limit_used: 0,
-      user_month_limit_available: userMonth,
-      user_overall_limit: 0,
-      user_overall_limit_used: 0,
-      user_overall_limit_available: null,
-      user_available_from: null,
-      user_available_until: null,
-    });
-    access(DEMO.accesses.driver1, C.driver1, {
-      limits: limits(150, 1500),
-      odometer: 'required',
-      vehicle_id: 'optional',
-      security_code: 1,
-      pin_hash: hashSecret(DEMO.pins.driver1),
-    });
-    access(DEMO.accesses.driver2, C.driver2, {
-      limits: limits(100, 1000),
-      odometer: 'optional',
-      vehicle_id: 'none',
-      security_code: 0,
-    });
-    up('vehicle', {
-      id: DEMO.vehicles.truck,
-      customer_id: C.fleet,
-      vehicle_id: 'TRUCK-1',
-      qr_code: 'VQR-TRUCK-1',
-      description: 'Truck B-FL 101',
-      last_odometer: { value: 120500, unit: 'km' },
-    });
-    up('vehicle', {
-      id: DEMO.vehicles.van,
-      customer_id: C.fleet,
-      vehicle_id: 'VAN-1',
-      qr_code: 'VQR-VAN-1',
-      description: 'Van B-FL 202',
-      last_odometer: { value: 48210, unit: 'km' },
-    });
-
-    // ---- cards ----
-    const card = (n: number, code: string, customerId: string, category: string) =>
-      up('card', {
-        id: demoId(n),
-        code,
-        customer_id: customerId,
-        card_category_id: category,
-        title: 'Demo card',
-        scope: 'business',
-      });
-    card(120, DEMO.cards.anna, C.anna, DEMO.categories.gold);
-    card(121, DEMO.cards.ben, C.ben, DEMO.categories.silver);
-    card(122, DEMO.cards.clara, C.clara, DEMO.categories.silver);
-    card(123, DEMO.cards.dan, C.dan, DEMO.categories.silver);
-    card(124, DEMO.cards.driver1, C.driver1, DEMO.categories.fleet);
-    card(125, DEMO.cards.driver2, C.driver2, DEMO.categories.fleet);
-
-    // ---- coupons, one of each type ----
-    const batch = (n: number, code: string, type: string, title: string) => {
-      const b = {
-        id: demoId(n),
-        code,
-        business_id: DEMO.businessId,
-        loyalty_id: DEMO.loyaltyId,
-        type,
-        public_title: title,
-        redeem_at_terminal: 1,
-      };
-      up('coupon_batch', b);
-      return b;
-    };
-    const coffee = batch(500, 'COFFEE-FREE', 'check-modifier', 'A free coffee');
-    const gift = batch(501, 'GIFT-10', 'certificate', '10 bonus gift certificate');
-    const partner = batch(502, 'PARTNER', 'external', 'Partner car wash');
-    const cross = batch(503, 'CROSS', 'check-modifier', 'Cross-business coffee');
-    const coupon = (
-      n: number,
-      code: string,
-      b: Record<string, unknown>,
-      customerId: string | null,
-      extra: Record<string, unknown>,
-    ) =>
-      up('coupon', {
-        id: demoId(n),
-        code,
-        batch_id: b.id,
-        loyalty_id: DEMO.loyaltyId,
-        business_code: 'DEMO',
-        customer_id: customerId,
-        status: 'open',
-        redeem_at_terminal: 1,
-        expire_date: addDays(today, 90),
-        batch: b,
-        ...extra,
-      });
-    coupon(510, DEMO.coupons.coffee, coffee, C.anna, {
-      type: 'check-modifier',
-      title: 'A free coffee',
-    });
-    coupon(511, DEMO.coupons.gift, gift, C.ben, {
-      type: 'certificate',
-      title: '10 bonus gift',
-      charge_type: 'regular-bonuses',
-      charge_amount: 10,
-    });
-    coupon(512, DEMO.coupons.partner, partner, C.anna, {
-      type: 'external',
-      title: 'Partner car wash',
-      external_code: 'WASH-7731',
-      external_code_visibility_type: 'on-redeem',
-    });
-    coupon(513, DEMO.coupons.cross, cross, null, {
-      type: 'cross-business',
-      title: 'Cross-business coffee',
-      business_code: 'OTHER',
-    });
-
-    // ---- services, margins, staff ----
-    up('additional_service', {
-      id: demoId(600),
-      code: 'TIP',
-      type: 'tip',
-      public_title: 'Tip',
-      default: 0,
-      sort_order: 1,
-      cost: [
-        {
-          currency: DEMO.currency,
-          decimal_digits: 2,
-          min_value: 0,
-          values: [{ threshold: 0, type: 'amount', value: 1 }],
-        },
-      ],
-    });
-    up('additional_cost', {
-      id: demoId(610),
+function seedRules(up: Up): void {
+  for (const [n, r] of rules) {
+    up('rule', {
+      id: demoId(n),
       loyalty_id: DEMO.loyaltyId,
-      code: 'FUEL-MARGIN',
-      title: 'Fuel margin',
-      type: 'amount',
-      default_value: 0.02,
-      decimal_digits: 2,
-      include_in_receipt: 0,
+      active: 1,
+      scope: 'retail',
+      combine: 1,
+      priority: 0,
+      ...r,
     });
-    const staff = (id: string, name: string, role: string, code: string) =>
-      up('staff', {
-        id,
-        name,
-        suspended: 0,
-        role_based_model_roles: [role],
-        terminals: [{ id: DEMO.terminalId }],
-        auth_code_hash: hashSecret(code),
-      });
-    staff(DEMO.staff.cashier, 'Carla Cashier', 'cashier', DEMO.authCodes.cashier);
-    staff(DEMO.staff.senior, 'Sam Senior', 'senior-cashier', DEMO.authCodes.senior);
-    staff(DEMO.staff.manager, 'Mia Manager', 'manager', DEMO.authCodes.manager);
+  }
+}
+
+function customer(up: Up, id: string, r: Fields): void {
+  up('customer', { id, type: 'customer', access_type: 'full-bonuses-access', ...r });
+}
+
+/** Retail customers of both card categories, with Anna's and Ben's lots and Anna's wallet. */
+function seedRetailCustomers(up: Up, today: string): void {
+  const C = DEMO.customers;
+  customer(up, C.anna, {
+    name: 'Anna Gold',
+    phone: '+49 30 1000001',
+    email: 'anna@example.test',
+    card_category_id: DEMO.categories.gold,
+    bonuses: { regular: 120.5 },
   });
+  customer(up, C.ben, {
+    name: 'Ben Silver',
+    phone: '+49 30 1000002',
+    email: 'ben@example.test',
+    card_category_id: DEMO.categories.silver,
+    bonuses: { regular: 40 },
+  });
+  customer(up, C.clara, {
+    name: 'Clara New',
+    phone: '+49 30 1000003',
+    access_type: 'waiting-for-confirmation',
+    card_category_id: DEMO.categories.silver,
+    bonuses: { regular: 0 },
+  });
+  customer(up, C.dan, {
+    name: 'Dan Blocked',
+    phone: '+49 30 1000004',
+    access_type: 'in-black-list',
+    card_category_id: DEMO.categories.silver,
+    bonuses: { regular: 15 },
+  });
+  up('bonus_lot', {
+    id: demoId(150),
+    customer_id: C.anna,
+    amount: 15,
+    starting: addDays(today, -10),
+    expire: addDays(today, 20),
+  });
+  up('bonus_lot', {
+    id: demoId(151),
+    customer_id: C.ben,
+    amount: 5,
+    starting: addDays(today, -1),
+    expire: addDays(today, 5),
+  });
+  up('special_account', {
+    id: DEMO.accounts.annaWallet,
+    customer_id: C.anna,
+    title: 'Anna wallet',
+    type: 'money',
+    currency: DEMO.currency,
+    balance: 50,
+    credit_type: 'none',
+    credit_limit: 0,
+    active: 1,
+    extended: 0,
+    goods_items: [],
+  });
+}
+
+const fleetAccount = {
+  id: DEMO.accounts.fleet,
+  customer_id: DEMO.customers.fleet,
+  title: 'Fleet fuel account',
+  type: 'money',
+  currency: DEMO.currency,
+  balance: 5000,
+  credit_type: 'limited',
+  credit_limit: 1000,
+  active: 1,
+  extended: 1,
+  goods_items: ['FUEL-95', 'FUEL-98', 'DIESEL'],
+};
+
+/** The corporate fleet customer, its two drivers, its account and the drivers' accesses to it. */
+function seedFleet(up: Up): void {
+  const C = DEMO.customers;
+  customer(up, C.fleet, {
+    name: 'Fleet Logistics GmbH',
+    type: 'corporate-customer',
+    corporate_customer_category_id: DEMO.categories.fleet,
+    external_id: 'FLEET-1',
+    bonuses: { regular: 0 },
+  });
+  customer(up, C.driver1, {
+    name: 'Driver One',
+    phone: '+49 30 2000001',
+    corporate_customer_id: C.fleet,
+    corporate_customer_category_id: DEMO.categories.fleet,
+    bonuses: { regular: 0 },
+  });
+  customer(up, C.driver2, {
+    name: 'Driver Two',
+    phone: '+49 30 2000002',
+    corporate_customer_id: C.fleet,
+    corporate_customer_category_id: DEMO.categories.fleet,
+    bonuses: { regular: 0 },
+  });
+  up('special_account', fleetAccount);
+  fleetAccess(up, DEMO.accesses.driver1, C.driver1, {
+    limits: accessLimits(150, 1500),
+    odometer: 'required',
+    vehicle_id: 'optional',
+    security_code: 1,
+    pin_hash: hashSecret(DEMO.pins.driver1),
+  });
+  fleetAccess(up, DEMO.accesses.driver2, C.driver2, {
+    limits: accessLimits(100, 1000),
+    odometer: 'optional',
+    vehicle_id: 'none',
+    security_code: 0,
+  });
+}
+
+/** A driver's access to the fleet account, which it embeds. */
+function fleetAccess(up: Up, id: string, driver: string, o: Fields): void {
+  up('corporate_access', {
+    id,
+    customer_id: driver,
+    corporate_customer_special_account: {
+      id: demoId(215),
+      active: 1,
+      corporate_customer: { id: DEMO.customers.fleet, suspended: 0 },
+      // The embedded account is an AccountsRec: no owner field (that is ours, on the record).
+      special_account: (({ customer_id: _owner, ...rest }) => rest)(fleetAccount),
+    },
+    goods_items: ['FUEL-95', 'FUEL-98', 'DIESEL'],
+    ...o,
+  });
+}
+
+/** The fleet account's own limits, and the driver's. */
+function accessLimits(userDay: number, userMonth: number): Fields {
+  return {
+    account_day_limit: 500,
+    account_day_limit_used: 0,
+    account_day_limit_available: 500,
+    account_month_limit: 5000,
+    account_month_limit_used: 0,
+    account_month_limit_available: 5000,
+    account_available_from: null,
+    account_available_until: null,
+    user_day_limit: userDay,
+    user_day_limit_used: 0,
+    user_day_limit_available: userDay,
+    user_month_limit: userMonth,
+    user_month_limit_used: 0,
+    user_month_limit_available: userMonth,
+    user_overall_limit: 0,
+    user_overall_limit_used: 0,
+    user_overall_limit_available: null,
+    user_available_from: null,
+    user_available_until: null,
+  };
+}
+
+function seedVehicles(up: Up): void {
+  up('vehicle', {
+    id: DEMO.vehicles.truck,
+    customer_id: DEMO.customers.fleet,
+    vehicle_id: 'TRUCK-1',
+    qr_code: 'VQR-TRUCK-1',
+    description: 'Truck B-FL 101',
+    last_odometer: { value: 120500, unit: 'km' },
+  });
+  up('vehicle', {
+    id: DEMO.vehicles.van,
+    customer_id: DEMO.customers.fleet,
+    vehicle_id: 'VAN-1',
+    qr_code: 'VQR-VAN-1',
+    description: 'Van B-FL 202',
+    last_odometer: { value: 48210, unit: 'km' },
+  });
+}
+
+function seedCards(up: Up): void {
+  const C = DEMO.customers;
+  const card = (n: number, code: string, customerId: string, category: string) =>
+    up('card', {
+      id: demoId(n),
+      code,
+      customer_id: customerId,
+      card_category_id: category,
+      title: 'Demo card',
+      scope: 'business',
+    });
+  card(120, DEMO.cards.anna, C.anna, DEMO.categories.gold);
+  card(121, DEMO.cards.ben, C.ben, DEMO.categories.silver);
+  card(122, DEMO.cards.clara, C.clara, DEMO.categories.silver);
+  card(123, DEMO.cards.dan, C.dan, DEMO.categories.silver);
+  card(124, DEMO.cards.driver1, C.driver1, DEMO.categories.fleet);
+  card(125, DEMO.cards.driver2, C.driver2, DEMO.categories.fleet);
+}
+
+/** Coupons, one of each type, each with its batch. */
+function seedCoupons(up: Up, today: string): void {
+  const C = DEMO.customers;
+  const batch = (n: number, code: string, type: string, title: string) => {
+    const b = {
+      id: demoId(n),
+      code,
+      business_id: DEMO.businessId,
+      loyalty_id: DEMO.loyaltyId,
+      type,
+      public_title: title,
+      redeem_at_terminal: 1,
+    };
+    up('coupon_batch', b);
+    return b;
+  };
+  const coffee = batch(500, 'COFFEE-FREE', 'check-modifier', 'A free coffee');
+  const gift = batch(501, 'GIFT-10', 'certificate', '10 bonus gift certificate');
+  const partner = batch(502, 'PARTNER', 'external', 'Partner car wash');
+  const cross = batch(503, 'CROSS', 'check-modifier', 'Cross-business coffee');
+  const coupon = (n: number, code: string, b: Fields, customerId: string | null, extra: Fields) =>
+    up('coupon', {
+      id: demoId(n),
+      code,
+      batch_id: b.id,
+      loyalty_id: DEMO.loyaltyId,
+      business_code: 'DEMO',
+      customer_id: customerId,
+      status: 'open',
+      redeem_at_terminal: 1,
+      expire_date: addDays(today, 90),
+      batch: b,
+      ...extra,
+    });
+  coupon(510, DEMO.coupons.coffee, coffee, C.anna, {
+    type: 'check-modifier',
+    title: 'A free coffee',
+  });
+  coupon(511, DEMO.coupons.gift, gift, C.ben, {
+    type: 'certificate',
+    title: '10 bonus gift',
+    charge_type: 'regular-bonuses',
+    charge_amount: 10,
+  });
+  coupon(512, DEMO.coupons.partner, partner, C.anna, {
+    type: 'external',
+    title: 'Partner car wash',
+    external_code: 'WASH-7731',
+    external_code_visibility_type: 'on-redeem',
+  });
+  coupon(513, DEMO.coupons.cross, cross, null, {
+    type: 'cross-business',
+    title: 'Cross-business coffee',
+    business_code: 'OTHER',
+  });
+}
+
+/** A tip service and the fuel margin. */
+function seedServices(up: Up): void {
+  up('additional_service', {
+    id: demoId(600),
+    code: 'TIP',
+    type: 'tip',
+    public_title: 'Tip',
+    default: 0,
+    sort_order: 1,
+    cost: [
+      {
+        currency: DEMO.currency,
+        decimal_digits: 2,
+        min_value: 0,
+        values: [{ threshold: 0, type: 'amount', value: 1 }],
+      },
+    ],
+  });
+  up('additional_cost', {
+    id: demoId(610),
+    loyalty_id: DEMO.loyaltyId,
+    code: 'FUEL-MARGIN',
+    title: 'Fuel margin',
+    type: 'amount',
+    default_value: 0.02,
+    decimal_digits: 2,
+    include_in_receipt: 0,
+  });
+}
+
+function seedStaff(up: Up): void {
+  const staff = (id: string, name: string, role: string, code: string) =>
+    up('staff', {
+      id,
+      name,
+      suspended: 0,
+      role_based_model_roles: [role],
+      terminals: [{ id: DEMO.terminalId }],
+      auth_code_hash: hashSecret(code),
+    });
+  staff(DEMO.staff.cashier, 'Carla Cashier', 'cashier', DEMO.authCodes.cashier);
+  staff(DEMO.staff.senior, 'Sam Senior', 'senior-cashier', DEMO.authCodes.senior);
+  staff(DEMO.staff.manager, 'Mia Manager', 'manager', DEMO.authCodes.manager);
 }
 
 /** Just the demo terminal (no business data): the demo starts with it, benchmarks load their own. */

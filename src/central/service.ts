@@ -25,7 +25,7 @@ import { applyProcessed, applyRefund, reverseEffects, type Effects } from './eff
 import { remainderOf, type EarlierRefund } from '../engine/index.js';
 import type { EngineCheckResult, EngineProcessedCheck } from '../contract/engine.js';
 import { HttpError } from './errors.js';
-import type { CentralStore } from './store/central-store.js';
+import type { CentralStore, TransactionRow } from './store/central-store.js';
 
 /** The check engine as the sandbox uses it: one fixture in, one answer out. */
 export type RunEngine = (fixture: EngineFixtureInput) => EngineResult;
@@ -431,62 +431,14 @@ export function createService(o: ServiceOptions) {
    * left of the sale as stored here, never recalculated with today's rules.
    */
   function refundCheck(session: Session, body: RefundCheck, key: string) {
-    if (store.transaction(body.transaction_id)) {
-      throw new HttpError(
-        409,
-        'idempotency-conflict',
-        'this transaction_id was used under another key',
-        'transaction_id',
-      );
-    }
-    const row = store.transaction(body.original_transaction_id);
-    if (!row || row.operation !== 'process_check')
-      throw new HttpError(
-        422,
-        'sale-not-found',
-        'no processed check has this id',
-        'original_transaction_id',
-      );
-    if (row.cancelled)
-      throw new HttpError(
-        422,
-        'already-cancelled',
-        'this check is cancelled',
-        'original_transaction_id',
-      );
-    const stored = JSON.parse(row.body) as { check: Rec; effects: Effects };
+    const { row, stored } = saleToRefund(body);
     const original = remainderOf(
       stored.check as EngineProcessedCheck,
       refundsOf(body.original_transaction_id),
     ) as Rec;
-    const { fixture, resolved } = buildFixture(store, {
-      mode: 'calc',
-      nowMs: clock.now(),
-      terminal: session.terminal,
-      check: row.customer_id ? { ...original, customer_id: row.customer_id } : original,
-      nextCouponSeq: 1,
-      pinVerified: () => undefined,
-    });
-    const { check: _check, ...rest } = fixture as typeof fixture & { check?: unknown };
-    const result = o.engine({
-      ...rest,
-      mode: 'refund',
-      original,
-      refund_lines: body.lines.map((l) => ({ index: l.index, quantity: l.quantity })),
-    } as EngineFixtureInput);
-    const failure = engineFailure(result);
-    if (failure) {
-      const e = failure.body().error;
-      throw new HttpError(
-        422,
-        e.code,
-        e.message,
-        (e.path ?? '(root)').replace(/^refund_lines/, 'lines'),
-        e.details,
-      );
-    }
+    const { check, resolved } = runRefund(session, body, row, original);
     const refund = {
-      ...(result as { check: Rec }).check,
+      ...check,
       transaction_id: key,
       preliminary_transaction_id: body.original_transaction_id,
       ...(body.comment ? { comment: body.comment } : {}),
@@ -516,6 +468,68 @@ export function createService(o: ServiceOptions) {
       created: new Date(clock.now()).toISOString(),
     });
     return { ...refund, owed: { bonuses: effects.owed } } as Rec;
+  }
+
+  /** The processed, uncancelled sale a refund names; a refund's own id must be new. */
+  function saleToRefund(body: RefundCheck): {
+    row: TransactionRow;
+    stored: { check: Rec; effects: Effects };
+  } {
+    if (store.transaction(body.transaction_id)) {
+      throw new HttpError(
+        409,
+        'idempotency-conflict',
+        'this transaction_id was used under another key',
+        'transaction_id',
+      );
+    }
+    const row = store.transaction(body.original_transaction_id);
+    if (!row || row.operation !== 'process_check')
+      throw new HttpError(
+        422,
+        'sale-not-found',
+        'no processed check has this id',
+        'original_transaction_id',
+      );
+    if (row.cancelled)
+      throw new HttpError(
+        422,
+        'already-cancelled',
+        'this check is cancelled',
+        'original_transaction_id',
+      );
+    return { row, stored: JSON.parse(row.body) as { check: Rec; effects: Effects } };
+  }
+
+  /** The engine in refund mode over `original`; its refusal names the request's `lines`. */
+  function runRefund(session: Session, body: RefundCheck, row: TransactionRow, original: Rec) {
+    const { fixture, resolved } = buildFixture(store, {
+      mode: 'calc',
+      nowMs: clock.now(),
+      terminal: session.terminal,
+      check: row.customer_id ? { ...original, customer_id: row.customer_id } : original,
+      nextCouponSeq: 1,
+      pinVerified: () => undefined,
+    });
+    const { check: _check, ...rest } = fixture as typeof fixture & { check?: unknown };
+    const result = o.engine({
+      ...rest,
+      mode: 'refund',
+      original,
+      refund_lines: body.lines.map((l) => ({ index: l.index, quantity: l.quantity })),
+    } as EngineFixtureInput);
+    const failure = engineFailure(result);
+    if (failure) {
+      const e = failure.body().error;
+      throw new HttpError(
+        422,
+        e.code,
+        e.message,
+        (e.path ?? '(root)').replace(/^refund_lines/, 'lines'),
+        e.details,
+      );
+    }
+    return { check: (result as { check: Rec }).check, resolved };
   }
 
   function bonusesOperation(

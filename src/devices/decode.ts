@@ -65,99 +65,102 @@ function safeSwipe(s: Swipe): Record<string, unknown> {
   return out;
 }
 
-export function decodeCapture(
-  protocol: DecodeProtocol,
-  bytes: Uint8Array,
-): Decoded<Record<string, unknown>> {
-  switch (protocol) {
-    case 'msr': {
-      const swipe = parseSwipe(latin1(unframe(bytes)));
-      if (!swipe.track1 && !swipe.track2 && swipe.track3 === null) {
-        return fail(
-          swipe.errors.some((e) => e.includes('sentinel')) ? 'truncated' : 'malformed',
-          swipe.errors[0] ?? 'no track in the swipe',
-        );
-      }
-      return ok({
-        protocol,
-        ...safeSwipe(swipe),
-        recognition: new Recognizer().recogniseSwipe(swipe),
-      });
-    }
-    case 'scanner': {
-      const scan = parseScan(unframe(bytes));
-      if (!scan.ok) return scan;
-      return ok({
-        protocol,
-        ...scan.value,
-        recognition: new Recognizer().recogniseScan(scan.value),
-      });
-    }
-    case 'zvt-serial': {
-      const f = decodeFrame(bytes);
-      if (!f.ok) {
-        if (bytes.length === 1 && (bytes[0] === 0x06 || bytes[0] === 0x15)) {
-          return ok({ protocol, link: bytes[0] === 0x06 ? 'ACK' : 'NAK' });
-        }
-        return f;
-      }
-      return ok({
-        protocol,
-        crc: hexNumber(f.value.crc, 4),
-        apdu: describeApdu(f.value.apdu),
-      });
-    }
-    case 'zvt-tcp': {
-      const a = parseApdu(bytes);
-      if (!a.ok) return a;
-      return ok({ protocol, apdu: describeApdu(a.value) });
-    }
-    case 'concert': {
-      if (bytes.length === 1) {
-        const names: Record<number, string> = {
-          [ENQ]: 'ENQ',
-          [ACK]: 'ACK',
-          [NAK]: 'NAK',
-          [EOT]: 'EOT',
-        };
-        const name = names[bytes[0] as number];
-        if (name) return ok({ protocol, control: name });
-      }
-      const m = decodeConcert(bytes);
-      if (!m.ok) return m;
-      const text = m.value;
-      if (text.length === 34 || text.length === 26) {
-        const r = parseRequest(text);
-        if (!r.ok) return r;
-        return ok({
-          protocol,
-          message: 'request',
-          version: text.length === 34 ? 'E+' : 'E',
-          ...r.value,
-        });
-      }
-      const a = parseAnswer(text);
-      if (!a.ok) return a;
-      return ok({ protocol, message: 'answer', ...a.value, accepted: a.value.status === '0' });
-    }
-    case 'tls': {
-      if (bytes[0] === SOH && bytes[bytes.length - 1] !== 0x03 && bytes.length === 7) {
-        return ok({ protocol, request: latin1(bytes.subarray(1)) });
-      }
-      const t = decodeTls(bytes);
-      if (!t.ok) return t;
-      if (t.value.kind === 'unsupported') return ok({ protocol, unsupported: true });
-      if (t.value.body.startsWith('i201')) {
-        const inv = parseInventory(t.value.body);
-        if (!inv.ok) return inv;
-        return ok({ protocol, function: 'i201', ...inv.value });
-      }
-      return ok({ protocol, function: t.value.body.slice(0, 4), body: t.value.body });
-    }
-    case 'escpos': {
-      const e = decodeEscPos(bytes);
-      if (!e.ok) return e;
-      return ok({ protocol, commands: e.value });
-    }
+type Fields = Record<string, unknown>;
+
+function decodeMsr(bytes: Uint8Array): Decoded<Fields> {
+  const swipe = parseSwipe(latin1(unframe(bytes)));
+  if (!swipe.track1 && !swipe.track2 && swipe.track3 === null) {
+    return fail(
+      swipe.errors.some((e) => e.includes('sentinel')) ? 'truncated' : 'malformed',
+      swipe.errors[0] ?? 'no track in the swipe',
+    );
   }
+  return ok({ ...safeSwipe(swipe), recognition: new Recognizer().recogniseSwipe(swipe) });
+}
+
+function decodeScanner(bytes: Uint8Array): Decoded<Fields> {
+  const scan = parseScan(unframe(bytes));
+  if (!scan.ok) return scan;
+  return ok({ ...scan.value, recognition: new Recognizer().recogniseScan(scan.value) });
+}
+
+function decodeZvtSerial(bytes: Uint8Array): Decoded<Fields> {
+  const f = decodeFrame(bytes);
+  if (!f.ok) {
+    // A lone ACK or NAK is the link layer answering, not a broken frame.
+    if (bytes.length === 1 && (bytes[0] === 0x06 || bytes[0] === 0x15)) {
+      return ok({ link: bytes[0] === 0x06 ? 'ACK' : 'NAK' });
+    }
+    return f;
+  }
+  return ok({ crc: hexNumber(f.value.crc, 4), apdu: describeApdu(f.value.apdu) });
+}
+
+function decodeZvtTcp(bytes: Uint8Array): Decoded<Fields> {
+  const a = parseApdu(bytes);
+  if (!a.ok) return a;
+  return ok({ apdu: describeApdu(a.value) });
+}
+
+const CONCERT_CONTROLS: Record<number, string> = {
+  [ENQ]: 'ENQ',
+  [ACK]: 'ACK',
+  [NAK]: 'NAK',
+  [EOT]: 'EOT',
+};
+
+function decodeConcertCapture(bytes: Uint8Array): Decoded<Fields> {
+  if (bytes.length === 1) {
+    const name = CONCERT_CONTROLS[bytes[0] as number];
+    if (name) return ok({ control: name });
+  }
+  const m = decodeConcert(bytes);
+  if (!m.ok) return m;
+  const text = m.value;
+  // Requests have a fixed length (34 in E+, 26 in E); anything else is an answer.
+  if (text.length === 34 || text.length === 26) {
+    const r = parseRequest(text);
+    if (!r.ok) return r;
+    return ok({ message: 'request', version: text.length === 34 ? 'E+' : 'E', ...r.value });
+  }
+  const a = parseAnswer(text);
+  if (!a.ok) return a;
+  return ok({ message: 'answer', ...a.value, accepted: a.value.status === '0' });
+}
+
+function decodeTlsCapture(bytes: Uint8Array): Decoded<Fields> {
+  // A request is SOH and six characters, without the ETX an answer ends with.
+  if (bytes[0] === SOH && bytes[bytes.length - 1] !== 0x03 && bytes.length === 7) {
+    return ok({ request: latin1(bytes.subarray(1)) });
+  }
+  const t = decodeTls(bytes);
+  if (!t.ok) return t;
+  if (t.value.kind === 'unsupported') return ok({ unsupported: true });
+  if (t.value.body.startsWith('i201')) {
+    const inv = parseInventory(t.value.body);
+    if (!inv.ok) return inv;
+    return ok({ function: 'i201', ...inv.value });
+  }
+  return ok({ function: t.value.body.slice(0, 4), body: t.value.body });
+}
+
+function decodeEscPosCapture(bytes: Uint8Array): Decoded<Fields> {
+  const e = decodeEscPos(bytes);
+  if (!e.ok) return e;
+  return ok({ commands: e.value });
+}
+
+const DECODERS: Record<DecodeProtocol, (bytes: Uint8Array) => Decoded<Fields>> = {
+  msr: decodeMsr,
+  scanner: decodeScanner,
+  'zvt-serial': decodeZvtSerial,
+  'zvt-tcp': decodeZvtTcp,
+  concert: decodeConcertCapture,
+  tls: decodeTlsCapture,
+  escpos: decodeEscPosCapture,
+};
+
+export function decodeCapture(protocol: DecodeProtocol, bytes: Uint8Array): Decoded<Fields> {
+  const r = DECODERS[protocol](bytes);
+  return r.ok ? ok({ protocol, ...r.value }) : r;
 }

@@ -79,139 +79,164 @@ function lineFraming(d: DeviceConfig, fallback: LineFraming): LineFraming {
   return d.framing === 'protocol' ? fallback : d.framing;
 }
 
-export function createDevices(
-  devices: Config['devices'],
-  options: RegistryOptions = {},
-): DeviceSet {
-  const states = new DeviceStates();
-  const recognizer = new Recognizer(options.recognition ?? {});
-  const simulators: DeviceSet['simulators'] = {};
-  const links: ByteLink[] = [];
-  const closers: (() => void | Promise<void>)[] = [];
-  const simFile = (name: string) =>
-    options.simulatorDir === undefined ? null : join(options.simulatorDir, name);
+type Devices = Config['devices'];
 
-  const wire = (name: DeviceName, d: DeviceConfig, simulator: () => Simulator): ByteLink => {
-    let link: ByteLink;
-    if (d.simulated) {
-      const [ours, theirs] = MemoryLink.pair();
-      const sim = simulator();
-      sim.attach(theirs);
-      simulators[name] = sim;
-      link = ours;
-    } else link = managedLink(d);
-    const address = d.simulated
-      ? null
-      : d.transport === 'tcp'
-        ? `${d.host}:${d.port}`
-        : (d.path ?? null);
-    const transport = d.simulated ? 'simulated' : d.transport;
-    states.set({ name, protocol: d.protocol, transport, address, state: link.state, detail: null });
-    link.onState((state, detail) =>
-      states.set({ name, protocol: d.protocol, transport, address, state, detail }),
-    );
-    links.push(link);
-    link.start();
-    return link;
+/** What building the devices gathers: their states, simulators, links and what closes them. */
+interface Wiring {
+  states: DeviceStates;
+  recognizer: Recognizer;
+  simulators: DeviceSet['simulators'];
+  links: ByteLink[];
+  closers: (() => void | Promise<void>)[];
+  options: RegistryOptions;
+}
+
+export function createDevices(devices: Devices, options: RegistryOptions = {}): DeviceSet {
+  const w: Wiring = {
+    states: new DeviceStates(),
+    recognizer: new Recognizer(options.recognition ?? {}),
+    simulators: {},
+    links: [],
+    closers: [],
+    options,
   };
-
-  let cardReader: CardReader | null = null;
-  if (devices.card_reader) {
-    const d = devices.card_reader;
-    const framing = lineFraming(d, 'stx-etx');
-    cardReader = new CardReader(
-      wire('card_reader', d, () => new ReaderSimulator(framing)),
-      {
-        kind: 'msr',
-        framing,
-        interByteMs: d.timeouts.inter_byte_ms,
-        recognizer,
-      },
-    );
-    closers.push(() => cardReader?.close());
-  }
-  let scanner: CardReader | null = null;
-  if (devices.scanner) {
-    const d = devices.scanner;
-    const framing = lineFraming(d, 'cr');
-    scanner = new CardReader(
-      wire('scanner', d, () => new ReaderSimulator(framing)),
-      {
-        kind: 'scanner',
-        framing,
-        interByteMs: d.timeouts.inter_byte_ms,
-        recognizer,
-      },
-    );
-    closers.push(() => scanner?.close());
-  }
-  let payment: PaymentUnit | null = null;
-  if (devices.payment) {
-    const d = devices.payment;
-    const transport = d.simulated ? 'serial' : d.transport;
-    if (d.protocol === 'zvt') {
-      const link = wire(
-        'payment',
-        d,
-        () =>
-          new ZvtSimulator({
-            transport,
-            ackMs: d.timeouts.ack_ms,
-            stateFile: simFile(ZVT_SIM_FILE),
-          }),
-      );
-      payment = new ZvtUnit(link, {
-        transport,
-        timeouts: d.timeouts,
-        recognizer,
-        password: options.zvtPassword ?? d.zvt_password,
-        configByte: d.zvt_config_byte,
-        currency: options.currency ?? d.currency,
-        maxRetries: d.max_retries,
-      });
-    } else {
-      const link = wire(
-        'payment',
-        d,
-        () => new ConcertSimulator(d.timeouts.ack_ms, simFile(CONCERT_SIM_FILE)),
-      );
-      payment = new ConcertUnit(link, {
-        timeouts: d.timeouts,
-        pos: d.pos_number,
-        maxRetries: d.max_retries,
-      });
-    }
-    closers.push(() => payment?.close());
-  }
-  let printer: EscPosPrinter | null = null;
-  if (devices.printer) {
-    const d = devices.printer;
-    printer = new EscPosPrinter(
-      wire('printer', d, () => new PrinterSimulator()),
-      { status_ms: d.timeouts.ack_ms, width: d.line_width },
-    );
-    closers.push(() => printer?.close());
-  }
-  let tankGauge: TlsGauge | null = null;
-  if (devices.tank_gauge) {
-    const d = devices.tank_gauge;
-    tankGauge = new TlsGauge(
-      wire('tank_gauge', d, () => new TlsSimulator()),
-      { timeouts: d.timeouts },
-    );
-    closers.push(() => tankGauge?.close());
-  }
+  // Built in this order, and closed in it.
+  const cardReader = devices.card_reader
+    ? createReader(w, 'card_reader', devices.card_reader, 'msr', 'stx-etx')
+    : null;
+  const scanner = devices.scanner
+    ? createReader(w, 'scanner', devices.scanner, 'scanner', 'cr')
+    : null;
+  const payment = devices.payment ? createPayment(w, devices.payment) : null;
+  const printer = devices.printer ? createPrinter(w, devices.printer) : null;
+  const tankGauge = devices.tank_gauge ? createTankGauge(w, devices.tank_gauge) : null;
   return {
     cardReader,
     scanner,
     payment,
     printer,
     tankGauge,
-    states,
-    simulators,
+    states: w.states,
+    simulators: w.simulators,
     close: async () => {
-      for (const c of closers) await c();
-      for (const l of links) await l.stop();
+      for (const c of w.closers) await c();
+      for (const l of w.links) await l.stop();
     },
   };
+}
+
+/** The device's link, started and watched: to a fresh simulator when simulated, else its line. */
+function wire(w: Wiring, name: DeviceName, d: DeviceConfig, simulator: () => Simulator): ByteLink {
+  const link = d.simulated ? simulatedLink(w, name, simulator) : managedLink(d);
+  trackState(w.states, name, d, link);
+  w.links.push(link);
+  link.start();
+  return link;
+}
+
+function simulatedLink(w: Wiring, name: DeviceName, simulator: () => Simulator): ByteLink {
+  const [ours, theirs] = MemoryLink.pair();
+  const sim = simulator();
+  sim.attach(theirs);
+  w.simulators[name] = sim;
+  return ours;
+}
+
+/** Mirrors the link's state into `states`, with where the device is. */
+function trackState(states: DeviceStates, name: DeviceName, d: DeviceConfig, link: ByteLink) {
+  const address = d.simulated
+    ? null
+    : d.transport === 'tcp'
+      ? `${d.host}:${d.port}`
+      : (d.path ?? null);
+  const transport = d.simulated ? 'simulated' : d.transport;
+  states.set({ name, protocol: d.protocol, transport, address, state: link.state, detail: null });
+  link.onState((state, detail) =>
+    states.set({ name, protocol: d.protocol, transport, address, state, detail }),
+  );
+}
+
+/** A card reader or a scanner: both are line devices read by a CardReader. */
+function createReader(
+  w: Wiring,
+  name: 'card_reader' | 'scanner',
+  d: DeviceConfig,
+  kind: 'msr' | 'scanner',
+  fallback: LineFraming,
+): CardReader {
+  const framing = lineFraming(d, fallback);
+  const reader = new CardReader(
+    wire(w, name, d, () => new ReaderSimulator(framing)),
+    { kind, framing, interByteMs: d.timeouts.inter_byte_ms, recognizer: w.recognizer },
+  );
+  w.closers.push(() => reader.close());
+  return reader;
+}
+
+function createPayment(w: Wiring, d: NonNullable<Devices['payment']>): PaymentUnit {
+  const payment = d.protocol === 'zvt' ? createZvt(w, d) : createConcert(w, d);
+  w.closers.push(() => payment.close());
+  return payment;
+}
+
+function createZvt(w: Wiring, d: NonNullable<Devices['payment']>): PaymentUnit {
+  // A simulated unit speaks the serial framing.
+  const transport = d.simulated ? 'serial' : d.transport;
+  const link = wire(
+    w,
+    'payment',
+    d,
+    () =>
+      new ZvtSimulator({
+        transport,
+        ackMs: d.timeouts.ack_ms,
+        stateFile: simFile(w, ZVT_SIM_FILE),
+      }),
+  );
+  return new ZvtUnit(link, {
+    transport,
+    timeouts: d.timeouts,
+    recognizer: w.recognizer,
+    password: w.options.zvtPassword ?? d.zvt_password,
+    configByte: d.zvt_config_byte,
+    currency: w.options.currency ?? d.currency,
+    maxRetries: d.max_retries,
+  });
+}
+
+function createConcert(w: Wiring, d: NonNullable<Devices['payment']>): PaymentUnit {
+  const link = wire(
+    w,
+    'payment',
+    d,
+    () => new ConcertSimulator(d.timeouts.ack_ms, simFile(w, CONCERT_SIM_FILE)),
+  );
+  return new ConcertUnit(link, {
+    timeouts: d.timeouts,
+    pos: d.pos_number,
+    maxRetries: d.max_retries,
+  });
+}
+
+/** Where a simulated payment unit keeps its books; null: in memory. */
+function simFile(w: Wiring, name: string): string | null {
+  return w.options.simulatorDir === undefined ? null : join(w.options.simulatorDir, name);
+}
+
+function createPrinter(w: Wiring, d: NonNullable<Devices['printer']>): EscPosPrinter {
+  const printer = new EscPosPrinter(
+    wire(w, 'printer', d, () => new PrinterSimulator()),
+    { status_ms: d.timeouts.ack_ms, width: d.line_width },
+  );
+  w.closers.push(() => printer.close());
+  return printer;
+}
+
+function createTankGauge(w: Wiring, d: NonNullable<Devices['tank_gauge']>): TlsGauge {
+  const gauge = new TlsGauge(
+    wire(w, 'tank_gauge', d, () => new TlsSimulator()),
+    { timeouts: d.timeouts },
+  );
+  w.closers.push(() => gauge.close());
+  return gauge;
 }

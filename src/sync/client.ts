@@ -345,33 +345,18 @@ export class CentralClient {
     options: CallOptions,
     decoding?: Decoding,
   ): Promise<Result<unknown>> {
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      [HEADERS.appVersion]: this.o.appVersion,
-      [HEADERS.schemaVersion]: String(this.o.schemaVersion),
-    };
-    if (op.auth === 'token' && this.token) headers.authorization = `Bearer ${this.token}`;
-    if (idempotencyKey !== null) headers[HEADERS.idempotencyKey] = idempotencyKey;
+    const headers = this.requestHeaders(op, idempotencyKey);
     let payload: string | undefined;
     if (op.method === 'POST') {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(body ?? {});
     }
     const path = `${this.basePath}${op.path}${query ? `?${new URLSearchParams(query).toString()}` : ''}`;
-    const signals = [
-      options.signal,
-      options.deadlineMs !== undefined ? AbortSignal.timeout(options.deadlineMs) : undefined,
-    ].filter((s): s is AbortSignal => s !== undefined);
-    const signal =
-      signals.length === 0
-        ? undefined
-        : signals.length === 1
-          ? signals[0]
-          : AbortSignal.any(signals);
+    const signal = callSignal(options);
 
     let status: number;
     let text: string | Buffer;
-    let responseHeaders: Record<string, string | string[] | undefined>;
+    let responseHeaders: ResponseHeaders;
     try {
       const res = await this.pool.request({
         path,
@@ -393,39 +378,78 @@ export class CentralClient {
     this.o.onResponse?.({ status, date: typeof date === 'string' ? date : null });
 
     const json = typeof text === 'string' ? parseJson(text) : decoding!.parse(text);
-    if (status >= 200 && status < 300) {
-      const parsed = (decoding?.inbound ?? op.inbound).safeParse(json);
-      if (!parsed.success) {
-        const p = problemsOf(parsed.error)[0];
-        return {
-          ok: false,
-          failure: {
-            kind: 'invalid-response',
-            status,
-            code: 'invalid-response',
-            message: `${op.name}: ${p?.path ?? ''}: ${p?.message ?? 'invalid answer'}`,
-            retryable: false,
-          },
-        };
-      }
-      return { ok: true, status, value: parsed.data };
-    }
-    const err = ApiErrorBody.safeParse(json);
-    const retryAfterMs = parseRetryAfter(responseHeaders['retry-after'], Date.now());
+    if (status >= 200 && status < 300) return acceptedAnswer(op, status, json, decoding);
+    return refusedAnswer(status, json, responseHeaders);
+  }
+
+  private requestHeaders(op: Operation, idempotencyKey: string | null): Record<string, string> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      [HEADERS.appVersion]: this.o.appVersion,
+      [HEADERS.schemaVersion]: String(this.o.schemaVersion),
+    };
+    if (op.auth === 'token' && this.token) headers.authorization = `Bearer ${this.token}`;
+    if (idempotencyKey !== null) headers[HEADERS.idempotencyKey] = idempotencyKey;
+    return headers;
+  }
+}
+
+type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+/** The caller's signal and its deadline as one signal; none when neither is given. */
+function callSignal(options: CallOptions): AbortSignal | undefined {
+  const signals = [
+    options.signal,
+    options.deadlineMs !== undefined ? AbortSignal.timeout(options.deadlineMs) : undefined,
+  ].filter((s): s is AbortSignal => s !== undefined);
+  return signals.length === 0
+    ? undefined
+    : signals.length === 1
+      ? signals[0]
+      : AbortSignal.any(signals);
+}
+
+/** A 2xx answer, held to the schema of what the operation answers. */
+function acceptedAnswer(
+  op: Operation,
+  status: number,
+  json: unknown,
+  decoding?: Decoding,
+): Result<unknown> {
+  const parsed = (decoding?.inbound ?? op.inbound).safeParse(json);
+  if (!parsed.success) {
+    const p = problemsOf(parsed.error)[0];
     return {
       ok: false,
       failure: {
-        kind: 'http',
+        kind: 'invalid-response',
         status,
-        code: err.success ? err.data.error.code : `http-${status}`,
-        message: err.success ? err.data.error.message : `HTTP ${status}`,
-        path: err.success ? (err.data.error.path ?? null) : null,
-        ...(err.success && err.data.error.details !== undefined
-          ? { details: err.data.error.details }
-          : {}),
-        retryAfterMs,
-        retryable: status === 429 || status === 408 || status >= 500,
+        code: 'invalid-response',
+        message: `${op.name}: ${p?.path ?? ''}: ${p?.message ?? 'invalid answer'}`,
+        retryable: false,
       },
     };
   }
+  return { ok: true, status, value: parsed.data };
+}
+
+/** Any other answer: the error shape's code when sent, else the status alone. */
+function refusedAnswer(status: number, json: unknown, headers: ResponseHeaders): Result<unknown> {
+  const err = ApiErrorBody.safeParse(json);
+  const retryAfterMs = parseRetryAfter(headers['retry-after'], Date.now());
+  return {
+    ok: false,
+    failure: {
+      kind: 'http',
+      status,
+      code: err.success ? err.data.error.code : `http-${status}`,
+      message: err.success ? err.data.error.message : `HTTP ${status}`,
+      path: err.success ? (err.data.error.path ?? null) : null,
+      ...(err.success && err.data.error.details !== undefined
+        ? { details: err.data.error.details }
+        : {}),
+      retryAfterMs,
+      retryable: status === 429 || status === 408 || status >= 500,
+    },
+  };
 }

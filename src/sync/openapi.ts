@@ -84,6 +84,25 @@ function errorResponse(description: string): Json {
 }
 
 function operationObject(op: Operation): Json {
+  return {
+    operationId: op.name,
+    summary: op.summary,
+    ...(op.auth === 'token' ? {} : { security: [] }),
+    parameters: parametersOf(op),
+    ...(op.method === 'POST' && op.request
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: ref(op.request) } },
+          },
+        }
+      : {}),
+    responses: responsesOf(op),
+  };
+}
+
+/** The version headers, the idempotency key of a write, and the query's fields. */
+function parametersOf(op: Operation): Json[] {
   const parameters: Json[] = [
     {
       name: HEADERS.appVersion,
@@ -120,6 +139,11 @@ function operationObject(op: Operation): Json {
       });
     }
   }
+  return parameters;
+}
+
+/** What every operation may answer, and the refusals only some of them give. */
+function responsesOf(op: Operation): Record<string, Json> {
   const responses: Record<string, Json> = {
     '200': { description: 'OK', content: { 'application/json': { schema: ref(op.response) } } },
     '400': errorResponse(
@@ -149,21 +173,7 @@ function operationObject(op: Operation): Json {
     responses['410'] = errorResponse('cursor-expired: start a snapshot (call without a cursor)');
   if (op === operations.lookup)
     responses['404'] = errorResponse('not-found: no customer has this identifier');
-  return {
-    operationId: op.name,
-    summary: op.summary,
-    ...(op.auth === 'token' ? {} : { security: [] }),
-    parameters,
-    ...(op.method === 'POST' && op.request
-      ? {
-          requestBody: {
-            required: true,
-            content: { 'application/json': { schema: ref(op.request) } },
-          },
-        }
-      : {}),
-    responses,
-  };
+  return responses;
 }
 
 export function buildOpenApi(): Json {

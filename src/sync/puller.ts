@@ -78,6 +78,18 @@ interface Ahead {
   result: ChangesCall;
 }
 
+/** What one pull has done so far. */
+interface PullRun {
+  pages: number;
+  applied: number;
+  quarantined: number;
+  snapshotSeen: boolean;
+  /** A 410 restarts the snapshot once per pull, not in a loop. */
+  restarted: boolean;
+  deltaDone: number;
+  ahead: Ahead | null;
+}
+
 export class Puller {
   private readonly d: PullerDeps;
 
@@ -87,88 +99,150 @@ export class Puller {
 
   /** Pulls until the feed has nothing more (or `maxPages`). */
   async pull(o: PullOptions = {}): Promise<PullResult> {
-    const { store, client, clock } = this.d;
     const limit = o.limit ?? 1_000;
     const maxPages = o.maxPages ?? 100_000;
-    let pages = 0;
-    let applied = 0;
-    let quarantined = 0;
-    let snapshotSeen = false;
-    let restarted = false;
-    let deltaDone = 0;
-    let ahead: Ahead | null = null;
-
-    while (pages < maxPages) {
+    const run: PullRun = {
+      pages: 0,
+      applied: 0,
+      quarantined: 0,
+      snapshotSeen: false,
+      restarted: false,
+      deltaDone: 0,
+      ahead: null,
+    };
+    while (run.pages < maxPages) {
       if (o.signal?.aborted) break;
-      const progress = store.sync.snapshot();
-      const inSnapshot = progress !== null || store.sync.cursor() === null;
-      const cursor = progress ? progress.cursor : store.sync.cursor();
-      // The next page was asked for while this one was applied (the server works meanwhile).
-      const prefetched: Ahead | null = ahead && ahead.cursor === cursor ? ahead : null;
-      ahead = null;
-      const requestedAt = prefetched ? prefetched.requestedAt : clock.now();
-      const r: Awaited<ChangesCall> = prefetched
-        ? await prefetched.result
-        : await client.changesLazy(cursor, limit, o.signal ? { signal: o.signal } : {});
+      const { inSnapshot, cursor } = this.position();
+      const { requestedAt, r } = await this.fetchPage(run, cursor, limit, o.signal);
       if (!r.ok) {
-        if (r.failure.kind === 'http' && r.failure.status === 410 && !restarted) {
-          // The server no longer knows the cursor: start a snapshot (once per pull).
-          restarted = true;
-          store.sync.abandonSnapshot();
-          store.sync.resetCursor(clock.now());
-          continue;
-        }
-        return { ok: false, failure: r.failure, pages, applied, quarantined };
+        if (this.restartOnExpiredCursor(run, r.failure)) continue;
+        return failed(run, r.failure);
       }
       const page: ChangesPageLazy = r.value;
-      if (page.has_more && pages + 1 < maxPages && !o.signal?.aborted) {
-        ahead = {
-          cursor: page.cursor,
-          requestedAt: clock.now(),
-          result: client.changesLazy(page.cursor, limit, o.signal ? { signal: o.signal } : {}),
-        };
-      }
+      if (page.has_more && run.pages + 1 < maxPages && !o.signal?.aborted)
+        run.ahead = this.askAhead(page.cursor, limit, o.signal);
       const snapshot = inSnapshot || page.total !== null;
-      snapshotSeen ||= snapshot;
-      let result;
-      try {
-        result = store.applyPage({
-          changes: changesOf(page.changes),
-          cursor: page.cursor,
-          requestedAt,
-          snapshot,
-          hasMore: page.has_more,
-        });
-      } catch (error) {
-        // A record that is not JSON: the body was malformed, the page's transaction rolled back.
-        if (!(error instanceof LazyJsonError)) throw error;
-        const failure: Failure = {
-          kind: 'invalid-response',
-          status: r.status,
-          code: 'invalid-response',
-          message: `changes: ${error.message}`,
-          retryable: false,
-        };
-        return { ok: false, failure, pages, applied, quarantined };
-      }
-      pages += 1;
-      applied += result.applied;
-      quarantined += result.quarantined;
-      if (snapshot) {
-        const staged = store.sync.snapshot()?.staged;
-        o.onProgress?.({
-          done: page.done ?? staged ?? applied,
-          total: page.total,
-          phase: 'snapshot',
-        });
-      } else {
-        deltaDone += page.changes.length;
-        o.onProgress?.({ done: deltaDone, total: null, phase: 'deltas' });
-      }
+      run.snapshotSeen ||= snapshot;
+      const failure = this.applyPage(run, page, { requestedAt, snapshot, status: r.status });
+      if (failure) return failed(run, failure);
+      this.report(run, page, snapshot, o.onProgress);
       // A snapshot's last page swaps it in; the deltas recorded meanwhile follow from its cursor.
-      if (!page.has_more && !snapshot)
-        return { ok: true, pages, applied, quarantined, snapshot: snapshotSeen, complete: true };
+      if (!page.has_more && !snapshot) return finished(run, true);
     }
-    return { ok: true, pages, applied, quarantined, snapshot: snapshotSeen, complete: false };
+    return finished(run, false);
   }
+
+  /** Where the feed resumes: a snapshot under way (or none yet taken), else the delta cursor. */
+  private position(): { inSnapshot: boolean; cursor: string | null } {
+    const { store } = this.d;
+    const progress = store.sync.snapshot();
+    const inSnapshot = progress !== null || store.sync.cursor() === null;
+    return { inSnapshot, cursor: progress ? progress.cursor : store.sync.cursor() };
+  }
+
+  /** The page at `cursor`, and when it was asked for. */
+  private async fetchPage(
+    run: PullRun,
+    cursor: string | null,
+    limit: number,
+    signal: AbortSignal | undefined,
+  ): Promise<{ requestedAt: number; r: Awaited<ChangesCall> }> {
+    // The next page was asked for while this one was applied (the server works meanwhile).
+    const prefetched: Ahead | null = run.ahead && run.ahead.cursor === cursor ? run.ahead : null;
+    run.ahead = null;
+    const requestedAt = prefetched ? prefetched.requestedAt : this.d.clock.now();
+    const r: Awaited<ChangesCall> = prefetched
+      ? await prefetched.result
+      : await this.d.client.changesLazy(cursor, limit, signal ? { signal } : {});
+    return { requestedAt, r };
+  }
+
+  private askAhead(cursor: string, limit: number, signal: AbortSignal | undefined): Ahead {
+    return {
+      cursor,
+      requestedAt: this.d.clock.now(),
+      result: this.d.client.changesLazy(cursor, limit, signal ? { signal } : {}),
+    };
+  }
+
+  /** The server no longer knows the cursor: start a snapshot (once per pull). */
+  private restartOnExpiredCursor(run: PullRun, failure: Failure): boolean {
+    if (failure.kind !== 'http' || failure.status !== 410 || run.restarted) return false;
+    run.restarted = true;
+    this.d.store.sync.abandonSnapshot();
+    this.d.store.sync.resetCursor(this.d.clock.now());
+    return true;
+  }
+
+  /** Applies the page with its cursor in one transaction; a failure when it could not be read. */
+  private applyPage(
+    run: PullRun,
+    page: ChangesPageLazy,
+    at: { requestedAt: number; snapshot: boolean; status: number },
+  ): Failure | null {
+    let result;
+    try {
+      result = this.d.store.applyPage({
+        changes: changesOf(page.changes),
+        cursor: page.cursor,
+        requestedAt: at.requestedAt,
+        snapshot: at.snapshot,
+        hasMore: page.has_more,
+      });
+    } catch (error) {
+      // A record that is not JSON: the body was malformed, the page's transaction rolled back.
+      if (!(error instanceof LazyJsonError)) throw error;
+      return {
+        kind: 'invalid-response',
+        status: at.status,
+        code: 'invalid-response',
+        message: `changes: ${error.message}`,
+        retryable: false,
+      };
+    }
+    run.pages += 1;
+    run.applied += result.applied;
+    run.quarantined += result.quarantined;
+    return null;
+  }
+
+  private report(
+    run: PullRun,
+    page: ChangesPageLazy,
+    snapshot: boolean,
+    onProgress: PullOptions['onProgress'],
+  ): void {
+    if (snapshot) {
+      const staged = this.d.store.sync.snapshot()?.staged;
+      onProgress?.({
+        done: page.done ?? staged ?? run.applied,
+        total: page.total,
+        phase: 'snapshot',
+      });
+    } else {
+      run.deltaDone += page.changes.length;
+      onProgress?.({ done: run.deltaDone, total: null, phase: 'deltas' });
+    }
+  }
+}
+
+function failed(run: PullRun, failure: Failure): PullResult {
+  return {
+    ok: false,
+    failure,
+    pages: run.pages,
+    applied: run.applied,
+    quarantined: run.quarantined,
+  };
+}
+
+function finished(run: PullRun, complete: boolean): PullResult {
+  return {
+    ok: true,
+    pages: run.pages,
+    applied: run.applied,
+    quarantined: run.quarantined,
+    snapshot: run.snapshotSeen,
+    complete,
+  };
 }

@@ -48,6 +48,8 @@ export interface ZvtOptions {
 const RC_ABORTED = 0x6c;
 const RC_ALREADY_REVERSED = 0xb4;
 
+type Progress = (p: UnitProgress) => void | Promise<void>;
+
 interface Outcome {
   completed: boolean;
   aborted: boolean;
@@ -404,7 +406,7 @@ export class ZvtUnit implements PaymentUnit {
   private async exchange(
     command: Apdu,
     deadlineMs: number,
-    progress?: (p: UnitProgress) => void | Promise<void>,
+    progress?: Progress,
     ackIsEnough = false,
   ): Promise<Outcome> {
     const out: Outcome = {
@@ -415,80 +417,112 @@ export class ZvtUnit implements PaymentUnit {
       print: [],
       error: null,
     };
-    const t = this.options.timeouts;
     this.channel.flush();
     try {
       await progress?.({ kind: 'sent' });
       await this.channel.send(command);
-      // The PT acknowledges the command itself (80 00 00) or refuses it (84 xx).
-      let accepted = false;
       const until = Date.now() + deadlineMs;
-      while (!accepted) {
-        const a = await this.channel.receive(
-          Math.min(t.message_ms, Math.max(1, until - Date.now())),
-        );
-        if (a.cls === 0x80) accepted = true;
-        else if (a.cls === 0x84) {
-          out.refused = a.ins;
-          return out;
-        } else {
-          // Left over from an earlier exchange: answer it so the PT moves on.
-          await this.channel.send(msg.ACK_APDU);
-        }
-      }
+      out.refused = await this.awaitAcceptance(until);
+      if (out.refused !== null) return out;
       await progress?.({ kind: 'accepted' });
-      for (;;) {
-        const left = until - Date.now();
-        if (left <= 0) throw new Error(`no completion within ${deadlineMs} ms`);
-        let a: Apdu;
-        try {
-          a = await this.channel.receive(ackIsEnough ? Math.min(left, t.message_ms, 1000) : left);
-        } catch (e) {
-          if (ackIsEnough) return out;
-          throw e;
-        }
-        const key = (a.cls << 8) | a.ins;
-        if (key === 0x040f) {
-          out.info = msg.parseStatusInfo(a.data);
-          const rc = out.info.result_code;
-          await progress?.({
-            kind: 'authorised',
-            receipt_no: out.info.receipt_no,
-            trace_no: out.info.trace_no,
-            pan_masked: out.info.pan_masked,
-            result_code: rc === null ? null : hexNumber(rc),
-            approved: rc === null || rc === 0,
-          });
-          await this.channel.send(msg.ACK_APDU);
-        } else if (key === 0x04ff) {
-          await this.channel.send(msg.ACK_APDU);
-          await progress?.({ kind: 'intermediate', code: a.data[0] ?? 0xff });
-        } else if (key === 0x06d1 || key === 0x06d3) {
-          out.print.push(printable(a.ins === 0xd1 ? a.data.slice(1) : a.data));
-          await this.channel.send(msg.ACK_APDU);
-        } else if (key === 0x060f) {
-          await this.channel.send(msg.ACK_APDU);
-          out.completed = true;
-          await progress?.({ kind: 'completed' });
-          return out;
-        } else if (key === 0x061e) {
-          await this.channel.send(msg.ACK_APDU);
-          out.aborted = true;
-          if (a.data[0] !== undefined) {
-            out.info = {
-              ...(out.info ?? msg.parseStatusInfo(new Uint8Array(0))),
-              result_code: a.data[0],
-            };
-          }
-          return out;
-        } else {
-          await this.channel.send(msg.ACK_APDU);
-        }
-      }
+      await this.followToCompletion(out, { until, deadlineMs, ackIsEnough }, progress);
+      return out;
     } catch (e) {
       out.error = (e as Error).message;
       return out;
     }
+  }
+
+  /**
+   * The PT acknowledges the command itself (80 00 00) or refuses it (84 xx): null once accepted,
+   * else the refusal's code.
+   */
+  private async awaitAcceptance(until: number): Promise<number | null> {
+    const t = this.options.timeouts;
+    for (;;) {
+      const a = await this.channel.receive(Math.min(t.message_ms, Math.max(1, until - Date.now())));
+      if (a.cls === 0x80) return null;
+      if (a.cls === 0x84) return a.ins;
+      // Left over from an earlier exchange: answer it so the PT moves on.
+      await this.channel.send(msg.ACK_APDU);
+    }
+  }
+
+  /**
+   * Answers the PT's messages until it hands control back. With `ackIsEnough`, a short silence
+   * also ends the exchange (the acceptance was all that was needed).
+   */
+  private async followToCompletion(
+    out: Outcome,
+    limits: { until: number; deadlineMs: number; ackIsEnough: boolean },
+    progress?: Progress,
+  ): Promise<void> {
+    const { until, deadlineMs, ackIsEnough } = limits;
+    const t = this.options.timeouts;
+    for (;;) {
+      const left = until - Date.now();
+      if (left <= 0) throw new Error(`no completion within ${deadlineMs} ms`);
+      let a: Apdu;
+      try {
+        a = await this.channel.receive(ackIsEnough ? Math.min(left, t.message_ms, 1000) : left);
+      } catch (e) {
+        if (ackIsEnough) return;
+        throw e;
+      }
+      if (await this.onPtMessage(a, out, progress)) return;
+    }
+  }
+
+  /** Records and answers one message of the PT; true when it hands control back. */
+  private async onPtMessage(a: Apdu, out: Outcome, progress?: Progress): Promise<boolean> {
+    switch ((a.cls << 8) | a.ins) {
+      case 0x040f:
+        await this.onStatusInfo(a, out, progress);
+        return false;
+      case 0x04ff:
+        await this.channel.send(msg.ACK_APDU);
+        await progress?.({ kind: 'intermediate', code: a.data[0] ?? 0xff });
+        return false;
+      case 0x06d1:
+      case 0x06d3:
+        out.print.push(printable(a.ins === 0xd1 ? a.data.slice(1) : a.data));
+        await this.channel.send(msg.ACK_APDU);
+        return false;
+      case 0x060f:
+        await this.channel.send(msg.ACK_APDU);
+        out.completed = true;
+        await progress?.({ kind: 'completed' });
+        return true;
+      case 0x061e:
+        await this.channel.send(msg.ACK_APDU);
+        out.aborted = true;
+        // An abort may carry the result code; the status info seen before stays.
+        if (a.data[0] !== undefined) {
+          out.info = {
+            ...(out.info ?? msg.parseStatusInfo(new Uint8Array(0))),
+            result_code: a.data[0],
+          };
+        }
+        return true;
+      default:
+        await this.channel.send(msg.ACK_APDU);
+        return false;
+    }
+  }
+
+  /** 04 0F: the transaction's outcome (receipt, trace, card, result code). */
+  private async onStatusInfo(a: Apdu, out: Outcome, progress?: Progress): Promise<void> {
+    out.info = msg.parseStatusInfo(a.data);
+    const rc = out.info.result_code;
+    await progress?.({
+      kind: 'authorised',
+      receipt_no: out.info.receipt_no,
+      trace_no: out.info.trace_no,
+      pan_masked: out.info.pan_masked,
+      result_code: rc === null ? null : hexNumber(rc),
+      approved: rc === null || rc === 0,
+    });
+    await this.channel.send(msg.ACK_APDU);
   }
 }
 

@@ -12,7 +12,15 @@ import {
   zvtSimStateSchema,
 } from '../sim/state-file.js';
 import { type Apdu, ApduStream, encodeApdu } from './apdu.js';
-import { bcdAmount, fieldValue, nibbleField, panField, parseBmps, toBcd } from './bmp.js';
+import {
+  bcdAmount,
+  type BmpField,
+  fieldValue,
+  nibbleField,
+  panField,
+  parseBmps,
+  toBcd,
+} from './bmp.js';
 import { ACK, DLE, FrameStream, frameBytes, NAK } from './frame.js';
 import { ACK_APDU, apdu } from './messages.js';
 
@@ -212,26 +220,14 @@ export class ZvtSimulator implements Simulator {
   private async handle(a: Apdu): Promise<void> {
     const key = (a.cls << 8) | a.ins;
     const fields = parseBmps(a.data, [0x0501, 0x0620, 0x0630, 0x0631].includes(key) ? 3 : 0).fields;
-    const num = (tag: number): number | null => {
-      const f = fields.find((x) => x.tag === tag);
-      const v = f ? fieldValue(f).value : null;
-      return typeof v === 'number' ? v : null;
-    };
+    const num = (tag: number) => numberField(fields, tag);
     switch (key) {
       case 0x0600: // registration
         await this.ack();
         await this.sendAwait(apdu(0x06, 0x0f, Uint8Array.of(0x19, 0x00)));
         return;
-      case 0x0501: // status enquiry: terminal ready
-        await this.ack();
-        if (
-          await this.sendAwait(
-            apdu(0x04, 0x0f, Uint8Array.of(0x27, 0x00), Uint8Array.of(0x29), toBcd('52500001', 4)),
-          )
-        ) {
-          await this.sendAwait(apdu(0x06, 0x0f));
-        }
-        return;
+      case 0x0501:
+        return this.statusEnquiry();
       case 0x0601:
       case 0x0622:
       case 0x0631:
@@ -241,65 +237,87 @@ export class ZvtSimulator implements Simulator {
           null,
         );
         return;
-      case 0x0624: {
-        const pre = this.ledger.findLast(
-          (t) => t.kind === 'pre-auth' && t.receipt_no === num(0x87) && !t.reversed,
-        );
-        if (!pre) return this.abortWith(0x64);
-        await this.payment('book-total', num(0x04) ?? pre.amount_cents, pre.receipt_no);
-        return;
-      }
+      case 0x0624:
+        return this.bookTotal(num(0x87), num(0x04));
       case 0x0625:
-      case 0x0630: {
-        if (this.refuseReversals) return this.abortWith(RC_NOT_POSSIBLE);
-        const receiptNo = num(0x87);
-        const target = this.ledger.findLast(
-          (t) => t.receipt_no === receiptNo && t.kind !== 'reversal',
-        );
-        if (!target) return this.abortWith(0xb5);
-        if (target.reversed) return this.abortWith(0xb4);
-        await this.ack();
-        target.reversed = true;
-        const tx = this.book(
-          key === 0x0630 ? 'reversal' : 'pre-auth-reversal',
-          target.amount_cents,
-          target.receipt_no,
-        );
-        if (await this.sendAwait(this.statusInfo(tx, 0))) await this.sendAwait(apdu(0x06, 0x0f));
-        return;
-      }
-      case 0x0620: {
-        const last = this.ledger[this.ledger.length - 1];
-        if (!last) return this.abortWith(0x83);
-        await this.ack();
-        if (await this.sendAwait(this.statusInfo(last, 0))) await this.sendAwait(apdu(0x06, 0x0f));
-        return;
-      }
+      case 0x0630:
+        return this.reverse(key === 0x0630 ? 'reversal' : 'pre-auth-reversal', num(0x87));
+      case 0x0620:
+        return this.repeatLast();
       case 0x06b0:
         await this.ack();
         return;
-      case 0x06c0: {
-        await this.ack();
-        const track = this.options.cardTrack2;
-        if (!track) return void (await this.sendAwait(apdu(0x06, 0x1e, Uint8Array.of(0x6c))));
-        // Track 2 in BCD nibbles, D as the separator (BMP 23).
-        const field = nibbleField(0x23, track.replace(/=/g, 'D'));
-        if (await this.sendAwait(apdu(0x04, 0x0f, Uint8Array.of(0x19, 0x00), field)))
-          await this.sendAwait(apdu(0x06, 0x0f));
-        return;
-      }
+      case 0x06c0:
+        return this.readCard();
       case 0x06e0:
-        await this.ack();
-        this.displayed.push(
-          fields
-            .filter((f) => f.tag >= 0xf1 && f.tag <= 0xf8)
-            .map((f) => String(fieldValue(f).value)),
-        );
-        await this.sendAwait(apdu(0x06, 0x0f));
-        return;
+        return this.display(fields);
       default:
         await this.send({ cls: 0x84, ins: 0x83, data: new Uint8Array(0) });
     }
+  }
+
+  /** 05 01: the terminal is ready. */
+  private async statusEnquiry(): Promise<void> {
+    await this.ack();
+    if (
+      await this.sendAwait(
+        apdu(0x04, 0x0f, Uint8Array.of(0x27, 0x00), Uint8Array.of(0x29), toBcd('52500001', 4)),
+      )
+    ) {
+      await this.sendAwait(apdu(0x06, 0x0f));
+    }
+  }
+
+  /** 06 24: books the total of an open pre-authorisation (its amount when none is given). */
+  private async bookTotal(receiptNo: number | null, cents: number | null): Promise<void> {
+    const pre = this.ledger.findLast(
+      (t) => t.kind === 'pre-auth' && t.receipt_no === receiptNo && !t.reversed,
+    );
+    if (!pre) return this.abortWith(0x64);
+    await this.payment('book-total', cents ?? pre.amount_cents, pre.receipt_no);
+  }
+
+  /** 06 30 (reversal) or 06 25 (pre-auth reversal) of the transaction with that receipt. */
+  private async reverse(
+    kind: 'reversal' | 'pre-auth-reversal',
+    receiptNo: number | null,
+  ): Promise<void> {
+    if (this.refuseReversals) return this.abortWith(RC_NOT_POSSIBLE);
+    const target = this.ledger.findLast((t) => t.receipt_no === receiptNo && t.kind !== 'reversal');
+    if (!target) return this.abortWith(0xb5);
+    if (target.reversed) return this.abortWith(0xb4);
+    await this.ack();
+    target.reversed = true;
+    const tx = this.book(kind, target.amount_cents, target.receipt_no);
+    if (await this.sendAwait(this.statusInfo(tx, 0))) await this.sendAwait(apdu(0x06, 0x0f));
+  }
+
+  /** 06 20: repeats the last receipt. */
+  private async repeatLast(): Promise<void> {
+    const last = this.ledger[this.ledger.length - 1];
+    if (!last) return this.abortWith(0x83);
+    await this.ack();
+    if (await this.sendAwait(this.statusInfo(last, 0))) await this.sendAwait(apdu(0x06, 0x0f));
+  }
+
+  /** 06 C0: reads a card, aborted (6C) when none is inserted. */
+  private async readCard(): Promise<void> {
+    await this.ack();
+    const track = this.options.cardTrack2;
+    if (!track) return void (await this.sendAwait(apdu(0x06, 0x1e, Uint8Array.of(0x6c))));
+    // Track 2 in BCD nibbles, D as the separator (BMP 23).
+    const field = nibbleField(0x23, track.replace(/=/g, 'D'));
+    if (await this.sendAwait(apdu(0x04, 0x0f, Uint8Array.of(0x19, 0x00), field)))
+      await this.sendAwait(apdu(0x06, 0x0f));
+  }
+
+  /** 06 E0: shows the text lines (BMP F1..F8). */
+  private async display(fields: BmpField[]): Promise<void> {
+    await this.ack();
+    this.displayed.push(
+      fields.filter((f) => f.tag >= 0xf1 && f.tag <= 0xf8).map((f) => String(fieldValue(f).value)),
+    );
+    await this.sendAwait(apdu(0x06, 0x0f));
   }
 
   private async abortWith(code: number): Promise<void> {
@@ -396,4 +414,11 @@ export class ZvtSimulator implements Simulator {
     }
     await this.sendAwait(apdu(0x06, 0x0f));
   }
+}
+
+/** A numeric BMP's value; null when absent or not a number. */
+function numberField(fields: readonly BmpField[], tag: number): number | null {
+  const f = fields.find((x) => x.tag === tag);
+  const v = f ? fieldValue(f).value : null;
+  return typeof v === 'number' ? v : null;
 }
