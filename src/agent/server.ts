@@ -10,7 +10,6 @@
 // neither another site (CSRF) nor a rebound DNS name reaches the API through a browser.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { commandNames, type ErrorBody, type ErrorResponse } from '../contract/commands.js';
 import type { Config } from '../contract/config.js';
@@ -23,6 +22,14 @@ import {
   type Handler,
   type Handlers,
 } from '../terminal/command-map.js';
+import {
+  bearerToken,
+  listenLocal,
+  LOCAL_HOST,
+  parseJsonText,
+  readBody,
+  sendJson,
+} from '../http/index.js';
 import { acquireDataDirLock, type LockEnv } from '../terminal/lock.js';
 import { nullLogger, type Logger } from '../terminal/log.js';
 import { createEventHub, type EventHub } from './events.js';
@@ -37,7 +44,7 @@ import { resolveStatic, securityHeaders, sendStatic } from './static.js';
 import { stubHandlers, type AppInfo } from './stub-handlers.js';
 import { sameSecret, watchToken } from './token.js';
 
-export const HOST = '127.0.0.1';
+export const HOST = LOCAL_HOST;
 
 export interface AgentOptions {
   dataDir: string;
@@ -105,22 +112,6 @@ class HttpRefusal extends Error {
   }
 }
 
-function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  extra: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-    'Cache-Control': 'no-store',
-    ...extra,
-  });
-  res.end(text);
-}
-
 function sendError(
   res: ServerResponse,
   body: ErrorResponse,
@@ -129,21 +120,12 @@ function sendError(
   sendJson(res, statusOf(body.error), body, extra);
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit)
+/** The request's body; past the limit, refused as too large. */
+async function bodyOf(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const body = await readBody(req, limit);
+  if (body === 'too-large')
     throw new HttpRefusal(refuse('payload-too-large', `the body is over ${limit} bytes`, '(root)'));
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit)
-      throw new HttpRefusal(
-        refuse('payload-too-large', `the body is over ${limit} bytes`, '(root)'),
-      );
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  return body;
 }
 
 /**
@@ -172,13 +154,9 @@ function parseJsonBody(body: Buffer, contentType: string | undefined): unknown {
       ),
     );
   }
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch (e) {
-    throw new HttpRefusal(
-      refuse('invalid-input', `malformed JSON: ${(e as Error).message}`, '(root)'),
-    );
-  }
+  const parsed = parseJsonText(body.toString('utf8'));
+  if (!parsed.ok) throw new HttpRefusal(refuse('invalid-input', parsed.message, '(root)'));
+  return parsed.value;
 }
 
 export async function startAgent(opts: AgentOptions): Promise<Agent> {
@@ -275,7 +253,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
         requireAuth(req);
         const name = commandName(commandMatch[1]!);
         if (name !== 'status') touchSession(req);
-        const input = parseJsonBody(await readBody(req, limit), req.headers['content-type']);
+        const input = parseJsonBody(await bodyOf(req, limit), req.headers['content-type']);
         await dispatch(res, name, input, requestId);
         return;
       }
@@ -337,7 +315,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       );
       route(req, res, requestId).catch((e: unknown) => answerFailure(req, res, e, log, requestId));
     });
-    port = await listen(server, opts.port ?? 0);
+    port = await listenLocal(server, opts.port ?? 0);
     const url = `http://${HOST}:${port}`;
     const openUrl = openUrlFor(sessions.mintCode());
     log.info('agent listening', { url, data_dir: opts.dataDir, renderer: rendererDir ?? null });
@@ -381,9 +359,8 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
 function createAuth(tokens: { current(): string }, sessions: Sessions) {
   const authenticated = (req: IncomingMessage): 'token' | 'session' | null => {
     const token = tokens.current();
-    const auth = req.headers.authorization;
-    const m = auth === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    if (m && sameSecret(m[1]!, token)) return 'token';
+    const bearer = bearerToken(req);
+    if (bearer !== null && sameSecret(bearer, token)) return 'token';
     const cookie = cookieValue(req.headers.cookie, SESSION_COOKIE);
     if (cookie !== undefined && sessions.isSession(cookie)) return 'session';
     return null;
@@ -514,18 +491,6 @@ function createAgentServer(
     },
     handle,
   );
-}
-
-/** Listens on 127.0.0.1; resolves with the port (the one chosen when asked for 0). */
-async function listen(server: Server, port: number): Promise<number> {
-  await new Promise<void>((resolveListen, rejectListen) => {
-    server.once('error', rejectListen);
-    server.listen(port, HOST, () => {
-      server.off('error', rejectListen);
-      resolveListen();
-    });
-  });
-  return (server.address() as AddressInfo).port;
 }
 
 /** Where the renderer's build is expected, relative to the package root. */

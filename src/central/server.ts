@@ -1,13 +1,20 @@
 // The sandbox's HTTP surface on node:http, 127.0.0.1 only: routing from the operation table
-// of src/sync/api.ts, bearer auth, validation of every body and query, the idempotency store
+// of src/contract/central-api.ts, bearer auth, validation of every body and query, the idempotency store
 // for writes, the fault switches, and the /sandbox controls.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
 import { listedProblems } from '../contract/problems.js';
 import { canonicalJson } from '../contract/wire.js';
 import { HEADERS, operations, type CancelCheck, type Operation } from '../contract/central-api.js';
+import {
+  bearerToken,
+  listenLocal,
+  LOCAL_HOST,
+  parseJsonText,
+  readBody,
+  sendJson,
+} from '../http/index.js';
 import { HttpError } from './errors.js';
 import { decideFault, FaultSettings, NO_FAULTS, type FaultDecision } from './faults.js';
 import type { CentralService, Session } from './service.js';
@@ -48,30 +55,6 @@ function idempotencyFingerprint(body: unknown): string {
   return canonicalJson(rest);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        reject(new HttpError(413, 'invalid-input', 'the body is too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function bearer(req: IncomingMessage): string | null {
-  const h = req.headers.authorization;
-  const m = typeof h === 'string' ? /^Bearer\s+(.+)$/i.exec(h) : null;
-  return m?.[1]?.trim() ?? null;
-}
-
 function validate<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
@@ -89,11 +72,9 @@ function validate<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
 
 function parseJson(text: string): unknown {
   if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new HttpError(400, 'invalid-input', `malformed JSON: ${(err as Error).message}`);
-  }
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) throw new HttpError(400, 'invalid-input', parsed.message);
+  return parsed.value;
 }
 
 export function createCentralServer(o: ServerOptions) {
@@ -109,15 +90,7 @@ export function createCentralServer(o: ServerOptions) {
     body: unknown,
     headers: Record<string, string> = {},
   ): void {
-    if (res.destroyed) return;
-    const text = JSON.stringify(body);
-    res.writeHead(status, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': String(Buffer.byteLength(text)),
-      date: new Date(clock.now()).toUTCString(),
-      ...headers,
-    });
-    res.end(text);
+    sendJson(res, status, body, { date: new Date(clock.now()).toUTCString(), ...headers });
   }
 
   function sendError(res: ServerResponse, err: unknown): void {
@@ -181,7 +154,7 @@ export function createCentralServer(o: ServerOptions) {
     url: URL,
     bodyText: string,
   ): { status: number; body: unknown } {
-    const session = op.auth === 'token' ? service.authenticate(bearer(req)) : null;
+    const session = op.auth === 'token' ? service.authenticate(bearerToken(req)) : null;
     if (op.method === 'GET') {
       const query = validate(op.query!, Object.fromEntries(url.searchParams), 'query');
       switch (op.name) {
@@ -262,7 +235,7 @@ export function createCentralServer(o: ServerOptions) {
     url: URL,
     bodyText: string,
   ): { status: number; body: unknown } {
-    const terminal = service.authenticateApiKey(bearer(req));
+    const terminal = service.authenticateApiKey(bearerToken(req));
     const route = `${req.method} ${url.pathname}`;
     switch (route) {
       case 'PUT /sandbox/faults':
@@ -281,13 +254,14 @@ export function createCentralServer(o: ServerOptions) {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    let bodyText: string;
-    try {
-      bodyText = await readBody(req);
-    } catch (err) {
-      sendError(res, err);
+    const body = await readBody(req, MAX_BODY).catch(() => null);
+    if (body === null) return; // the connection broke while the body came in
+    if (body === 'too-large') {
+      // The connection is cut, the rest of a too-large body never read.
+      req.destroy();
       return;
     }
+    const bodyText = body.toString('utf8');
     if (url.pathname.startsWith('/sandbox/')) {
       try {
         const r = handleSandbox(req, url, bodyText);
@@ -363,15 +337,7 @@ export function createCentralServer(o: ServerOptions) {
     },
     faults: () => faults,
     async listen(port: number): Promise<string> {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, '127.0.0.1', () => {
-          server.off('error', reject);
-          resolve();
-        });
-      });
-      const addr = server.address() as AddressInfo;
-      return `http://127.0.0.1:${addr.port}`;
+      return `http://${LOCAL_HOST}:${await listenLocal(server, port)}`;
     },
     async close(): Promise<void> {
       server.closeAllConnections();

@@ -32,9 +32,9 @@ describe('the folder table (.ci/layers.mjs)', () => {
         if (to === from) continue;
         const value = await layerErrors(`${from}/x.ts`, importOf(from, to, 'value'));
         const type = await layerErrors(`${from}/x.ts`, importOf(from, to, 'type'));
-        expect(value.length, `${from} -> ${to}`).toBe(allowed.includes(to) ? 0 : 1);
+        expect(value.length > 0, `${from} -> ${to} refused`).toBe(!allowed.includes(to));
         const typesAllowed = allowed.includes(to) || allowed.includes(`types:${to}`);
-        expect(type.length, `${from} -> ${to} (types)`).toBe(typesAllowed ? 0 : 1);
+        expect(type.length > 0, `${from} -> ${to} (types) refused`).toBe(!typesAllowed);
       }
     });
   }
