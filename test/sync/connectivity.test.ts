@@ -8,7 +8,11 @@ function memoryPersist(): ContactStore & { values: Map<string, unknown> } {
   const values = new Map<string, unknown>();
   return {
     values,
-    getValue: <T>(k: string) => (values.has(k) ? (values.get(k) as T) : null),
+    getValue: (k, schema) => {
+      if (!values.has(k)) return null;
+      const r = schema.safeParse(values.get(k));
+      return r.success ? { ok: true, value: r.data } : { ok: false, problem: r.error.message };
+    },
     setValue: (k, v) => void values.set(k, v),
   };
 }
