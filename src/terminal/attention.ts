@@ -5,6 +5,7 @@
 // mirrored into the store's attention items when listed, so every item has one uuid and one
 // resolution; resolving needs a manager (interfaces.md, Roles).
 import type { AttentionItem, CommandOutput, ErrorResponse } from '../contract/commands.js';
+import { KeptRefusal } from '../contract/stored.js';
 import type { AttentionRecord } from '../store/attention.js';
 import { refuse } from './command-map.js';
 import type { TerminalPorts } from './ports.js';
@@ -22,7 +23,7 @@ const KINDS = new Set<string>([
 ]);
 
 function itemOf(r: AttentionRecord): AttentionItem {
-  const e = r.error as { code?: string; message?: string; path?: string | null } | null;
+  const e = r.error;
   return {
     id: r.id,
     kind: (KINDS.has(r.kind) ? r.kind : 'outbox-rejected') as AttentionItem['kind'],
@@ -58,9 +59,7 @@ export class AttentionService {
     const { store, clock, ids, sync } = this.p;
     const now = clock.now();
     for (const row of store.outbox.attention()) {
-      const reason = (row.response ?? {}) as {
-        error?: { code?: string; message?: string; path?: string | null };
-      };
+      const reason = KeptRefusal.parse(row.response);
       store.attention.note(
         {
           id: ids.newId(),
