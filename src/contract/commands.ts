@@ -661,10 +661,6 @@ export type EventName = keyof Events;
 export const eventNames = Object.keys(events) as EventName[];
 export type EventPayload<E extends EventName> = z.infer<Events[E]>;
 
-export function isEventName(name: string): name is EventName {
-  return Object.hasOwn(events, name);
-}
-
 // ---- the bridge a UI sees ----
 
 /**

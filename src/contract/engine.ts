@@ -443,6 +443,3 @@ export function pickCheckCoupon(record: EngineCoupon | undefined): Partial<Engin
   for (const key of checkCouponKeys) if (record[key] !== undefined) out[key] = record[key];
   return out as Partial<EngineCheckCoupon>;
 }
-
-/** Parses a rules list on its own (for callers that keep rules apart from checks). */
-export const parseRules = (rules: unknown) => EngineRules.safeParse(rules);

@@ -294,20 +294,6 @@ export const operations = {
 
 export type OperationName = keyof typeof operations;
 
-/** Error codes of the transport (ours), beside the engine's business codes carried by 422. */
-export const TRANSPORT_ERROR_CODES = [
-  'invalid-input',
-  'unauthorized',
-  'forbidden',
-  'not-found',
-  'idempotency-conflict',
-  'idempotency-key-required',
-  'cursor-expired',
-  'rate-limited',
-  'unavailable',
-  'internal',
-] as const;
-
 /** Header names, in one place. */
 export const HEADERS = {
   idempotencyKey: 'idempotency-key',
