@@ -113,23 +113,6 @@ export function createFileSecretStore(file: string, how: SecretSeal = CLEAR): Se
   };
 }
 
-/** In memory, for tests. */
-export function memorySecretStore(initial: Record<string, string> = {}): SecretStore {
-  const data = new Map(Object.entries(initial));
-  return {
-    async get(name) {
-      return data.get(name);
-    },
-    async set(name, value) {
-      checkSecretName(name);
-      data.set(name, value);
-    },
-    async delete(name) {
-      data.delete(name);
-    },
-  };
-}
-
 // ---- the terminal's own secrets ----
 
 /**

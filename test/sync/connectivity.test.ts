@@ -1,7 +1,7 @@
 // The online/offline state, the offline window on a monotonic clock that survives restarts,
 // and the clock checks.
 import { describe, expect, it } from 'vitest';
-import { manualClock } from '../../src/sync/clock.js';
+import { manualClock } from '../support/clock.js';
 import { Connectivity, type ContactStore } from '../../src/sync/connectivity.js';
 
 function memoryPersist(): ContactStore & { values: Map<string, unknown> } {

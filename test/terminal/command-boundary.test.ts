@@ -13,7 +13,7 @@ import {
   type ErrorResponse,
 } from '../../src/contract/commands.js';
 import { createCommandMap, refuse } from '../../src/terminal/command-map.js';
-import { memoryLogger } from '../../src/terminal/log.js';
+import { memoryLogger } from '../support/log.js';
 
 const U = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 const U2 = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c';

@@ -9,7 +9,8 @@ import { DEMO, startCentral, type RunningCentral } from '../../src/central/index
 import { hashApiKey } from '../../src/central/service.js';
 import type { ZvtSimulator } from '../../src/devices/zvt/simulator.js';
 import { nullLogger } from '../../src/terminal/log.js';
-import { createFileSecretStore, memorySecretStore } from '../../src/terminal/secrets.js';
+import { createFileSecretStore } from '../../src/terminal/secrets.js';
+import { memorySecretStore } from '../support/secrets.js';
 import { createTerminal } from '../../src/terminal/terminal.js';
 import { openTill, tempDir as newTempDir, type Till } from './helpers.js';
 
