@@ -15,24 +15,17 @@ import { BOUNDS, freeFormBounds } from './wire.js';
 /** Why a field is refused when a caller sends it (the default). */
 export const SET_BY_TERMINAL = 'set by the terminal, not by the caller';
 
-/** Every refused field's schema, so tests and documents can find them all. */
-const refusedSchemas = new WeakSet<z.ZodType>();
-
 export type RefusedField = z.ZodOptional<z.ZodNever>;
 
-/** A field the caller may not send: present with any value, it is refused with `why`. */
+/**
+ * A field the caller may not send: present with any value, it is refused with `why`. Its
+ * description (`Refused: why.`) is how documents and tests tell it from the others.
+ */
 export function refusedField(why: string = SET_BY_TERMINAL): RefusedField {
-  const schema = z
+  return z
     .never({ error: why })
     .optional()
     .meta({ description: `Refused: ${why}.` });
-  refusedSchemas.add(schema);
-  return schema;
-}
-
-/** Whether `schema` is a refused field (see refusedField). */
-export function isRefusedField(schema: z.ZodType): boolean {
-  return refusedSchemas.has(schema);
 }
 
 type Shape = z.ZodRawShape;
