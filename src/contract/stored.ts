@@ -42,11 +42,11 @@ export const FuelAuthorisation = z.strictObject({
 export type FuelAuthorisation = z.output<typeof FuelAuthorisation>;
 
 /** The completion that booked a pump authorisation, kept under `fuel-completion`. */
-export const FuelCompletion = z.strictObject({ completion: z.string().min(1) });
+const FuelCompletion = z.strictObject({ completion: z.string().min(1) });
 export type FuelCompletion = z.output<typeof FuelCompletion>;
 
 /** A pump authorisation given back when its lifetime ran out, kept under `fuel-released`. */
-export const FuelRelease = z.strictObject({
+const FuelRelease = z.strictObject({
   payment_id: z.string().min(1),
   released_at: z.iso.datetime(),
   reason: z.literal('lifetime'),

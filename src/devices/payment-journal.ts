@@ -7,7 +7,7 @@ import {
 } from '../contract/enums.js';
 
 /** How far an operation got on the line; recovery reads it after a crash. */
-export const JournalPhase = z.enum([
+const JournalPhase = z.enum([
   'created', // written, nothing sent yet
   'sent', // command on the line
   'accepted', // the unit acknowledged the command

@@ -52,7 +52,7 @@ function keptSchema(kind: string): z.ZodType | undefined {
 export type AnswerCheck = (command: string, answer: unknown) => void;
 
 /** An answer that breaks its command's output schema: a bug, never committed. */
-export class AnswerRefused extends Error {
+class AnswerRefused extends Error {
   readonly command: string;
   readonly problems: ReadonlyArray<{ path: string; message: string }>;
   constructor(command: string, problems: ReadonlyArray<{ path: string; message: string }>) {
@@ -67,7 +67,7 @@ export class AnswerRefused extends Error {
 }
 
 /** The command's output schema decides, or the fuel record's. */
-export function checkAgainstSchema(command: string, answer: unknown): void {
+function checkAgainstSchema(command: string, answer: unknown): void {
   const out = keptSchema(command)?.safeParse(answer);
   if (out && !out.success) throw new AnswerRefused(command, problemsOf(out.error));
 }

@@ -11,13 +11,7 @@ import { readStored, type StoredRead } from './stored-json.js';
 
 export type Amount = number | string;
 
-export const OPERATION_KINDS = [
-  'check',
-  'cancellation',
-  'bonus-operation',
-  'bank-card-payment',
-] as const;
-export type OperationKind = (typeof OPERATION_KINDS)[number];
+export type OperationKind = 'check' | 'cancellation' | 'bonus-operation' | 'bank-card-payment';
 export type SyncStatus = 'unconfirmed' | 'confirmed' | 'rejected';
 
 /** One operation of this terminal with its effects, as the terminal hands it over. */

@@ -25,7 +25,7 @@ import {
   type RefundRequest,
 } from './context.js';
 import { engineRuleKeys, pick } from './entities.js';
-import { asStoreError, StoreError, storeError } from './errors.js';
+import { asStoreError, storeError } from './errors.js';
 import { createLedger, type OperationInput, type RecordResult } from './ledger.js';
 import {
   applyMigrations,
@@ -450,4 +450,3 @@ export function openBaseline(file: string): {
   });
   return { insertTwo: (a, b) => two.immediate(a, b), close: () => db.close() };
 }
-export { StoreError };

@@ -4,11 +4,12 @@
 // operation it reports (ledger.ts); this module moves rows through their states.
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
+import type { OutboxState } from '../contract/commands.js';
 import { storeError } from './errors.js';
 import { readStored, type StoredRead } from './stored-json.js';
 
-export const OUTBOX_STATUSES = ['queued', 'sending', 'done', 'rejected'] as const;
-export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+/** queued -> sending -> done | rejected: the contract's OutboxState (one list). */
+export type OutboxStatus = OutboxState;
 
 interface OutboxRowRaw {
   id: number;

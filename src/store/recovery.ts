@@ -159,13 +159,13 @@ export async function openStoreWithRecovery(options: RecoveryOptions): Promise<O
 }
 
 /** The attention item's kind for a recovery at start (src/contract/commands.ts, AttentionKind). */
-export const RECOVERY_ATTENTION_KIND = 'store-recovered';
+const RECOVERY_ATTENTION_KIND = 'store-recovered';
 
 /**
  * Puts a recovery on the attention list, once (its quarantine directory is its reference): the
  * cashier's screen shows the list's count and the report's message until a manager resolves it.
  */
-export function noteRecovery(store: Store, r: RecoveryReport, id: string, nowMs: number): void {
+function noteRecovery(store: Store, r: RecoveryReport, id: string, nowMs: number): void {
   store.attention.note(
     {
       id,

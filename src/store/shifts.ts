@@ -69,7 +69,7 @@ interface Raw {
 const LIMIT = dec(BOUNDS.amount);
 
 /** A stored figure a report can use: a decimal within what a till sells. */
-export function boundedFigure(value: unknown): boolean {
+function boundedFigure(value: unknown): boolean {
   const d =
     typeof value === 'string'
       ? parseDec(value)

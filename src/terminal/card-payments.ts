@@ -44,7 +44,7 @@ function entryOf(op: CardOperation): JournalEntry {
 }
 
 /** The devices' PaymentJournal port over the store (synchronous, durable on return). */
-export function storePaymentJournal(store: Store, now: () => number): PaymentJournal {
+function storePaymentJournal(store: Store, now: () => number): PaymentJournal {
   const j = () => store.cardJournal;
   return {
     create(e: NewJournalEntry): JournalEntry {
@@ -110,7 +110,7 @@ export function paymentRecordOf(e: JournalEntry): PaymentRecord {
   };
 }
 
-export const UNIT_NAME = 'payment';
+const UNIT_NAME = 'payment';
 
 /** The command-result key that marks a pump authorisation released by its lifetime. */
 const RELEASED = 'fuel-released';

@@ -45,7 +45,7 @@ export interface LockEnv {
 /** Start times differ between runs by far more than this; within it, it is the same process. */
 const SAME_PROCESS_MS = 2_000;
 
-export function processAlive(pid: number): boolean {
+function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -127,7 +127,7 @@ export function isTerminalSecret(name: string): name is TerminalSecretName {
 }
 
 /** The value the configuration holds (written or default), undefined without a payment unit. */
-export function configSecret(config: Config, name: TerminalSecretName): string | undefined {
+function configSecret(config: Config, name: TerminalSecretName): string | undefined {
   return name === 'central.api_key' ? config.central.api_key : config.devices.payment?.zvt_password;
 }
 
@@ -213,7 +213,7 @@ export async function resolveSecret(
 // ---- the key of the cached hashes ----
 
 /** The secret that keys cached auth-code and PIN hashes (docs/store.md); made, never typed. */
-export const HASH_KEY_SECRET = 'terminal.hash_key';
+const HASH_KEY_SECRET = 'terminal.hash_key';
 
 const hashKeyShape = /^[A-Za-z0-9_-]{43,}$/;
 
