@@ -125,20 +125,3 @@ export function secretsFileIn(dataDir: string, sealed: boolean): string {
 export function secretStoreIn(dataDir: string, seal?: SecretSeal): SecretStore {
   return createFileSecretStore(secretsFileIn(dataDir, seal !== undefined), seal);
 }
-
-/** In memory, for tests. */
-export function memorySecretStore(initial: Record<string, string> = {}): SecretStore {
-  const data = new Map(Object.entries(initial));
-  return {
-    async get(name) {
-      return data.get(name);
-    },
-    async set(name, value) {
-      checkSecretName(name);
-      data.set(name, value);
-    },
-    async delete(name) {
-      data.delete(name);
-    },
-  };
-}

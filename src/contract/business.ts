@@ -58,7 +58,7 @@ export const tariffCounterFamilies = [
 ] as const;
 
 /** Counters without left/over. */
-export const tariffPlainCounters = [
+const tariffPlainCounters = [
   'feedback_sources_count',
   'pos_count',
   'terminals_count',
@@ -67,7 +67,7 @@ export const tariffPlainCounters = [
 ] as const;
 
 /** `period_*` money amounts (floats). */
-export const tariffPeriodAmounts = [
+const tariffPeriodAmounts = [
   // balance
   'period_begin_balance_amount',
   'period_end_balance_amount',
@@ -114,10 +114,10 @@ export const tariffPeriodAmounts = [
 ] as const;
 
 /** The period bounds (date-times). */
-export const tariffPeriodDateTimes = ['period_begin_datetime', 'period_end_datetime'] as const;
+const tariffPeriodDateTimes = ['period_begin_datetime', 'period_end_datetime'] as const;
 
 /** Other amounts (floats). */
-export const tariffOtherAmounts = [
+const tariffOtherAmounts = [
   'business_bonuses_amount',
   'redeem_discount_amount',
   'special_account_redeem_amount',

@@ -32,7 +32,7 @@ export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
 export const ReturnAnswer = strictShared.CheckResponse.extend({
   owed: z.strictObject({ bonuses: num.min(0) }).optional(),
 });
-export const ReturnAnswerInbound = looseShared.CheckResponse.extend({
+const ReturnAnswerInbound = looseShared.CheckResponse.extend({
   owed: z.looseObject({ bonuses: num.min(0) }).optional(),
 });
 
@@ -74,16 +74,16 @@ export const ChangesPageInbound = z.looseObject({
 });
 export type ChangesPageInbound = z.infer<typeof ChangesPageInbound>;
 
-export const ChangesQuery = z.strictObject({
+const ChangesQuery = z.strictObject({
   cursor: z.string().min(1).optional(),
   limit: z.coerce.number().int().min(1).max(10_000).optional(),
 });
 
-export const LookupQuery = z.strictObject({ id: z.string().min(3), id_type: IdType });
+const LookupQuery = z.strictObject({ id: z.string().min(3), id_type: IdType });
 
 /** The customer's cacheable records, as upserts the puller's code applies. */
 export const LookupResult = z.strictObject({ changes: z.array(Change) });
-export const LookupResultInbound = z.looseObject({ changes: z.array(z.unknown()) });
+const LookupResultInbound = z.looseObject({ changes: z.array(z.unknown()) });
 
 /** Who cancelled or refunded (ours): the staff member signed in on the till, not the seller. */
 const ReturnedBy = z.strictObject({ id: uuid, name: z.string().optional() });
@@ -293,20 +293,6 @@ export const operations = {
 } as const;
 
 export type OperationName = keyof typeof operations;
-
-/** Error codes of the transport (ours), beside the engine's business codes carried by 422. */
-export const TRANSPORT_ERROR_CODES = [
-  'invalid-input',
-  'unauthorized',
-  'forbidden',
-  'not-found',
-  'idempotency-conflict',
-  'idempotency-key-required',
-  'cursor-expired',
-  'rate-limited',
-  'unavailable',
-  'internal',
-] as const;
 
 /** Header names, in one place. */
 export const HEADERS = {

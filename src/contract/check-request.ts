@@ -15,24 +15,17 @@ import { BOUNDS, freeFormBounds } from './wire.js';
 /** Why a field is refused when a caller sends it (the default). */
 export const SET_BY_TERMINAL = 'set by the terminal, not by the caller';
 
-/** Every refused field's schema, so tests and documents can find them all. */
-const refusedSchemas = new WeakSet<z.ZodType>();
-
 export type RefusedField = z.ZodOptional<z.ZodNever>;
 
-/** A field the caller may not send: present with any value, it is refused with `why`. */
+/**
+ * A field the caller may not send: present with any value, it is refused with `why`. Its
+ * description (`Refused: why.`) is how documents and tests tell it from the others.
+ */
 export function refusedField(why: string = SET_BY_TERMINAL): RefusedField {
-  const schema = z
+  return z
     .never({ error: why })
     .optional()
     .meta({ description: `Refused: ${why}.` });
-  refusedSchemas.add(schema);
-  return schema;
-}
-
-/** Whether `schema` is a refused field (see refusedField). */
-export function isRefusedField(schema: z.ZodType): boolean {
-  return refusedSchemas.has(schema);
 }
 
 type Shape = z.ZodRawShape;
@@ -52,7 +45,7 @@ export type CallerShape<
  * own reason in `why`, else SET_BY_TERMINAL), and a key the contract does not know is refused
  * as unknown (strict).
  */
-export function callerObject<
+function callerObject<
   S extends Shape,
   K extends keyof S & string,
   N extends Partial<Record<K, z.ZodType>> = Record<never, never>,
@@ -75,7 +68,7 @@ export function callerObject<
 const s = strictShared;
 
 /** A line as the caller sends it: what the goods are, how many, at what price. */
-export const CheckItemRequest = callerObject(s.CheckItem.shape, [
+const CheckItemRequest = callerObject(s.CheckItem.shape, [
   'code',
   'category',
   'title',
@@ -100,7 +93,7 @@ export const CheckItemRequest = callerObject(s.CheckItem.shape, [
 ]);
 
 /** A service as the caller adds it; the terminal fills its id and catalogue record. */
-export const CheckServiceRequest = callerObject(s.CheckService.shape, [
+const CheckServiceRequest = callerObject(s.CheckService.shape, [
   'code',
   'title',
   'type',
@@ -110,29 +103,29 @@ export const CheckServiceRequest = callerObject(s.CheckService.shape, [
 ]);
 
 /** A coupon the customer presents: its code; the terminal looks up the rest. */
-export const CheckCouponRequest = callerObject(s.CheckCoupon.shape, ['code']);
+const CheckCouponRequest = callerObject(s.CheckCoupon.shape, ['code']);
 
 /** One payment of a split (cash, card) or the account that pays the whole check. */
-export const PaymentRequest = callerObject(s.Payment.shape, ['type', 'amount', 'payment_id']);
+const PaymentRequest = callerObject(s.Payment.shape, ['type', 'amount', 'payment_id']);
 
 /**
  * A tank whose dip the attendant measured. `code` is the gauge's tank number: the contract
  * marks it readonly (the central service fills it from its tank record), but this terminal
  * has no tank catalogue, so the attendant names the tank by it (docs/terminal.md).
  */
-export const CheckTankRequest = callerObject(s.CheckTank.shape, [
+const CheckTankRequest = callerObject(s.CheckTank.shape, [
   'tank_id',
   'code',
   'physical_dip_amount',
 ]);
 
 /** A rule picked by hand (engine.md 3: the request lists its id); the engine reports the rest. */
-export const PickedRuleRequest = callerObject(s.CheckImplementedRule.shape, ['id'], {
+const PickedRuleRequest = callerObject(s.CheckImplementedRule.shape, ['id'], {
   id: z.uuid(),
 });
 
 /** The vehicle being served, as the driver or a tag names it. */
-export const CheckVehicleRequest = callerObject(s.CheckCorporateVehicle.shape, [
+const CheckVehicleRequest = callerObject(s.CheckCorporateVehicle.shape, [
   'id',
   'vehicle_id',
   'qr_code',
@@ -140,14 +133,14 @@ export const CheckVehicleRequest = callerObject(s.CheckCorporateVehicle.shape, [
 ]);
 
 /** The POS the till sells in (a till serving several); its settings are the terminal's. */
-export const CheckPosRequest = callerObject(s.CheckPos.shape, ['id'], { id: z.uuid() });
+const CheckPosRequest = callerObject(s.CheckPos.shape, ['id'], { id: z.uuid() });
 
 /**
  * What an integrator carries along, except the terminal's own keys: `bonuses_spent` (which
  * lots paid, read by a refund), `refund_lines` (what a refund took back) and `clock_suspect`
  * (the till's clock was in doubt when it sold, told to the central service).
  */
-export const ExternalInfoRequest = z
+const ExternalInfoRequest = z
   .looseObject({
     bonuses_spent: refusedField(),
     refund_lines: refusedField(`the lines a refund took back; ${SET_BY_TERMINAL}`),
@@ -165,7 +158,7 @@ const ELSEWHERE: Record<string, string> = {
   'bonuses-write-off': 'bonuses are not written off through a check',
   refill: 'an account is not refilled through a check',
 };
-export const CheckTransactionType = z.enum(SOLD_HERE, {
+const CheckTransactionType = z.enum(SOLD_HERE, {
   error: (issue) => {
     const input = issue.input;
     const parsed = TransactionType.safeParse(input);

@@ -60,24 +60,21 @@ import {
   type ObjectFactory,
 } from './wire.js';
 
-/** Re-exported: the odometer limit counts the decimal the user typed (wire.ts). */
-export { decimalPlaces };
-
 /** Limits table: Check `odometer` is >= 0 with at most two decimal digits (engine.md 10). */
-export const odometer = num
+const odometer = num
   .min(0, { error: 'must be >= 0' })
   .refine((n) => decimalPlaces(n) <= 2, { error: 'at most two decimal digits' });
 
 /** Limits table: Check `id` (phone, card code or QR code) has at least 3 characters. */
-export const checkUserId = titleText.min(3, {
+const checkUserId = titleText.min(3, {
   error: 'the user identifier has at least 3 characters',
 });
 
 /** Limits table: Check `cardotppassword` has at least 3 characters. */
-export const cardOtpPassword = shortText.min(3, { error: 'at least 3 characters' });
+const cardOtpPassword = shortText.min(3, { error: 'at least 3 characters' });
 
 /** engine.md 4: a rule's local time, `HH:MM` or `HH:MM:SS`. */
-export const localTime = z
+const localTime = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, { error: 'a local time, HH:MM or HH:MM:SS' });
 
@@ -91,7 +88,7 @@ const offsetTime = z
  * declares it (data-contract.md, Schedule), a time with its offset or a date-time whose time
  * and offset count (its date is ignored). src/engine/schedule.ts reads all three.
  */
-export const ruleTime = z.union([localTime, offsetTime, dateTime], {
+const ruleTime = z.union([localTime, offsetTime, dateTime], {
   error: 'a time of day: HH:MM or HH:MM:SS (local), HH:MM:SS with an offset, or a date-time',
 });
 
@@ -99,7 +96,7 @@ export const ruleTime = z.union([localTime, offsetTime, dateTime], {
  * A rule's `valid_after` / `valid_before`: a local date (inclusive), or a date-time (an
  * instant) as the contract declares it.
  */
-export const ruleDate = z.union([date, dateTime], {
+const ruleDate = z.union([date, dateTime], {
   error: 'a date YYYY-MM-DD or a date-time with an offset',
 });
 

@@ -67,7 +67,7 @@ export const shellErrorStatus = {
 export type ShellErrorCode = keyof typeof shellErrorStatus;
 
 /** A business refusal: the request was well formed, the terminal says no. */
-export const BUSINESS_REFUSAL_STATUS = 422;
+const BUSINESS_REFUSAL_STATUS = 422;
 
 /** The HTTP status of an error code (the same mapping serves IPC callers as documentation). */
 export function httpStatusOf(code: string): number {
@@ -112,7 +112,7 @@ const comment = commentText;
 /** Cash a person counts: >= 0 and within what a till takes (wire.ts bounds). */
 const cash = money.min(0, { error: 'must be >= 0' });
 
-export const StaffRef = z.strictObject({ id: z.uuid(), name: z.string().optional() });
+const StaffRef = z.strictObject({ id: z.uuid(), name: z.string().optional() });
 
 export const SignedInStaff = z.strictObject({
   id: z.uuid(),
@@ -158,7 +158,7 @@ export const ShiftReport = z.strictObject({
 export type ShiftReport = z.infer<typeof ShiftReport>;
 
 /** Connection as the UI shows it at all times (sync.md): "online" = a request just succeeded. */
-export const Connection = z.enum(['online', 'offline', 'unknown']);
+const Connection = z.enum(['online', 'offline', 'unknown']);
 export type Connection = z.infer<typeof Connection>;
 
 export const SyncState = z.strictObject({
@@ -179,7 +179,7 @@ export const SyncState = z.strictObject({
 export type SyncState = z.infer<typeof SyncState>;
 
 /** An outbox row's state (sync.md): queued -> sending -> done | rejected. */
-export const OutboxState = z.enum(['queued', 'sending', 'done', 'rejected']);
+const OutboxState = z.enum(['queued', 'sending', 'done', 'rejected']);
 export type OutboxState = z.infer<typeof OutboxState>;
 
 /** Where one transaction stands with the central service. */
@@ -201,10 +201,10 @@ export const Warning = z.strictObject({
 export type Warning = z.infer<typeof Warning>;
 
 /** The device kinds are the configuration's `devices` keys. */
-export const DeviceKind = z.enum(['card_reader', 'scanner', 'payment', 'printer', 'tank_gauge']);
+const DeviceKind = z.enum(['card_reader', 'scanner', 'payment', 'printer', 'tank_gauge']);
 export type DeviceKind = z.infer<typeof DeviceKind>;
 
-export const DeviceConnectionState = z.enum(['connecting', 'connected', 'disconnected', 'failed']);
+const DeviceConnectionState = z.enum(['connecting', 'connected', 'disconnected', 'failed']);
 
 export const DeviceState = z.strictObject({
   kind: DeviceKind,
@@ -660,10 +660,6 @@ export type Events = typeof events;
 export type EventName = keyof Events;
 export const eventNames = Object.keys(events) as EventName[];
 export type EventPayload<E extends EventName> = z.infer<Events[E]>;
-
-export function isEventName(name: string): name is EventName {
-  return Object.hasOwn(events, name);
-}
 
 // ---- the bridge a UI sees ----
 

@@ -23,7 +23,7 @@ import { defineShared } from './shared.js';
 import { currency, date, dateTime, exactNumbers, flag, num, strictObject } from './wire.js';
 
 /** Fixture ids: any non-empty string (engine-fixture.md). */
-export const fixtureId = z.string().min(1, { error: 'an id is a non-empty string' });
+const fixtureId = z.string().min(1, { error: 'an id is a non-empty string' });
 
 // The engine computes exactly at any size (int64-routes.test.ts): its fixtures are not held
 // to the till's bounds, which the terminal's own boundary applies (docs/contract.md).
@@ -255,14 +255,14 @@ export const EngineVehicle = strictObject({
 });
 
 /** What this terminal spent but has not synced (engine-fixture.md). */
-export const EnginePending = strictObject({
+const EnginePending = strictObject({
   bonuses_redeemed: num.min(0).default(0),
   accounts: z.record(z.string(), num).default({}),
   stats: EngineStats.prefault({}),
 });
 export type EnginePending = z.output<typeof EnginePending>;
 
-export const EngineTerminal = strictObject({
+const EngineTerminal = strictObject({
   id: fixtureId,
   coupon_prefix: z.string().default(''),
   next_coupon_seq: z.int().min(0).default(1),
@@ -386,7 +386,7 @@ export const EngineError = strictObject({
 });
 export type EngineError = z.output<typeof EngineError>;
 
-export const EngineWarningCode = z.enum(['bonuses-redeemed-capped', 'coupon-invalid']);
+const EngineWarningCode = z.enum(['bonuses-redeemed-capped', 'coupon-invalid']);
 export const EngineWarning = strictObject({
   code: EngineWarningCode,
   message: z.string(),
@@ -434,6 +434,3 @@ export function pickCheckCoupon(record: EngineCoupon | undefined): Partial<Engin
   for (const key of checkCouponKeys) if (record[key] !== undefined) out[key] = record[key];
   return out as Partial<EngineCheckCoupon>;
 }
-
-/** Parses a rules list on its own (for callers that keep rules apart from checks). */
-export const parseRules = (rules: unknown) => EngineRules.safeParse(rules);

@@ -183,16 +183,6 @@ export const RuleAutomatic = z.union([
 ]);
 export type RuleAutomatic = z.infer<typeof RuleAutomatic>;
 
-/** Names of the RuleAutomatic integers, for messages and docs. */
-export const ruleAutomaticNames = {
-  0: 'manual',
-  1: 'automatic',
-  2: 'coupon',
-  3: 'display',
-  4: 'corporate manual',
-  5: 'corporate automatic',
-} as const satisfies Record<RuleAutomatic, string>;
-
 /** AllTypeCustomer `type`. */
 export const AllTypeCustomerType = z.enum(['customer', 'corporate-customer']);
 export type AllTypeCustomerType = z.infer<typeof AllTypeCustomerType>;

@@ -10,7 +10,7 @@ const CR = 0x0d;
 const LF = 0x0a;
 
 /** A frame longer than this is noise: it is dropped and the framer starts over. */
-export const MAX_LINE = 1024;
+const MAX_LINE = 1024;
 
 export class LineFramer {
   readonly framing: LineFraming;

@@ -44,7 +44,7 @@ export class LinkError extends Error {
   }
 }
 
-export function backoffDelay(
+function backoffDelay(
   attempt: number,
   o: Pick<BackoffOptions, 'reconnectMinMs' | 'reconnectMaxMs'>,
 ): number {

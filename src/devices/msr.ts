@@ -1,4 +1,4 @@
-// Magnetic stripe (ISO/IEC 7813): tracks 1 and 2, their LRC, and the swipe a serial reader sends.
+// Magnetic stripe (ISO/IEC 7813): tracks 1 and 2 and the swipe a serial reader sends.
 import { type Decoded, type DecodeFailure, fail, ok } from './bytes.js';
 import { DEFAULT_BANK_RANGES, inRanges, luhnValid } from './mask.js';
 
@@ -94,18 +94,6 @@ export function parseTrack2(text: string): Decoded<Track2> {
     discretionary: disc,
   };
   return badExpiry(2, track.expiry) ?? badCheckDigit(2, track) ?? ok(track);
-}
-
-/**
- * The stripe's LRC: XOR of the character codes less 0x20 (track 1) or 0x30 (tracks 2, 3) from
- * the start sentinel through `?`. Serial readers rarely send it; we check it when they do.
- */
-export function trackLrc(text: string, track: 1 | 2 | 3): number {
-  const base = track === 1 ? 0x20 : 0x30;
-  const mask = track === 1 ? 0x3f : 0x0f;
-  let lrc = 0;
-  for (let i = 0; i < text.length; i++) lrc ^= (text.charCodeAt(i) - base) & mask;
-  return lrc;
 }
 
 /**

@@ -1,6 +1,5 @@
-// The payment journal as a port: what the payment flow needs from the store. The store's
-// journal (src/store/payment-journal.ts) is adapted to it by the terminal; the in-memory one
-// here serves unit tests and the embedded demo.
+// The payment journal as a port: what the payment flow needs from the store. The store's card
+// journal (src/store/card-journal.ts) is adapted to it by the terminal (card-payments.ts).
 import { z } from 'zod';
 import {
   BankCardExternalPaymentOperationType,
@@ -8,7 +7,7 @@ import {
 } from '../contract/enums.js';
 
 /** How far an operation got on the line; recovery reads it after a crash. */
-export const JournalPhase = z.enum([
+const JournalPhase = z.enum([
   'created', // written, nothing sent yet
   'sent', // command on the line
   'accepted', // the unit acknowledged the command
@@ -64,58 +63,4 @@ export interface PaymentJournal {
   listUnresolved(unit?: string): MaybePromise<JournalEntry[]>;
   /** The newest receipt number the journal holds for `unit`, or null. */
   lastReceipt(unit: string): MaybePromise<number | null>;
-}
-
-export class MemoryPaymentJournal implements PaymentJournal {
-  readonly entries = new Map<string, JournalEntry>();
-  private readonly now: () => Date;
-
-  constructor(now: () => Date = () => new Date()) {
-    this.now = now;
-  }
-
-  create(entry: NewJournalEntry): JournalEntry {
-    if (this.entries.has(entry.id)) throw new Error(`journal entry ${entry.id} exists`);
-    const at = this.now().toISOString();
-    const full = JournalEntrySchema.parse({
-      ...entry,
-      status: 'inprocess',
-      phase: 'created',
-      created_at: at,
-      updated_at: at,
-    });
-    this.entries.set(full.id, full);
-    return full;
-  }
-
-  update(id: string, patch: JournalPatch): JournalEntry {
-    const old = this.entries.get(id);
-    if (!old) throw new Error(`no journal entry ${id}`);
-    const next = JournalEntrySchema.parse({
-      ...old,
-      ...patch,
-      updated_at: this.now().toISOString(),
-    });
-    this.entries.set(id, next);
-    return next;
-  }
-
-  listUnresolved(unit?: string): JournalEntry[] {
-    return [...this.entries.values()].filter(
-      (e) => e.status === 'inprocess' && (unit === undefined || e.unit === unit),
-    );
-  }
-
-  lastReceipt(unit: string): number | null {
-    let last: JournalEntry | null = null;
-    for (const e of this.entries.values()) {
-      if (
-        e.unit === unit &&
-        e.receipt_no !== null &&
-        (last === null || e.updated_at >= last.updated_at)
-      )
-        last = e;
-    }
-    return last?.receipt_no ?? null;
-  }
 }

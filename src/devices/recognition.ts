@@ -8,10 +8,10 @@ import type { Swipe } from './msr.js';
 import type { Scan } from './scanner.js';
 
 /** The contract's rule (src/contract/config.ts), so the configuration and the reader agree. */
-export const RecognitionRuleSchema = RecognitionRule;
+const RecognitionRuleSchema = RecognitionRule;
 export type RecognitionRule = z.infer<typeof RecognitionRuleSchema>;
 
-export const DEFAULT_RULES: RecognitionRule[] = [
+const DEFAULT_RULES: RecognitionRule[] = [
   { source: 'scanner', pattern: '^VEH:(?<id>[A-Za-z0-9-]{2,32})$', id_type: 'vehicle' },
   { source: 'any', pattern: '^AVI:(?<id>[A-Za-z0-9-]{2,64})$', id_type: 'avi' },
   { source: 'scanner', pattern: '^TEL:(?<id>\\+?\\d{7,15})$', id_type: 'phone' },

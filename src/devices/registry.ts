@@ -50,7 +50,7 @@ export interface RegistryOptions {
   simulatorDir?: string;
 }
 
-export function openerFor(d: DeviceConfig) {
+function openerFor(d: DeviceConfig) {
   if (d.transport === 'tcp') {
     const host = d.host ?? '127.0.0.1';
     const port = d.port ?? 0;
@@ -67,7 +67,7 @@ export function openerFor(d: DeviceConfig) {
     });
 }
 
-export function managedLink(d: DeviceConfig): ManagedLink {
+function managedLink(d: DeviceConfig): ManagedLink {
   return new ManagedLink(openerFor(d), {
     reconnectMinMs: d.timeouts.reconnect_min_ms,
     reconnectMaxMs: d.timeouts.reconnect_max_ms,

@@ -3,6 +3,9 @@
 // items by (kind, ref), so an item is listed once however often it is noticed; resolving an
 // outbox refusal also marks the outbox row resolved.
 import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import { KeptError } from '../contract/stored.js';
+import { readStoredOrThrow } from './stored-json.js';
 
 export interface AttentionRecord {
   readonly id: string;
@@ -11,7 +14,7 @@ export interface AttentionRecord {
   readonly transactionId: string | null;
   readonly createdAt: number;
   readonly message: string;
-  readonly error: unknown;
+  readonly error: KeptError | null;
   readonly details: Record<string, unknown> | null;
   readonly resolvedAt: number | null;
   readonly resolvedBy: string | null;
@@ -25,7 +28,7 @@ export interface NewAttention {
   readonly ref: string;
   readonly transactionId?: string | null;
   readonly message: string;
-  readonly error?: unknown;
+  readonly error?: KeptError | null;
   readonly details?: Record<string, unknown> | null;
 }
 
@@ -44,7 +47,14 @@ interface Raw {
   comment: string | null;
 }
 
-const json = (t: string | null): unknown => (t === null ? null : (JSON.parse(t) as unknown));
+const Details = z.record(z.string(), z.unknown());
+/** A stored column through its schema; one that no longer passes throws `invalid-record`. */
+const column = <T>(schema: z.ZodType<T>, r: Raw, name: 'error' | 'details'): T | null => {
+  const text = r[name];
+  return text === null
+    ? null
+    : readStoredOrThrow(schema.nullable(), text, `attention_item ${r.id} ${name}`);
+};
 const decode = (r: Raw): AttentionRecord => ({
   id: r.id,
   kind: r.kind,
@@ -52,8 +62,8 @@ const decode = (r: Raw): AttentionRecord => ({
   transactionId: r.transaction_id,
   createdAt: r.created_at,
   message: r.message,
-  error: json(r.error),
-  details: json(r.details) as Record<string, unknown> | null,
+  error: column(KeptError, r, 'error'),
+  details: column(Details, r, 'details'),
   resolvedAt: r.resolved_at,
   resolvedBy: r.resolved_by,
   resolvedByName: r.resolved_by_name,

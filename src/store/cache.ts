@@ -15,6 +15,8 @@ import {
   withoutClearSecrets,
   type RecordOf,
 } from './entities.js';
+import { storeError } from './errors.js';
+import { readStoredOrThrow } from './stored-json.js';
 
 /** One entry of `GET /v1/terminal/changes` (sync.md). */
 export interface Change {
@@ -51,7 +53,7 @@ export interface Identified {
   readonly vehicle: CachedVehicle | null;
 }
 
-type Row = { data: string };
+type Row = { id: string; data: string };
 
 function issuesText(error: z.ZodError): string {
   return error.issues
@@ -115,7 +117,7 @@ export function createCache(
       ),
     );
     deletes.set(e, db.prepare(`DELETE FROM ${table} WHERE id = ?`));
-    gets.set(e, db.prepare<[string], Row>(`SELECT data FROM ${table} WHERE id = ?`));
+    gets.set(e, db.prepare<[string], Row>(`SELECT id, data FROM ${table} WHERE id = ?`));
   }
   const deleteRulePos = db.prepare('DELETE FROM rule_pos WHERE rule_id = ?');
   const insertRulePos = db.prepare(
@@ -141,41 +143,51 @@ export function createCache(
   const byCard = db.prepare<[string], Row>(
     'SELECT c.data FROM card k JOIN customer c ON c.id = k.customer_id WHERE k.code = ? LIMIT 1',
   );
-  const byPhone = db.prepare<[string], Row>('SELECT data FROM customer WHERE phone = ? LIMIT 1');
-  const byEmail = db.prepare<[string], Row>('SELECT data FROM customer WHERE email = ? LIMIT 1');
+  const byPhone = db.prepare<[string], Row>(
+    'SELECT id, data FROM customer WHERE phone = ? LIMIT 1',
+  );
+  const byEmail = db.prepare<[string], Row>(
+    'SELECT id, data FROM customer WHERE email = ? LIMIT 1',
+  );
   const byExternalId = db.prepare<[string], Row>(
-    'SELECT data FROM customer WHERE external_id = ? LIMIT 1',
+    'SELECT id, data FROM customer WHERE external_id = ? LIMIT 1',
   );
-  const byQr = db.prepare<[string], Row>('SELECT data FROM customer WHERE qr_code = ? LIMIT 1');
+  const byQr = db.prepare<[string], Row>('SELECT id, data FROM customer WHERE qr_code = ? LIMIT 1');
   const vehicleByQr = db.prepare<[string], Row>(
-    'SELECT data FROM vehicle WHERE qr_code = ? LIMIT 1',
+    'SELECT id, data FROM vehicle WHERE qr_code = ? LIMIT 1',
   );
-  const vehicleByTag = db.prepare<[string], Row>('SELECT data FROM vehicle WHERE tag = ? LIMIT 1');
+  const vehicleByTag = db.prepare<[string], Row>(
+    'SELECT id, data FROM vehicle WHERE tag = ? LIMIT 1',
+  );
   const vehicleByAvi = db.prepare<[string], Row>(
-    'SELECT data FROM vehicle WHERE avi_id = ? LIMIT 1',
+    'SELECT id, data FROM vehicle WHERE avi_id = ? LIMIT 1',
   );
-  const couponsByCode = db.prepare<[string], Row>('SELECT data FROM coupon WHERE code = ?');
+  const couponsByCode = db.prepare<[string], Row>('SELECT id, data FROM coupon WHERE code = ?');
   const couponBatchByCode = db.prepare<[string], Row>(
-    'SELECT data FROM coupon_batch WHERE code = ? LIMIT 1',
+    'SELECT id, data FROM coupon_batch WHERE code = ? LIMIT 1',
   );
-  const cardsOf = db.prepare<[string], Row>('SELECT data FROM card WHERE customer_id = ?');
-  const lotsOf = db.prepare<[string], Row>('SELECT data FROM bonus_lot WHERE customer_id = ?');
+  const cardsOf = db.prepare<[string], Row>('SELECT id, data FROM card WHERE customer_id = ?');
+  const lotsOf = db.prepare<[string], Row>('SELECT id, data FROM bonus_lot WHERE customer_id = ?');
   const accountsOf = db.prepare<[string], Row>(
-    'SELECT data FROM special_account WHERE customer_id = ?',
+    'SELECT id, data FROM special_account WHERE customer_id = ?',
   );
   const accessesOf = db.prepare<[string], Row>(
-    'SELECT data FROM corporate_access WHERE customer_id = ?',
+    'SELECT id, data FROM corporate_access WHERE customer_id = ?',
   );
-  const vehiclesOf = db.prepare<[string], Row>('SELECT data FROM vehicle WHERE customer_id = ?');
-  const couponsOf = db.prepare<[string], Row>('SELECT data FROM coupon WHERE customer_id = ?');
+  const vehiclesOf = db.prepare<[string], Row>(
+    'SELECT id, data FROM vehicle WHERE customer_id = ?',
+  );
+  const couponsOf = db.prepare<[string], Row>('SELECT id, data FROM coupon WHERE customer_id = ?');
   const statsOf = db.prepare<[string], Row>(
-    'SELECT data FROM customer_stats WHERE customer_id = ? LIMIT 1',
+    'SELECT id, data FROM customer_stats WHERE customer_id = ? LIMIT 1',
   );
   const costsOf = db.prepare<[string], Row>(
-    'SELECT data FROM additional_cost WHERE loyalty_id = ? OR loyalty_id IS NULL',
+    'SELECT id, data FROM additional_cost WHERE loyalty_id = ? OR loyalty_id IS NULL',
   );
   const allOf = new Map(
-    ENTITIES.map((e) => [e, db.prepare<[], Row>(`SELECT data FROM ${tables[e].table}`)] as const),
+    ENTITIES.map(
+      (e) => [e, db.prepare<[], Row>(`SELECT id, data FROM ${tables[e].table}`)] as const,
+    ),
   );
   const countOf = new Map(
     ENTITIES.map(
@@ -184,10 +196,19 @@ export function createCache(
     ),
   );
 
-  const parse = <E extends Entity>(row: Row | undefined): RecordOf<E> | null =>
-    row ? (JSON.parse(row.data) as RecordOf<E>) : null;
-  const parseAll = <E extends Entity>(rows: Row[]): RecordOf<E>[] =>
-    rows.map((r) => JSON.parse(r.data) as RecordOf<E>);
+  // Read back through the store's own schema of the entity (the one `check` wrote it by): a
+  // record that no longer passes throws `invalid-record`, naming its table and id.
+  const readRecord = <E extends Entity>(entity: E, row: Row): RecordOf<E> =>
+    // The entity's own schema, so its output is RecordOf<E> (TypeScript cannot follow the index).
+    readStoredOrThrow(
+      recordSchemas[entity] as unknown as z.ZodType<RecordOf<E>>,
+      row.data,
+      `${tables[entity].table} ${row.id}`,
+    );
+  const parse = <E extends Entity>(entity: E, row: Row | undefined): RecordOf<E> | null =>
+    row ? readRecord(entity, row) : null;
+  const parseAll = <E extends Entity>(entity: E, rows: Row[]): RecordOf<E>[] =>
+    rows.map((r) => readRecord(entity, r));
 
   /** Validates one change: the entity is known, the record passes the store's schema (and the caller's). */
   function check(change: Change): CheckedChange {
@@ -273,8 +294,13 @@ export function createCache(
     for (;;) {
       const rows = stagedRows.all(...after);
       for (const row of rows) {
-        const entity = row.entity as Entity;
-        write(entity, row.id, JSON.parse(row.data) as RecordOf<typeof entity>, nowMs, row.data);
+        const entity = Entity.safeParse(row.entity);
+        if (!entity.success)
+          throw storeError(
+            'invalid-record',
+            `snapshot_staging ${row.entity} ${row.id}: no such entity`,
+          );
+        write(entity.data, row.id, readRecord(entity.data, row), nowMs, row.data);
       }
       n += rows.length;
       const last = rows[rows.length - 1];
@@ -287,34 +313,34 @@ export function createCache(
   }
 
   function customerById(id: string): CachedCustomer | null {
-    return parse<'customer'>(gets.get('customer')?.get(id));
+    return parse('customer', gets.get('customer')?.get(id));
   }
 
   /** The customer an identifier names, and the vehicle when it named one. */
   function identify(id: string, idType: IdType): Identified {
     const none: Identified = { customer: null, vehicle: null };
     const viaVehicle = (row: Row | undefined): Identified => {
-      const vehicle = parse<'vehicle'>(row);
+      const vehicle = parse('vehicle', row);
       if (!vehicle) return none;
       return { vehicle, customer: vehicle.customer_id ? customerById(vehicle.customer_id) : null };
     };
     switch (idType) {
       case 'card':
-        return { customer: parse<'customer'>(byCard.get(id)), vehicle: null };
+        return { customer: parse('customer', byCard.get(id)), vehicle: null };
       case 'phone': {
         const p = normalisePhone(id);
-        return { customer: p ? parse<'customer'>(byPhone.get(p)) : null, vehicle: null };
+        return { customer: p ? parse('customer', byPhone.get(p)) : null, vehicle: null };
       }
       case 'email': {
         const e = normaliseEmail(id);
-        return { customer: e ? parse<'customer'>(byEmail.get(e)) : null, vehicle: null };
+        return { customer: e ? parse('customer', byEmail.get(e)) : null, vehicle: null };
       }
       case 'external-id':
-        return { customer: parse<'customer'>(byExternalId.get(id)), vehicle: null };
+        return { customer: parse('customer', byExternalId.get(id)), vehicle: null };
       case 'qr':
         // A customer's QR, or a card's code printed as QR.
         return {
-          customer: parse<'customer'>(byQr.get(id)) ?? parse<'customer'>(byCard.get(id)),
+          customer: parse('customer', byQr.get(id)) ?? parse('customer', byCard.get(id)),
           vehicle: null,
         };
       case 'vehicle':
@@ -382,42 +408,42 @@ export function createCache(
       apply(c, nowMs);
     },
     get<E extends Entity>(entity: E, id: string): RecordOf<E> | null {
-      return parse<E>(gets.get(entity)?.get(id));
+      return parse(entity, gets.get(entity)?.get(id));
     },
     all<E extends Entity>(entity: E): RecordOf<E>[] {
-      return parseAll<E>(allOf.get(entity)?.all() ?? []);
+      return parseAll(entity, allOf.get(entity)?.all() ?? []);
     },
     count(entity: Entity): number {
       return countOf.get(entity)?.get()?.n ?? 0;
     },
     identify,
     customerById,
-    customerByCard: (code: string) => parse<'customer'>(byCard.get(code)),
+    customerByCard: (code: string) => parse('customer', byCard.get(code)),
     customerByPhone: (phone: string) => identify(phone, 'phone').customer,
     customerByEmail: (email: string) => identify(email, 'email').customer,
-    customerByExternalId: (id: string) => parse<'customer'>(byExternalId.get(id)),
-    customerByQr: (qr: string) => parse<'customer'>(byQr.get(qr)),
-    vehicleByQr: (qr: string) => parse<'vehicle'>(vehicleByQr.get(qr)),
-    vehicleByTag: (tag: string) => parse<'vehicle'>(vehicleByTag.get(tag)),
-    vehicleByAvi: (avi: string) => parse<'vehicle'>(vehicleByAvi.get(avi)),
+    customerByExternalId: (id: string) => parse('customer', byExternalId.get(id)),
+    customerByQr: (qr: string) => parse('customer', byQr.get(qr)),
+    vehicleByQr: (qr: string) => parse('vehicle', vehicleByQr.get(qr)),
+    vehicleByTag: (tag: string) => parse('vehicle', vehicleByTag.get(tag)),
+    vehicleByAvi: (avi: string) => parse('vehicle', vehicleByAvi.get(avi)),
     /** Coupon codes are unique per business; a cross-business code may match several. */
-    couponsByCode: (code: string) => parseAll<'coupon'>(couponsByCode.all(code)),
-    couponBatchByCode: (code: string) => parse<'coupon_batch'>(couponBatchByCode.get(code)),
-    cardsOf: (customerId: string) => parseAll<'card'>(cardsOf.all(customerId)),
-    bonusLotsOf: (customerId: string) => parseAll<'bonus_lot'>(lotsOf.all(customerId)),
+    couponsByCode: (code: string) => parseAll('coupon', couponsByCode.all(code)),
+    couponBatchByCode: (code: string) => parse('coupon_batch', couponBatchByCode.get(code)),
+    cardsOf: (customerId: string) => parseAll('card', cardsOf.all(customerId)),
+    bonusLotsOf: (customerId: string) => parseAll('bonus_lot', lotsOf.all(customerId)),
     specialAccountsOf: (customerId: string) =>
-      parseAll<'special_account'>(accountsOf.all(customerId)),
+      parseAll('special_account', accountsOf.all(customerId)),
     corporateAccessesOf: (customerId: string) =>
-      parseAll<'corporate_access'>(accessesOf.all(customerId)),
-    vehiclesOf: (customerId: string) => parseAll<'vehicle'>(vehiclesOf.all(customerId)),
-    couponsOf: (customerId: string) => parseAll<'coupon'>(couponsOf.all(customerId)),
-    statsOf: (customerId: string) => parse<'customer_stats'>(statsOf.get(customerId)),
-    additionalCostsOf: (loyaltyId: string) => parseAll<'additional_cost'>(costsOf.all(loyaltyId)),
+      parseAll('corporate_access', accessesOf.all(customerId)),
+    vehiclesOf: (customerId: string) => parseAll('vehicle', vehiclesOf.all(customerId)),
+    couponsOf: (customerId: string) => parseAll('coupon', couponsOf.all(customerId)),
+    statsOf: (customerId: string) => parse('customer_stats', statsOf.get(customerId)),
+    additionalCostsOf: (loyaltyId: string) => parseAll('additional_cost', costsOf.all(loyaltyId)),
     /** The PIN hash of a special account or corporate access, for the caller to verify a PIN. */
     pinHashOf(accountOrAccessId: string): string | null {
-      const a = parse<'special_account'>(gets.get('special_account')?.get(accountOrAccessId));
+      const a = parse('special_account', gets.get('special_account')?.get(accountOrAccessId));
       if (a) return a.pin_hash ?? null;
-      const c = parse<'corporate_access'>(gets.get('corporate_access')?.get(accountOrAccessId));
+      const c = parse('corporate_access', gets.get('corporate_access')?.get(accountOrAccessId));
       return c?.pin_hash ?? null;
     },
   };

@@ -4,9 +4,12 @@
 // status stays `inprocess`, until the final status. Recovery lists what is still `inprocess`
 // per unit and reads the newest receipt a unit gave (the baseline of the next operation).
 import type Database from 'better-sqlite3';
+import type {
+  BankCardExternalPaymentOperationType as PaymentOperationType,
+  BankCardExternalPaymentStatus as PaymentStatus,
+} from '../contract/enums.js';
 import { fromMinor, toFixed } from '../money/index.js';
 import { asStoreError, storeError } from './errors.js';
-import type { PaymentJournalRow, PaymentOperationType, PaymentStatus } from './payment-journal.js';
 
 export interface CardOperation {
   readonly id: string;
@@ -39,6 +42,19 @@ export type CardProgress = Partial<
     'status' | 'phase' | 'receiptNo' | 'traceNo' | 'panMasked' | 'resultCode' | 'note'
   >
 >;
+
+/** The columns of a payment_journal row (0002). */
+interface PaymentJournalRow {
+  id: string;
+  transaction_id: string | null;
+  operation_type: PaymentOperationType;
+  system: string | null;
+  amount: string;
+  currency: string;
+  status: PaymentStatus;
+  created_at: number;
+  updated_at: number;
+}
 
 /** A row with the columns 0003 added for the payment flow. */
 interface Raw extends PaymentJournalRow {

@@ -15,7 +15,6 @@ import {
   type EngineCorporateAccess,
   type EngineCoupon,
   type EngineCustomer,
-  type EngineProcessedCheck,
   type EngineRule,
   type EngineSpecialAccount,
   type EngineStats,
@@ -446,7 +445,7 @@ export function createContextAssembler(deps: {
     assembleRefund(req: RefundRequest, nowMs: number): AssembledContext | null {
       const stored = deps.ledger().storedCheck(req.transactionId);
       if (!stored) return null;
-      const original = stored.document as EngineProcessedCheck;
+      const original = stored.document;
       const base = assemble(
         {
           check: original as EngineCheck,

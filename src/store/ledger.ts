@@ -3,19 +3,15 @@
 // cached figures do not show yet (`pending`), so that available = cached - pending (sync.md).
 // An operation, its effects and its outbox row commit in one transaction, or not at all.
 import type Database from 'better-sqlite3';
+import { StoredCheck } from '../contract/stored.js';
 import { add, dec, gt, toFixed, ZERO, type Dec } from '../money/index.js';
 import { asStoreError, storeError } from './errors.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
+import { readStored, type StoredRead } from './stored-json.js';
 
 export type Amount = number | string;
 
-export const OPERATION_KINDS = [
-  'check',
-  'cancellation',
-  'bonus-operation',
-  'bank-card-payment',
-] as const;
-export type OperationKind = (typeof OPERATION_KINDS)[number];
+export type OperationKind = 'check' | 'cancellation' | 'bonus-operation' | 'bank-card-payment';
 export type SyncStatus = 'unconfirmed' | 'confirmed' | 'rejected';
 
 /** One operation of this terminal with its effects, as the terminal hands it over. */
@@ -489,6 +485,15 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
     return { status: 'committed', seq };
   });
 
+  function readCheck(
+    transactionId: string,
+  ): { document: StoredRead<StoredCheck>; cancelledBy: string | null } | null {
+    const r = checkJson.get(transactionId);
+    return r
+      ? { document: readStored(StoredCheck, r.check_json, 'check'), cancelledBy: r.cancelled_by }
+      : null;
+  }
+
   function nextCouponSeq(): number {
     return Number(getCouponSeq.get()?.value ?? '1');
   }
@@ -526,12 +531,23 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
         outboxStatus: (r.outbox_status as string | null) ?? null,
       };
     },
-    /** The processed check as stored, and who cancelled it (null when not cancelled). */
-    storedCheck(transactionId: string): { document: unknown; cancelledBy: string | null } | null {
-      const r = checkJson.get(transactionId);
-      return r
-        ? { document: JSON.parse(r.check_json) as unknown, cancelledBy: r.cancelled_by }
-        : null;
+    /**
+     * The processed check as stored, and who cancelled it (null when not cancelled). A check
+     * that no longer passes its schema throws `invalid-record`.
+     */
+    storedCheck(
+      transactionId: string,
+    ): { document: StoredCheck; cancelledBy: string | null } | null {
+      const r = readCheck(transactionId);
+      if (r && !r.document.ok)
+        throw storeError('invalid-record', `ledger_check ${transactionId}: ${r.document.problem}`);
+      return r && r.document.ok ? { document: r.document.value, cancelledBy: r.cancelledBy } : null;
+    },
+    /** The stored check, or why it no longer reads, instead of throwing. */
+    readCheck,
+    /** Whether this terminal recorded a check under the id (nothing is read). */
+    hasCheck(transactionId: string): boolean {
+      return checkJson.get(transactionId) !== undefined;
     },
     /**
      * The central service confirmed a queued sale's emitted coupons (engine.md 9: a provisional
@@ -540,7 +556,7 @@ export function createLedger(db: Database.Database, outbox: Outbox) {
      */
     confirmEmitted(
       transactionId: string,
-      document: unknown,
+      document: StoredCheck,
       renames: ReadonlyArray<readonly [string, string]>,
     ): void {
       db.transaction(() => {

@@ -25,7 +25,7 @@ import {
   type RefundRequest,
 } from './context.js';
 import { engineRuleKeys, pick } from './entities.js';
-import { asStoreError, StoreError, storeError } from './errors.js';
+import { asStoreError, storeError } from './errors.js';
 import { createLedger, type OperationInput, type RecordResult } from './ledger.js';
 import {
   applyMigrations,
@@ -36,7 +36,6 @@ import {
   type SchemaStatus,
 } from './migrate.js';
 import { createOutbox, type PayloadSchemas } from './outbox.js';
-import { createPaymentJournal } from './payment-journal.js';
 import { createAttention } from './attention.js';
 import { createCardJournal } from './card-journal.js';
 import { createCommandResults } from './command-results.js';
@@ -229,7 +228,6 @@ function buildStore(
   );
   const outboxOf = lazy(() => createOutbox(db, { payloadSchemas: options.payloadSchemas }));
   const ledgerOf = lazy(() => createLedger(db, outboxOf()));
-  const paymentsOf = lazy(() => createPaymentJournal(db));
   // The till's own records (0003).
   const shiftsOf = lazy(() => createShifts(db));
   const signinOf = lazy(() => createSigninGuard(db));
@@ -263,9 +261,6 @@ function buildStore(
     get outbox() {
       // The ledger wires the outbox's confirm/reject hooks; build it first.
       return ledgerOf() && outboxOf();
-    },
-    get payments() {
-      return paymentsOf();
     },
     get sync() {
       return syncOf();
@@ -455,4 +450,3 @@ export function openBaseline(file: string): {
   });
   return { insertTwo: (a, b) => two.immediate(a, b), close: () => db.close() };
 }
-export { StoreError };

@@ -3,11 +3,13 @@
 // a payload is never rewritten. A row is created only by the ledger, in the transaction of the
 // operation it reports (ledger.ts); this module moves rows through their states.
 import type Database from 'better-sqlite3';
-import type { z } from 'zod';
+import { z } from 'zod';
+import type { OutboxState } from '../contract/commands.js';
 import { storeError } from './errors.js';
+import { readStored, type StoredRead } from './stored-json.js';
 
-export const OUTBOX_STATUSES = ['queued', 'sending', 'done', 'rejected'] as const;
-export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+/** queued -> sending -> done | rejected: the contract's OutboxState (one list). */
+export type OutboxStatus = OutboxState;
 
 interface OutboxRowRaw {
   id: number;
@@ -153,33 +155,23 @@ export function createOutbox(db: Database.Database, options: { payloadSchemas?: 
        FROM outbox WHERE status IN ('queued', 'sending') ORDER BY id LIMIT 1`,
   );
 
-  /** The payload read back through its schema, or why it no longer reads. */
-  function readPayload(raw: OutboxRowRaw): { payload: unknown } | { problem: string } {
-    let payload: unknown;
-    try {
-      payload = json(raw.payload);
-    } catch {
-      return { problem: 'stored payload is not JSON' };
-    }
-    const schema = options.payloadSchemas?.(raw.operation, raw.payload_version);
-    if (!schema) return { payload };
-    const parsed = schema.safeParse(payload);
-    return parsed.success
-      ? { payload: parsed.data }
-      : { problem: `stored payload no longer valid: ${parsed.error.issues[0]?.message ?? ''}` };
+  /** The payload read back through its schema (any JSON without one), or why it no longer reads. */
+  function readPayload(raw: OutboxRowRaw): StoredRead<unknown> {
+    const schema = options.payloadSchemas?.(raw.operation, raw.payload_version) ?? z.unknown();
+    return readStored(schema, raw.payload, 'payload');
   }
 
   /** A row; a payload that no longer reads throws, or with `lenient` marks the row unreadable. */
   function decode(raw: OutboxRowRaw, lenient = false): OutboxRow {
     const read = readPayload(raw);
-    if ('problem' in read && !lenient)
+    if (!read.ok && !lenient)
       throw storeError(
         'invalid-record',
         `outbox row ${raw.id} (${raw.operation} v${raw.payload_version}): ${read.problem}`,
       );
-    const payload = 'payload' in read ? read.payload : null;
+    const payload = read.ok ? read.value : null;
     return {
-      ...('problem' in read ? { unreadable: read.problem } : {}),
+      ...(read.ok ? {} : { unreadable: read.problem }),
       id: raw.id,
       transactionId: raw.transaction_id,
       seq: raw.seq,

@@ -34,7 +34,7 @@ export function privateDatabaseFile(file: string): void {
 }
 
 /** Every directory under `dir` (itself included) to 0700, every file to 0600; links left. */
-export function privateTree(dir: string): void {
+function privateTree(dir: string): void {
   privateDir(dir);
   if (!posix) return;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -19,6 +19,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import { z } from 'zod';
 import { stampOf } from './backup.js';
 import { classifyStoreError } from './errors.js';
 import { inspectSchema, type Migration } from './migrate.js';
@@ -158,13 +159,13 @@ export async function openStoreWithRecovery(options: RecoveryOptions): Promise<O
 }
 
 /** The attention item's kind for a recovery at start (src/contract/commands.ts, AttentionKind). */
-export const RECOVERY_ATTENTION_KIND = 'store-recovered';
+const RECOVERY_ATTENTION_KIND = 'store-recovered';
 
 /**
  * Puts a recovery on the attention list, once (its quarantine directory is its reference): the
  * cashier's screen shows the list's count and the report's message until a manager resolves it.
  */
-export function noteRecovery(store: Store, r: RecoveryReport, id: string, nowMs: number): void {
+function noteRecovery(store: Store, r: RecoveryReport, id: string, nowMs: number): void {
   store.attention.note(
     {
       id,
@@ -193,6 +194,8 @@ export function noteRecovery(store: Store, r: RecoveryReport, id: string, nowMs:
 
 /** What a recovery writes first into its quarantine directory, so a resumed one knows why. */
 const PROGRESS = 'progress.json';
+/** What a recovery writes to PROGRESS before it moves anything: why it started. */
+const Progress = z.object({ reason: z.string() });
 const REPORT = 'recovery.json';
 
 /**
@@ -227,8 +230,8 @@ function prepareResume(file: string, damaged: string): void {
 
 function savedReason(dir: string): string {
   try {
-    const saved = JSON.parse(readFileSync(join(dir, PROGRESS), 'utf8')) as { reason?: unknown };
-    if (typeof saved.reason === 'string') return `${saved.reason} (resumed after a stop)`;
+    const saved = Progress.safeParse(JSON.parse(readFileSync(join(dir, PROGRESS), 'utf8')));
+    if (saved.success) return `${saved.data.reason} (resumed after a stop)`;
   } catch {
     // The kill came before the reason was written.
   }

@@ -2,10 +2,12 @@
 // indexed since 0002): a later refund may return only what earlier ones left, and a sale
 // with refunds is no longer cancelled whole.
 import type Database from 'better-sqlite3';
+import { StoredCheck } from '../contract/stored.js';
+import { readStoredOrThrow } from './stored-json.js';
 
 export interface RecordedRefund {
   readonly id: string;
-  readonly document: unknown;
+  readonly document: StoredCheck;
   readonly syncStatus: string;
 }
 
@@ -16,11 +18,14 @@ export function createRefunds(db: Database.Database) {
       WHERE c.original_transaction_id = ? ORDER BY o.seq`,
   );
   return {
-    /** Refunds of a sale, oldest first (a rejected one too: its goods went back over the counter). */
+    /**
+     * Refunds of a sale, oldest first (a rejected one too: its goods went back over the
+     * counter). A refund check that no longer passes its schema throws `invalid-record`.
+     */
     of(originalId: string): RecordedRefund[] {
       return of.all(originalId).map((r) => ({
         id: r.id,
-        document: JSON.parse(r.check_json) as unknown,
+        document: readStoredOrThrow(StoredCheck, r.check_json, `ledger_check ${r.id}`),
         syncStatus: r.sync_status,
       }));
     },

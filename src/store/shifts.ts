@@ -9,10 +9,12 @@
 // Cash at the till (0007): the cash handed over for a sale and its change, and the cash a
 // fuel prepay put in the drawer before anything was sold.
 import type Database from 'better-sqlite3';
+import { z } from 'zod';
 import { TransactionPaymentType } from '../contract/enums.js';
 import { BOUNDS } from '../contract/wire.js';
 import { abs, dec, lte, parseDec, toFixed } from '../money/index.js';
 import { asStoreError, storeError } from './errors.js';
+import { readStored } from './stored-json.js';
 
 export interface ShiftRecord {
   readonly id: string;
@@ -40,7 +42,8 @@ export interface ShiftOperation {
   readonly outboxStatus: string | null;
   readonly transactionType: string | null;
   readonly amountToPay: string | null;
-  readonly checkJson: string | null;
+  /** What the report reads of the stored check (null: the operation has none). */
+  readonly check: ShiftCheck | null;
   readonly cancelledBy: string | null;
   /** For a cancellation: the transaction it cancels. */
   readonly cancels: string | null;
@@ -66,7 +69,7 @@ interface Raw {
 const LIMIT = dec(BOUNDS.amount);
 
 /** A stored figure a report can use: a decimal within what a till sells. */
-export function boundedFigure(value: unknown): boolean {
+function boundedFigure(value: unknown): boolean {
   const d =
     typeof value === 'string'
       ? parseDec(value)
@@ -79,6 +82,30 @@ export function boundedFigure(value: unknown): boolean {
 /** A payment the report can list: a known payment type and a bounded amount. */
 const readablePayment = (p: { type?: unknown; amount?: unknown }): boolean =>
   TransactionPaymentType.safeParse(p.type).success && boundedFigure(p.amount);
+
+/**
+ * What a shift report reads of a stored check (the ledger's check_json, contract/stored.ts):
+ * the payments of a split, and the pump authorisation a completion booked against.
+ */
+const ShiftCheck = z.looseObject({
+  payments: z
+    .array(
+      z.looseObject({
+        type: TransactionPaymentType,
+        amount: z.union([z.number(), z.string()]).refine(boundedFigure, 'out of bounds'),
+      }),
+    )
+    .optional(),
+  // Not a reason to leave the check out: a completion without it took no prepaid cash.
+  preliminary_transaction_id: z.string().optional().catch(undefined),
+});
+export type ShiftCheck = z.output<typeof ShiftCheck>;
+
+/** An operation as read, and whether its stored check read through ShiftCheck. */
+interface ReadOperation {
+  readonly op: ShiftOperation;
+  readonly checkRead: boolean;
+}
 
 const cashOf = (v: string | null): string | null => (v !== null && boundedFigure(v) ? v : null);
 
@@ -97,34 +124,12 @@ const decode = (r: Raw): ShiftRecord => ({
   lastSeq: r.last_seq,
 });
 
-/** Whether a stored check parses and names its payments with bounded figures. */
-function readableCheck(json: string | null): boolean {
-  if (json === null) return true;
-  let doc: unknown;
-  try {
-    doc = JSON.parse(json);
-  } catch {
-    return false;
-  }
-  const payments = (doc as { payments?: unknown } | null)?.payments;
-  if (payments === undefined) return true;
-  return (
-    Array.isArray(payments) &&
-    payments.every(
-      (p: unknown) =>
-        typeof p === 'object' &&
-        p !== null &&
-        readablePayment(p as { type?: unknown; amount?: unknown }),
-    )
-  );
-}
-
 /** Why an operation's figures cannot be reported, or null when they can. */
-function unreadable(op: ShiftOperation): string | null {
+function unreadable({ op, checkRead }: ReadOperation): string | null {
   if (op.amountToPay !== null && !boundedFigure(op.amountToPay)) return 'amount_to_pay';
   if (op.payments.some((p) => !readablePayment(p))) return 'payments';
   if (op.bonuses.some((b) => !boundedFigure(b.amount))) return 'bonuses';
-  if (!readableCheck(op.checkJson)) return 'check';
+  if (!checkRead) return 'check';
   return null;
 }
 
@@ -312,18 +317,20 @@ export function createShifts(db: Database.Database) {
      * whose figures cannot be reported are left out (see `unreadableOf`).
      */
     operationsOf(shift: ShiftRecord): ShiftOperation[] {
-      return allOf(shift).filter((op) => unreadable(op) === null);
+      return allOf(shift)
+        .filter((r) => unreadable(r) === null)
+        .map((r) => r.op);
     },
     /** The operations `operationsOf` leaves out, each with the figure that is out of bounds. */
     unreadableOf(shift: ShiftRecord): Array<{ id: string; field: string }> {
-      return allOf(shift).flatMap((op) => {
-        const field = unreadable(op);
-        return field === null ? [] : [{ id: op.id, field }];
+      return allOf(shift).flatMap((r) => {
+        const field = unreadable(r);
+        return field === null ? [] : [{ id: r.op.id, field }];
       });
     },
   };
 
-  function allOf(shift: ShiftRecord): ShiftOperation[] {
+  function allOf(shift: ShiftRecord): ReadOperation[] {
     const upTo = shift.lastSeq ?? Number.MAX_SAFE_INTEGER;
     const from = shift.firstSeqAfter;
     return db
@@ -340,21 +347,25 @@ export function createShifts(db: Database.Database) {
           list.push({ kind: b.kind, amount: b.amount });
           bon.set(b.operation_id, list);
         }
-        return ops.all(from, upTo).map((o): ShiftOperation => ({
-          id: o.id,
-          seq: o.seq,
-          kind: o.kind,
-          subtype: o.subtype,
-          syncStatus: o.sync_status,
-          outboxStatus: o.outbox_status,
-          transactionType: o.transaction_type,
-          amountToPay: o.amount_to_pay,
-          checkJson: o.check_json,
-          cancelledBy: o.cancelled_by,
-          cancels: o.cancels,
-          payments: pay.get(o.id) ?? [],
-          bonuses: bon.get(o.id) ?? [],
-        }));
+        return ops.all(from, upTo).map((o): ReadOperation => {
+          const check = o.check_json === null ? null : readStored(ShiftCheck, o.check_json);
+          const op: ShiftOperation = {
+            id: o.id,
+            seq: o.seq,
+            kind: o.kind,
+            subtype: o.subtype,
+            syncStatus: o.sync_status,
+            outboxStatus: o.outbox_status,
+            transactionType: o.transaction_type,
+            amountToPay: o.amount_to_pay,
+            check: check?.ok ? check.value : null,
+            cancelledBy: o.cancelled_by,
+            cancels: o.cancels,
+            payments: pay.get(o.id) ?? [],
+            bonuses: bon.get(o.id) ?? [],
+          };
+          return { op, checkRead: check === null || check.ok };
+        });
       })
       .deferred();
   }

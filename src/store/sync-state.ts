@@ -3,8 +3,10 @@
 // writes the records, releases the holds they reflect and stores the cursor in one
 // transaction (sync.md, "Pull").
 import type Database from 'better-sqlite3';
+import { z } from 'zod';
 import type { Cache, Change } from './cache.js';
 import type { Ledger } from './ledger.js';
+import { readStored, readStoredOrThrow, type StoredRead } from './stored-json.js';
 
 export interface PageInput {
   /** Consumed once, in order (the puller passes a generator that parses record by record). */
@@ -40,13 +42,16 @@ export interface QuarantinedRecord {
   readonly receivedAt: number;
 }
 
-export interface SnapshotProgress {
+const SnapshotProgress = z.strictObject({
   /** The cursor to continue the snapshot from after a restart. */
-  readonly cursor: string | null;
+  cursor: z.string().nullable(),
   /** When its first page was requested. */
-  readonly startedAt: number;
-  readonly staged: number;
-}
+  startedAt: z.number(),
+  staged: z.int().min(0),
+});
+export type SnapshotProgress = z.output<typeof SnapshotProgress>;
+const Cursor = z.string().nullable();
+const LastPullAt = z.number();
 
 export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: () => Ledger) {
   const get = db.prepare<[string], { value: string }>('SELECT value FROM sync_state WHERE key = ?');
@@ -67,9 +72,10 @@ export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: (
   );
   const dropQuarantine = db.prepare('DELETE FROM quarantine WHERE id = ?');
 
-  const read = <T>(key: string): T | null => {
+  /** A value read through its schema; one that no longer passes throws `invalid-record`. */
+  const read = <T>(key: string, schema: z.ZodType<T>): T | null => {
     const r = get.get(key);
-    return r ? (JSON.parse(r.value) as T) : null;
+    return r ? readStoredOrThrow(schema, r.value, `sync_state ${key}`) : null;
   };
   const write = (key: string, value: unknown, nowMs: number): void =>
     void set.run(key, JSON.stringify(value), nowMs);
@@ -84,7 +90,7 @@ export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: (
     let stagedDelta = 0;
     // A valid record clears its earlier quarantine; with none kept, skip that delete per record.
     let mayBeQuarantined = anyQuarantined.get()?.x === 1;
-    if (page.snapshot && !read<SnapshotProgress>('snapshot')) {
+    if (page.snapshot && !read('snapshot', SnapshotProgress)) {
       cache.clearStaging();
       write('snapshot', { cursor: null, startedAt: page.requestedAt, staged: 0 }, nowMs);
     }
@@ -120,7 +126,7 @@ export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: (
     }
     let swapped = false;
     if (page.snapshot) {
-      const progress = read<SnapshotProgress>('snapshot');
+      const progress = read('snapshot', SnapshotProgress);
       if (page.hasMore === false) {
         cache.swapSnapshot(nowMs);
         rulesTouched = true;
@@ -165,14 +171,14 @@ export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: (
     },
     /** The live cursor (null: no snapshot has completed yet). */
     cursor(): string | null {
-      return read<string | null>('cursor');
+      return read('cursor', Cursor);
     },
     lastPullAt(): number | null {
-      return read<number>('last_pull_at');
+      return read('last_pull_at', LastPullAt);
     },
     /** A snapshot in progress, to continue after a restart. */
     snapshot(): SnapshotProgress | null {
-      return read<SnapshotProgress>('snapshot');
+      return read('snapshot', SnapshotProgress);
     },
     /** Abandons a snapshot in progress (the server said its cursor expired). */
     abandonSnapshot(): void {
@@ -203,9 +209,13 @@ export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: (
     dismissQuarantined(id: number): boolean {
       return dropQuarantine.run(id).changes === 1;
     },
-    /** Other small sync values (JSON), e.g. the server's last Date header. */
-    getValue<T>(key: string): T | null {
-      return read<T>(key);
+    /**
+     * Other small sync values (JSON), e.g. the last server contact, read through the caller's
+     * schema: null when none is kept, else the value or why it no longer reads.
+     */
+    getValue<T>(key: string, schema: z.ZodType<T>): StoredRead<T> | null {
+      const r = get.get(key);
+      return r ? readStored(schema, r.value, key) : null;
     },
     setValue(key: string, value: unknown, nowMs: number): void {
       write(key, value, nowMs);

@@ -6,12 +6,14 @@
 // that closes the window instead of reopening it. The server's Date header is compared with
 // the local clock; a skew over the configured limit is a warning, and sales made meanwhile
 // are flagged clock_suspect.
+import { z } from 'zod';
+import type { StoredRead } from '../store/stored-json.js';
 import type { SyncClock } from './clock.js';
 
 export type LinkState = 'unknown' | 'online' | 'offline';
 
 export interface ContactStore {
-  getValue<T>(key: string): T | null;
+  getValue<T>(key: string, schema: z.ZodType<T>): StoredRead<T> | null;
   setValue(key: string, value: unknown, nowMs: number): void;
 }
 
@@ -42,9 +44,8 @@ export interface LinkStatus {
 
 const KEY = 'last_contact';
 
-interface PersistedContact {
-  wall: number;
-}
+const PersistedContact = z.object({ wall: z.number() });
+type PersistedContact = z.output<typeof PersistedContact>;
 
 export class Connectivity {
   private readonly o: ConnectivityOptions;
@@ -64,8 +65,10 @@ export class Connectivity {
     this.o = o;
     this.startWall = o.clock.now();
     this.startMono = o.clock.monotonic();
-    const persisted = o.persist.getValue<PersistedContact>(KEY);
-    if (persisted && typeof persisted.wall === 'number') {
+    // A contact that no longer reads is as none: the window stays closed until a real one.
+    const read = o.persist.getValue(KEY, PersistedContact);
+    const persisted = read?.ok ? read.value : null;
+    if (persisted) {
       if (this.startWall < persisted.wall) {
         // The wall clock is behind the last contact: it went backwards. Never reopen the window.
         this.windowClosed = true;

@@ -44,7 +44,7 @@ export interface PullerDeps {
 }
 
 /** A clear staff auth code never reaches the disk: it is hashed first (interfaces.md, Secrets). */
-export function withHashedSecrets(change: Change): Change {
+function withHashedSecrets(change: Change): Change {
   const data = change.data as Record<string, unknown> | null | undefined;
   if (change.entity !== 'staff' || !data || typeof data.auth_code !== 'string') return change;
   const { auth_code: code, ...rest } = data;

@@ -65,7 +65,7 @@ const MAX_RETRY_AFTER_MS = 3_600_000;
  * Attempts answered with a body this terminal cannot read before the row is set aside: the
  * server answers a repeat with its stored first answer, so it will not heal.
  */
-export const UNREADABLE_ATTEMPTS = 5;
+const UNREADABLE_ATTEMPTS = 5;
 
 type Outcome =
   | { kind: 'done'; value: unknown }
@@ -95,7 +95,7 @@ interface Pass {
 }
 
 /** The customer a row belongs to, for ordering; null rows are independent. */
-export function partitionKey(payload: unknown): string | null {
+function partitionKey(payload: unknown): string | null {
   const body = (payload as { body?: Record<string, unknown> } | null)?.body ?? {};
   for (const k of ['customer_id', 'corporate_customer_id', 'id'] as const) {
     const v = body[k];

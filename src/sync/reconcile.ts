@@ -6,6 +6,7 @@
 // the server's answer says what it could not write off, and its figure stands: the till's
 // attention item is settled, corrected or raised with both figures.
 import { z } from 'zod';
+import { StoredCheck } from '../contract/stored.js';
 import { add, cmp, dec, toNumber, ZERO, type Dec } from '../money/index.js';
 import type { Store } from '../store/open.js';
 import type { OutboxRow } from '../store/outbox.js';
@@ -25,10 +26,12 @@ export interface ReconcilePorts {
 /** Compares a done row's answer with what the till recorded. */
 export function reconcile(p: ReconcilePorts, row: OutboxRow, response: unknown): void {
   if (row.operation !== 'process_check') return reconcileOwed(p, row, response);
-  // One read of the stored check serves both: the codes, then the figures.
-  const stored = p.store.ledger.storedCheck(row.transactionId)?.document;
-  confirmEmitted(p, row, stored, response);
-  reconcileSale(p, row, stored, response);
+  // One read of the stored check serves both: the codes, then the figures. One that no longer
+  // reads is left alone: this runs as the row is marked done, and must not throw.
+  const read = p.store.ledger.readCheck(row.transactionId)?.document;
+  if (!read?.ok) return;
+  confirmEmitted(p, row, read.value, response);
+  reconcileSale(p, row, read.value, response);
 }
 
 const Emitting = z.looseObject({
@@ -45,13 +48,12 @@ const Emitting = z.looseObject({
 function confirmEmitted(
   p: ReconcilePorts,
   row: OutboxRow,
-  stored: unknown,
+  stored: StoredCheck,
   response: unknown,
 ): void {
-  const till = Emitting.safeParse(stored);
   const server = Emitting.safeParse(response);
-  if (!till.success || !server.success) return;
-  const mine = till.data.emitted_coupons ?? [];
+  if (!server.success) return;
+  const mine = stored.emitted_coupons ?? [];
   const theirs = server.data.emitted_coupons ?? [];
   if (mine.length === 0 || mine.length !== theirs.length) return;
   const renames = mine.flatMap((c, i): Array<[string, string]> => {
@@ -59,7 +61,16 @@ function confirmEmitted(
     return c.code && to && c.code !== to ? [[c.code, to]] : [];
   });
   if (renames.length === 0) return;
-  const document = { ...till.data, emitted_coupons: theirs };
+  // The server's coupons when they read as a stored check's; else the till's with their codes
+  // (a coupon shaped otherwise would leave the stored check unreadable).
+  const confirmed = StoredCheck.safeParse({ ...stored, emitted_coupons: theirs });
+  const to = new Map(renames);
+  const document = confirmed.success
+    ? confirmed.data
+    : {
+        ...stored,
+        emitted_coupons: mine.map((c) => (c.code ? { ...c, code: to.get(c.code) ?? c.code } : c)),
+      };
   p.store.ledger.confirmEmitted(row.transactionId, document, renames);
 }
 
@@ -138,7 +149,7 @@ function saleDifferences(
 function reconcileSale(
   p: ReconcilePorts,
   row: OutboxRow,
-  stored: unknown,
+  stored: StoredCheck,
   response: unknown,
 ): void {
   const till = SaleFigures.safeParse(stored);

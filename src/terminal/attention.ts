@@ -4,28 +4,26 @@
 // database recovered at start (noted by the start itself, src/store/recovery.ts). Each source is
 // mirrored into the store's attention items when listed, so every item has one uuid and one
 // resolution; resolving needs a manager (interfaces.md, Roles).
-import type { AttentionItem, CommandOutput, ErrorResponse } from '../contract/commands.js';
+import {
+  AttentionKind,
+  type AttentionItem,
+  type CommandOutput,
+  type ErrorResponse,
+} from '../contract/commands.js';
+import { KeptRefusal } from '../contract/stored.js';
 import type { AttentionRecord } from '../store/attention.js';
 import { refuse } from './command-map.js';
 import type { TerminalPorts } from './ports.js';
 import type { Workflow } from './workflow.js';
 
-const KINDS = new Set<string>([
-  'outbox-rejected',
-  'payment-unresolved',
-  'bonuses-owed',
-  'record-quarantined',
-  'clock-skew',
-  'device-failed',
-  'sale-differs',
-  'store-recovered',
-]);
+/** The contract's kinds (one list); a stored kind it does not know reads as an outbox refusal. */
+const kindOf = AttentionKind.catch('outbox-rejected');
 
 function itemOf(r: AttentionRecord): AttentionItem {
-  const e = r.error as { code?: string; message?: string; path?: string | null } | null;
+  const e = r.error;
   return {
     id: r.id,
-    kind: (KINDS.has(r.kind) ? r.kind : 'outbox-rejected') as AttentionItem['kind'],
+    kind: kindOf.parse(r.kind),
     created_at: new Date(r.createdAt).toISOString(),
     transaction_id: r.transactionId,
     message: r.message,
@@ -58,9 +56,7 @@ export class AttentionService {
     const { store, clock, ids, sync } = this.p;
     const now = clock.now();
     for (const row of store.outbox.attention()) {
-      const reason = (row.response ?? {}) as {
-        error?: { code?: string; message?: string; path?: string | null };
-      };
+      const reason = KeptRefusal.parse(row.response);
       store.attention.note(
         {
           id: ids.newId(),

@@ -44,7 +44,7 @@ function entryOf(op: CardOperation): JournalEntry {
 }
 
 /** The devices' PaymentJournal port over the store (synchronous, durable on return). */
-export function storePaymentJournal(store: Store, now: () => number): PaymentJournal {
+function storePaymentJournal(store: Store, now: () => number): PaymentJournal {
   const j = () => store.cardJournal;
   return {
     create(e: NewJournalEntry): JournalEntry {
@@ -110,7 +110,7 @@ export function paymentRecordOf(e: JournalEntry): PaymentRecord {
   };
 }
 
-export const UNIT_NAME = 'payment';
+const UNIT_NAME = 'payment';
 
 /** The command-result key that marks a pump authorisation released by its lifetime. */
 const RELEASED = 'fuel-released';
@@ -139,12 +139,6 @@ function unresolvedCompletion(e: JournalEntry): ErrorResponse {
 }
 
 type SaleStatus = CommandOutput<'sale-status'>;
-/** What the till kept of a pump authorisation (checkout's `Authorisation`, the parts read here). */
-interface KeptAuthorisation {
-  check: Extract<SaleStatus, { state: 'authorised' }>['check'];
-  card: { paymentId: string } | null;
-}
-
 export type CardResult = { ok: true; entry: JournalEntry } | { ok: false; error: ErrorResponse };
 
 /** The operations that take the customer's money (or hold it): a sale, or a pump's reservation, owns each. */
@@ -540,8 +534,8 @@ export class CardPayments {
     const pump = op.transactionId;
     return (
       pump !== null &&
-      store.commandResults.get('fuel-authorisation', pump) !== null &&
-      store.commandResults.get('fuel-completion', pump) === null &&
+      store.commandResults.has('fuel-authorisation', pump) &&
+      !store.commandResults.has('fuel-completion', pump) &&
       store.attention.find('payment-unresolved', op.id) === null &&
       clock.now() - op.createdAt >= this.lifetimeMs
     );
@@ -571,7 +565,7 @@ export class CardPayments {
 
   /** Whether a pump authorisation was released by its lifetime (a completion is refused). */
   releasedPump(pumpId: string): boolean {
-    return this.p.store.commandResults.get(RELEASED, pumpId) !== null;
+    return this.p.store.commandResults.has(RELEASED, pumpId);
   }
 
   /**
@@ -583,9 +577,8 @@ export class CardPayments {
     const { store } = this.p;
     const kept = store.commandResults.get('fuel-authorisation', id);
     if (!kept) return null;
-    const a = kept.response as KeptAuthorisation;
-    const done = store.commandResults.get('fuel-completion', id);
-    const completion = done ? (done.response as { completion: string }).completion : null;
+    const a = kept.response;
+    const completion = store.commandResults.get('fuel-completion', id)?.response.completion ?? null;
     const hold = a.card ? store.cardJournal.get(a.card.paymentId) : null;
     const released =
       this.releasedPump(id) || (hold !== null && store.cardJournal.reversalOf(hold.id) !== null);
@@ -647,7 +640,7 @@ export class CardPayments {
     const id = e.transaction_id;
     if (id === null) return false;
     if (e.operation === 'authorize')
-      return this.p.store.commandResults.get('fuel-authorisation', id) !== null;
+      return this.p.store.commandResults.has('fuel-authorisation', id);
     return this.p.store.ledger.status(id) !== null;
   }
 
@@ -666,9 +659,9 @@ export class CardPayments {
     return (
       preauth?.operationType === 'authorize' &&
       pump !== null &&
-      store.commandResults.get('fuel-authorisation', pump) !== null &&
-      store.commandResults.get('fuel-completion', pump) === null &&
-      store.commandResults.get(RELEASED, pump) === null
+      store.commandResults.has('fuel-authorisation', pump) &&
+      !store.commandResults.has('fuel-completion', pump) &&
+      !store.commandResults.has(RELEASED, pump)
     );
   }
 

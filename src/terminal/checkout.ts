@@ -16,6 +16,7 @@ import {
 } from '../contract/commands.js';
 import type { EngineCheck, EngineCheckResult, EngineError } from '../contract/engine.js';
 import { isAccountType } from '../contract/enums.js';
+import { KeptRefusal, type FuelAuthorisation } from '../contract/stored.js';
 import {
   add,
   dec,
@@ -76,9 +77,7 @@ export function saleSyncOf(row: OutboxRow | null): SaleSync {
   if (!row) return { state: 'queued', attempts: 0, next_attempt_at: null, error: null };
   let error: SaleSync['error'] = null;
   if (row.status === 'rejected') {
-    const r = (row.response ?? {}) as {
-      error?: { code?: string; message?: string; path?: string | null };
-    };
+    const r = KeptRefusal.parse(row.response);
     error = {
       code: r.error?.code ?? 'rejected',
       message: r.error?.message ?? 'the central service refused this operation',
@@ -268,14 +267,7 @@ interface AfterSale {
 }
 
 /** A pump authorised before fuelling (engine.md 12): what the completion books against. */
-interface Authorisation {
-  id: string;
-  check: EngineCheckResult;
-  /** The card's pre-authorisation, when the card holds the money. */
-  card: { paymentId: string; receipt: number | null; amount: number } | null;
-  /** Cash taken up front; the change is given back at completion. */
-  prepaidCash: number;
-}
+type Authorisation = FuelAuthorisation;
 
 export class CheckoutService {
   private readonly p: TerminalPorts;
@@ -416,7 +408,7 @@ export class CheckoutService {
    */
   private unreadable(id: string): ErrorResponse {
     const st = this.p.store.ledger.status(id);
-    const stored = this.p.store.ledger.storedCheck(id);
+    const stored = this.p.store.ledger.readCheck(id);
     return refuse(
       'sale-unreadable',
       'this sale is recorded, but its stored figures are beyond what the terminal answers (recorded before the bounds existed): do not sell it again; call support for its receipt',
@@ -443,7 +435,7 @@ export class CheckoutService {
     const pump = this.cards.pumpStatus(id);
     if (pump) return pump;
     const st = this.p.store.ledger.status(id);
-    const stored = this.p.store.ledger.storedCheck(id);
+    const stored = this.p.store.ledger.readCheck(id);
     const voided = stored ? null : this.p.store.ledger.voidOf(id);
     if (voided)
       return {
@@ -456,13 +448,14 @@ export class CheckoutService {
       const payments = this.cards.forTransaction(id).map(paymentRecordOf);
       return { transaction_id: id, state: 'unknown', ...(payments.length ? { payments } : {}) };
     }
+    if (!stored.document.ok) return this.unreadable(id);
     const answer: CommandOutput<'sale-status'> = {
       transaction_id: id,
       state: 'committed',
       subtype: st.subtype,
       cancelled: stored.cancelledBy !== null,
       sync: this.saleSync(id),
-      check: publicCheck(stored.document as EngineCheckResult),
+      check: publicCheck(stored.document.value),
     };
     return this.readable(id, answer, commands['sale-status'].output);
   }
@@ -470,13 +463,14 @@ export class CheckoutService {
   /** A sale recorded before (a crash between commit and answer): answered from the ledger. */
   private fromLedger(id: string): SaleAnswer | ErrorResponse | null {
     const st = this.p.store.ledger.status(id);
-    const stored = this.p.store.ledger.storedCheck(id);
+    const stored = this.p.store.ledger.readCheck(id);
     if (!st || !stored) return null;
+    if (!stored.document.ok) return this.unreadable(id);
     const cash = this.p.store.shifts.cashTenderOf(id);
     const answer: SaleAnswer = {
       transaction_id: id,
       subtype: st.subtype,
-      check: publicCheck(stored.document as EngineCheckResult),
+      check: publicCheck(stored.document.value),
       warnings: [],
       payments: this.cards.forTransaction(id).map(paymentRecordOf),
       sync: this.saleSync(id),
@@ -602,7 +596,7 @@ export class CheckoutService {
   /** A sale recorded before: the kept answer (same body), else rebuilt from the ledger. */
   private replay(id: string, hash: string): SaleAnswer | ErrorResponse | null {
     const { store, clock } = this.p;
-    const kept = store.commandResults.get('sale-process', id);
+    const kept = store.commandResults.read('sale-process', id);
     if (kept) {
       if (kept.requestHash !== hash)
         return refuse(
@@ -610,10 +604,9 @@ export class CheckoutService {
           'this transaction_id was used for another sale',
           'transaction_id',
         );
+      if (!kept.read.ok) return this.unreadable(id);
       const row = store.outbox.byTransaction(id);
-      const answer = row
-        ? { ...(kept.response as SaleAnswer), sync: saleSyncOf(row) }
-        : (kept.response as SaleAnswer);
+      const answer = row ? { ...kept.read.value, sync: saleSyncOf(row) } : kept.read.value;
       return this.readable(id, answer, commands['sale-process'].output);
     }
     const again = this.fromLedger(id);
@@ -911,7 +904,7 @@ export class CheckoutService {
           'check.preliminary_transaction_id',
         ),
       };
-    if (this.p.store.commandResults.get('fuel-completion', ref))
+    if (this.p.store.commandResults.has('fuel-completion', ref))
       return {
         error: refuse(
           'already-completed',
@@ -919,7 +912,7 @@ export class CheckoutService {
           'check.preliminary_transaction_id',
         ),
       };
-    const a = kept.response as Authorisation;
+    const a = kept.response;
     const same = keptFromAuthorisation(check, a.check);
     if ('error' in same) return same;
     const differs = linesDiffer(sent, a.check);

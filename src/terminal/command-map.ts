@@ -58,7 +58,7 @@ function failure(body: ErrorResponse): DispatchResult {
  * The 400 answer for a zod failure: `path` names the first bad field; details list the first
  * PROBLEMS_LISTED problems and count the rest in `more_problems` (only when there are more).
  */
-export function invalidInput(error: z.ZodError): ErrorResponse {
+function invalidInput(error: z.ZodError): ErrorResponse {
   const { problems, more } = listedProblems(error);
   const first = problems[0] ?? { path: '(root)', message: 'invalid input' };
   const message = `${first.path}: ${first.message}`;

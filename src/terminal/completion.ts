@@ -13,7 +13,7 @@ import type { PinLocked } from './pin-attempts.js';
 const CODE = 'completion-differs';
 
 /** The payment type an authorisation was made with (none named: cash, as it was taken). */
-export function authorisedPaymentType(authorised: EngineCheckResult): string {
+function authorisedPaymentType(authorised: EngineCheckResult): string {
   return authorised.payment_type ?? 'cash';
 }
 

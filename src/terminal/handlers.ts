@@ -40,7 +40,7 @@ export interface Services {
   syncRunning(): boolean;
 }
 
-export function syncStateOf(p: TerminalPorts, running: boolean): SyncState {
+function syncStateOf(p: TerminalPorts, running: boolean): SyncState {
   const s = p.sync.status();
   const now = p.clock.now();
   const lastPull = p.store.sync.lastPullAt();
@@ -84,7 +84,7 @@ export function devicesOf(p: TerminalPorts): DeviceState[] {
   });
 }
 
-export function statusOf(p: TerminalPorts, s: Services): CommandOutput<'status'> {
+function statusOf(p: TerminalPorts, s: Services): CommandOutput<'status'> {
   return {
     app: p.app,
     terminal: {

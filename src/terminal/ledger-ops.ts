@@ -71,7 +71,7 @@ export function accountsOf(
  * The payments of a sale as the ledger records them: the check's split (cash and card parts)
  * when it names one, else one payment of the whole amount by its payment type.
  */
-export function paymentsOf(body: EngineCheck, processed: EngineCheckResult): Payments {
+function paymentsOf(body: EngineCheck, processed: EngineCheckResult): Payments {
   const split = (body.payments ?? []).filter((p) => p.amount > 0);
   if (split.length > 0)
     return split.map((p) => ({

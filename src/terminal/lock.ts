@@ -10,17 +10,20 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { z } from 'zod';
 import type { ErrorBody } from '../contract/commands.js';
 
 export const LOCK_FILE = 'terminal.lock';
 
-export interface LockOwner {
-  pid: number;
+/** The lock file's content; a missing host or time reads as unknown (''). */
+const LockOwner = z.object({
+  pid: z.number(),
   /** Epoch milliseconds when the owning process started. */
-  started_ms: number;
-  host: string;
-  acquired_at: string;
-}
+  started_ms: z.number(),
+  host: z.string().catch(''),
+  acquired_at: z.string().catch(''),
+});
+export type LockOwner = z.output<typeof LockOwner>;
 
 export interface DataDirLock {
   file: string;
@@ -42,7 +45,7 @@ export interface LockEnv {
 /** Start times differ between runs by far more than this; within it, it is the same process. */
 const SAME_PROCESS_MS = 2_000;
 
-export function processAlive(pid: number): boolean {
+function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -64,14 +67,8 @@ export function currentProcess(): LockEnv {
 
 function readOwner(file: string): LockOwner | null {
   try {
-    const o = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockOwner>;
-    if (typeof o.pid !== 'number' || typeof o.started_ms !== 'number') return null;
-    return {
-      pid: o.pid,
-      started_ms: o.started_ms,
-      host: typeof o.host === 'string' ? o.host : '',
-      acquired_at: typeof o.acquired_at === 'string' ? o.acquired_at : '',
-    };
+    const o = LockOwner.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    return o.success ? o.data : null;
   } catch {
     return null; // unreadable or half written: treated as stale
   }

@@ -122,15 +122,6 @@ export function loggerOver(
 /** Discards everything. */
 export const nullLogger: Logger = loggerOver(() => undefined, { level: 'error' });
 
-/** Keeps records in memory, for tests. */
-export function memoryLogger(level: LogLevel = 'debug'): Logger & { records: LogRecord[] } {
-  const records: LogRecord[] = [];
-  return Object.assign(
-    loggerOver((r) => records.push(r), { level }),
-    { records },
-  );
-}
-
 export interface FileLoggerOptions {
   /** The logs directory, `DIR/logs`. */
   dir: string;

@@ -18,7 +18,7 @@ export interface PinLocked {
 
 const PIN_PATH = 'check.special_account_pin';
 
-export function pinPolicy(config: Config): GuardPolicy {
+function pinPolicy(config: Config): GuardPolicy {
   const p = config.terminal.pin_attempts;
   return {
     maxFailures: p.max_failures,
@@ -36,7 +36,7 @@ export function pinTarget(check: EngineCheck, pin: string | undefined): string |
   return null;
 }
 
-export function pinLocked(untilMs: number, nowMs: number): PinLocked {
+function pinLocked(untilMs: number, nowMs: number): PinLocked {
   const retry = Math.max(1, Math.ceil((untilMs - nowMs) / 1000));
   const wait = retry >= 120 ? `${Math.ceil(retry / 60)} min` : `${retry} s`;
   return {

@@ -223,7 +223,7 @@ export class ReturnsService {
           'this sale was cancelled with another request',
           'transaction_id',
         );
-      return kept.response as CommandOutput<'sale-cancel'>;
+      return kept.response;
     }
     const stored = store.ledger.storedCheck(id);
     const status = store.ledger.status(id);
@@ -233,7 +233,7 @@ export class ReturnsService {
         'this terminal has no processed check with this id',
         'transaction_id',
       );
-    const original = stored.document as EngineProcessedCheck;
+    const original = stored.document;
     if (original.transaction_type === 'refund')
       return refuse(
         'not-a-sale',
@@ -341,7 +341,7 @@ export class ReturnsService {
           'transaction_id',
         );
       return {
-        ...(kept.response as CommandOutput<'sale-refund'>),
+        ...kept.response,
         sync: saleSyncOf(store.outbox.byTransaction(id)),
       };
     }
@@ -359,7 +359,7 @@ export class ReturnsService {
         'this terminal has no processed check with this id',
         'original_transaction_id',
       );
-    const original = stored.document as EngineProcessedCheck;
+    const original = stored.document;
     if (original.transaction_type === 'refund')
       return refuse('not-a-sale', 'a refund is not refunded', 'original_transaction_id');
     if (stored.cancelledBy !== null)
@@ -369,8 +369,7 @@ export class ReturnsService {
     const earlier = store.refunds.of(originalId);
     const taken = new Map<number, Dec>();
     for (const r of earlier) {
-      const lines = ((r.document as EngineProcessedCheck).external_additional_info?.refund_lines ??
-        []) as Array<{ index: number; quantity: number }>;
+      const lines = r.document.external_additional_info?.refund_lines ?? [];
       for (const l of lines) taken.set(l.index, add(taken.get(l.index) ?? ZERO, dec(l.quantity)));
     }
     for (const [j, l] of input.lines.entries()) {
@@ -402,13 +401,10 @@ export class ReturnsService {
         ...assembled.context,
         original: remainderOf(
           original,
-          earlier.map((r) => {
-            const check = r.document as EngineCheckResult;
-            const lines = (check.external_additional_info?.refund_lines ?? []) as Array<{
-              index: number;
-            }>;
-            return { lines: lines.map((l) => l.index), check };
-          }),
+          earlier.map((r) => ({
+            lines: (r.document.external_additional_info?.refund_lines ?? []).map((l) => l.index),
+            check: r.document,
+          })),
         ),
       },
     };

@@ -289,7 +289,7 @@ export class SaleService {
       return {
         ok: true,
         transaction_id: id,
-        check: existing.document as EngineCheckResult,
+        check: existing.document,
         subtype: status?.subtype ?? 'online',
         sync: status?.outboxStatus === 'done' ? 'done' : 'queued',
         clock_suspect: false,
@@ -512,7 +512,7 @@ export class SaleService {
     let voided = 0;
     let recorded = 0;
     for (const a of store.onlineAttempts.open()) {
-      if (store.ledger.storedCheck(a.transactionId)) {
+      if (store.ledger.hasCheck(a.transactionId)) {
         store.onlineAttempts.end(a.transactionId);
         recorded++;
       } else {

@@ -4,14 +4,10 @@
 // shift (store/shifts.ts) and are summed exactly (src/money).
 import type { CommandOutput, ErrorResponse, ShiftReport } from '../contract/commands.js';
 import { add, dec, neg, round, sub, toNumber, ZERO, type Dec } from '../money/index.js';
-import { z } from 'zod';
-import type { ShiftOperation, ShiftRecord } from '../store/shifts.js';
+import type { ShiftCheck, ShiftOperation, ShiftRecord } from '../store/shifts.js';
 import { refuse } from './command-map.js';
 import type { TerminalPorts } from './ports.js';
 import { shiftOut, type Workflow } from './workflow.js';
-
-/** The authorisation a stored completion names (its check, read back through this shape). */
-const CompletionRef = z.looseObject({ preliminary_transaction_id: z.string().optional() });
 
 interface Tally {
   count: number;
@@ -26,16 +22,11 @@ const out = (t: Tally) => ({ count: t.count, amount: toNumber(t.amount) });
 
 /** Payments a stored check names (`payments` of a split), else its single payment rows. */
 function paymentsOf(
-  checkJson: string | null,
+  check: ShiftCheck | null,
   rows: ReadonlyArray<{ type: string; amount: string }>,
 ) {
-  if (checkJson) {
-    const doc = JSON.parse(checkJson) as { payments?: Array<{ type?: string; amount?: number }> };
-    if (Array.isArray(doc.payments) && doc.payments.length > 0)
-      return doc.payments
-        .filter((p) => typeof p.type === 'string' && typeof p.amount === 'number')
-        .map((p) => ({ type: p.type!, amount: dec(p.amount!) }));
-  }
+  const split = check?.payments ?? [];
+  if (split.length > 0) return split.map((p) => ({ type: p.type, amount: dec(p.amount) }));
   return rows.map((r) => ({ type: r.type, amount: dec(r.amount) }));
 }
 
@@ -112,9 +103,8 @@ export class ShiftService {
     let total = ZERO;
     for (const p of shifts.cashPrepaysOf(s.id)) total = add(total, dec(p.amount));
     for (const op of ops) {
-      if (op.kind !== 'check' || op.transactionType !== 'completion' || !op.checkJson) continue;
-      const ref = CompletionRef.safeParse(JSON.parse(op.checkJson));
-      const id = ref.success ? ref.data.preliminary_transaction_id : undefined;
+      if (op.kind !== 'check' || op.transactionType !== 'completion') continue;
+      const id = op.check?.preliminary_transaction_id;
       const taken = id ? shifts.cashPrepayOf(id) : null;
       if (taken !== null) total = sub(total, dec(taken));
     }
@@ -154,8 +144,8 @@ export class ShiftService {
         const amount = dec(op.amountToPay ?? 0);
         bump(sales, amount);
         if (op.subtype === 'offline') bump(offline, amount);
-        for (const p of paymentsOf(op.checkJson, op.payments)) pay(p.type, p.amount);
-      } else if (op.kind === 'cancellation' && op.cancels && store.ledger.storedCheck(op.cancels)) {
+        for (const p of paymentsOf(op.check, op.payments)) pay(p.type, p.amount);
+      } else if (op.kind === 'cancellation' && op.cancels && store.ledger.hasCheck(op.cancels)) {
         // A void of a sale never recorded here cancels nothing in this drawer.
         const total = op.payments.reduce((t, p) => add(t, dec(p.amount)), ZERO);
         bump(cancellations, total);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { decimalPlaces } from '../../src/contract/check.js';
+import { decimalPlaces } from '../../src/contract/wire.js';
 import { looseShared as loose, strictShared as strict } from '../../src/contract/shared.js';
 import {
   richCheck,

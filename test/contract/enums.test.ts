@@ -225,17 +225,6 @@ describe('enumerations', () => {
       expect(enums.RuleAutomatic.safeParse(v).success).toBe(false);
   });
 
-  it('rule automatic names follow the contract table', () => {
-    expect(enums.ruleAutomaticNames).toEqual({
-      0: 'manual',
-      1: 'automatic',
-      2: 'coupon',
-      3: 'display',
-      4: 'corporate manual',
-      5: 'corporate automatic',
-    });
-  });
-
   it('corporate user status is 1 active or 0 suspended', () => {
     expect(enums.CorporateUserStatus.safeParse(1).success).toBe(true);
     expect(enums.CorporateUserStatus.safeParse(0).success).toBe(true);

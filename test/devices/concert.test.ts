@@ -12,7 +12,7 @@ import {
 } from '../../src/devices/concert/frame.js';
 import { ConcertSimulator } from '../../src/devices/concert/simulator.js';
 import { MemoryLink } from '../../src/devices/link.js';
-import { MemoryPaymentJournal } from '../../src/devices/payment-journal.js';
+import { MemoryPaymentJournal } from './support/memory-journal.js';
 import { PaymentFlow } from '../../src/devices/payment-flow.js';
 
 const REQ = {

@@ -11,7 +11,7 @@ import { ManagedLink } from '../../src/devices/link.js';
 import { PaymentFlow } from '../../src/devices/payment-flow.js';
 import type { RecoveryPolicy } from '../../src/devices/payment-unit.js';
 import { openSerial } from '../../src/devices/serial.js';
-import { attachToPty } from '../../src/devices/sim/host.js';
+import { attachToPty } from './support/sim-host.js';
 import { ZvtUnit } from '../../src/devices/zvt/driver.js';
 import { ZvtSimulator } from '../../src/devices/zvt/simulator.js';
 import { FileJournal } from './support/file-journal.js';

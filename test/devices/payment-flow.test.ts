@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryLink } from '../../src/devices/link.js';
-import { MemoryPaymentJournal } from '../../src/devices/payment-journal.js';
+import { MemoryPaymentJournal } from './support/memory-journal.js';
 import { externalPaymentRecord, PaymentFlow } from '../../src/devices/payment-flow.js';
 import { ZvtUnit } from '../../src/devices/zvt/driver.js';
 import { ZvtSimulator } from '../../src/devices/zvt/simulator.js';

@@ -4,7 +4,7 @@ import { toHex } from '../../src/devices/bytes.js';
 import type { ConcertSimulator } from '../../src/devices/concert/simulator.js';
 import type { PrinterSimulator } from '../../src/devices/escpos/simulator.js';
 import { PaymentFlow } from '../../src/devices/payment-flow.js';
-import { MemoryPaymentJournal } from '../../src/devices/payment-journal.js';
+import { MemoryPaymentJournal } from './support/memory-journal.js';
 import type { PaymentUnit } from '../../src/devices/payment-unit.js';
 import { createDevices, type DeviceSet } from '../../src/devices/registry.js';
 import type { Recognition } from '../../src/devices/recognition.js';

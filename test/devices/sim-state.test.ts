@@ -10,7 +10,7 @@ import { memoryIO } from '../../src/cli/io.js';
 import { ConfigSchema } from '../../src/contract/config.js';
 import type { ConcertSimulator } from '../../src/devices/concert/simulator.js';
 import { PaymentFlow, type PaymentRequest } from '../../src/devices/payment-flow.js';
-import { MemoryPaymentJournal } from '../../src/devices/payment-journal.js';
+import { MemoryPaymentJournal } from './support/memory-journal.js';
 import type { PaymentUnit } from '../../src/devices/payment-unit.js';
 import { createDevices, type DeviceSet } from '../../src/devices/registry.js';
 import { readZvtSimBooks, SIMULATOR_DIR, ZVT_SIM_FILE } from '../../src/devices/sim/state-file.js';

@@ -2,7 +2,7 @@
 // client reconnecting on its own after the peer goes away and comes back on the same port.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManagedLink } from '../../src/devices/link.js';
-import { serveTcp } from '../../src/devices/sim/host.js';
+import { serveTcp } from './support/sim-host.js';
 import { openTcp } from '../../src/devices/tcp.js';
 import { TlsGauge } from '../../src/devices/tls/driver.js';
 import { TlsSimulator } from '../../src/devices/tls/simulator.js';

@@ -13,7 +13,6 @@ import {
   hexToFloat,
   parseInventory,
 } from '../../src/devices/tls/i201.js';
-import { checkTank } from '../../src/devices/tls/tank.js';
 import { demoTanks } from '../../src/devices/tls/simulator.js';
 
 describe('TLS vectors of devices.md', () => {
@@ -60,18 +59,6 @@ describe('TLS i201', () => {
     expect(parseInventory(body.slice(0, body.length - 5))).toMatchObject({
       ok: false,
       reason: 'truncated',
-    });
-  });
-
-  it('turns readings before and after a delivery into CheckTank values', () => {
-    const [before] = demoTanks();
-    const after = { ...before!, volume: 17_345.25 };
-    expect(checkTank({ code: 'T1', goods_code: 'AI95' }, before!, after, 17_300)).toEqual({
-      code: 'T1',
-      goods_code: 'AI95',
-      product_volume_before: 12_345.5,
-      product_volume_after: 17_345.25,
-      physical_dip_amount: 17_300,
     });
   });
 });

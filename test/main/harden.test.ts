@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hardenContents, hardenSession } from '../../main/harden.js';
 import { ELECTRON_CSP } from '../../main/window-options.js';
-import { memoryLogger } from '../../src/terminal/log.js';
+import { memoryLogger } from '../support/log.js';
 
 type Fn = (...args: unknown[]) => unknown;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createCallHandler, type CallEvent } from '../../main/ipc.js';
 import { isTrustedUrl } from '../../main/trusted-url.js';
 import { createCommandMap } from '../../src/terminal/command-map.js';
-import { memoryLogger } from '../../src/terminal/log.js';
+import { memoryLogger } from '../support/log.js';
 
 function world() {
   const log = memoryLogger();

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createSafeStorageSecretStore, electronSecretStore } from '../../main/secrets.js';
 import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
 import { hashApiKey } from '../../src/central/service.js';
-import { memoryLogger } from '../../src/terminal/log.js';
+import { memoryLogger } from '../support/log.js';
 import { fakeSafeStorage } from '../mocks/electron.js';
 import { tempDir } from '../agent/helpers.js';
 import { openTill } from '../terminal/helpers.js';

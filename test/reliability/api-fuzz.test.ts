@@ -9,7 +9,7 @@ import { stubHandlers } from '../../src/agent/stub-handlers.js';
 import { commandNames, commands, ErrorResponse } from '../../src/contract/commands.js';
 import { ConfigSchema } from '../../src/contract/config.js';
 import { createCommandMap, type CommandContext } from '../../src/terminal/command-map.js';
-import { memoryLogger } from '../../src/terminal/log.js';
+import { memoryLogger } from '../support/log.js';
 import { agentFor } from '../agent/helpers.js';
 
 const SCALE = Math.max(1, Number(process.env.FUZZ_RUNS ?? 10_000) / 10_000);

@@ -11,7 +11,8 @@ import { DEMO, startCentral, type RunningCentral } from '../../src/central/index
 import type { EngineCheck } from '../../src/contract/engine.js';
 import type { Store } from '../../src/store/open.js';
 import type { CentralClient } from '../../src/sync/client.js';
-import { manualClock, type SyncClock } from '../../src/sync/clock.js';
+import type { SyncClock } from '../../src/sync/clock.js';
+import { manualClock } from '../support/clock.js';
 import type { Connectivity } from '../../src/sync/connectivity.js';
 import type { OutboxPayloadV1 } from '../../src/sync/outbox-payload.js';
 import { OutboxPusher } from '../../src/sync/pusher.js';

@@ -1,12 +1,25 @@
 // The payment flow's journal over the store (0003): written inprocess at phase created, moved
 // through its phases with receipt, trace, masked card and result code while still inprocess,
 // listed per unit while unresolved, and the newest receipt a unit gave.
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { NewCardOperation } from '../../src/store/card-journal.js';
 import { testId } from './helpers.js';
 import { storePerTest } from './store-per-test.js';
 
 const db = storePerTest('card-');
+
+/** The journal's decimal amount column (0002), read from the file as another reader would. */
+function amountColumn(id: string): string | undefined {
+  const other = new Database(db.file, { readonly: true });
+  try {
+    return other
+      .prepare<[string], { amount: string }>('SELECT amount FROM payment_journal WHERE id = ?')
+      .get(id)?.amount;
+  } finally {
+    other.close();
+  }
+}
 
 const op = (over: Partial<NewCardOperation> = {}): NewCardOperation => ({
   id: testId(),
@@ -35,7 +48,7 @@ describe('the card journal', () => {
       amountCents: 1290,
       baselineReceipt: 41,
     });
-    expect(db.store.payments.get(e.id)?.amount).toBe('12.90');
+    expect(amountColumn(e.id)).toBe('12.90');
     db.clock.advance(10);
     const p = db.store.cardJournal.progress(
       e.id,

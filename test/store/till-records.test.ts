@@ -117,14 +117,26 @@ describe('the attention list', () => {
 
 describe('command results', () => {
   it('keeps the first answer of a key with its request hash', () => {
-    // Records that are not command answers (a pump's authorisation) are kept as they are.
-    db.store.commandResults.put('fuel-authorisation', 'k1', 'h1', { a: 1 }, db.clock.now());
-    db.store.commandResults.put('fuel-authorisation', 'k1', 'h2', { a: 2 }, db.clock.now());
-    expect(db.store.commandResults.get('fuel-authorisation', 'k1')).toMatchObject({
+    // Records that are not command answers (a pump's completion) are kept beside them.
+    db.store.commandResults.put(
+      'fuel-completion',
+      'k1',
+      'h1',
+      { completion: 'c1' },
+      db.clock.now(),
+    );
+    db.store.commandResults.put(
+      'fuel-completion',
+      'k1',
+      'h2',
+      { completion: 'c2' },
+      db.clock.now(),
+    );
+    expect(db.store.commandResults.get('fuel-completion', 'k1')).toMatchObject({
       requestHash: 'h1',
-      response: { a: 1 },
+      response: { completion: 'c1' },
     });
-    expect(db.store.commandResults.get('fuel-completion', 'k1')).toBeNull();
+    expect(db.store.commandResults.get('fuel-authorisation', 'k1')).toBeNull();
   });
 
   it('refuses to keep an answer that breaks its command output schema, keeping nothing', () => {
@@ -152,7 +164,7 @@ describe('refunds of a sale', () => {
             transactionType: 'refund',
             originalTransactionId: original,
             amountToPay: 1,
-            document: { refund: id },
+            document: { transaction_id: id, transaction_type: 'refund' },
           },
         }),
       );

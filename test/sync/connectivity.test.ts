@@ -1,14 +1,18 @@
 // The online/offline state, the offline window on a monotonic clock that survives restarts,
 // and the clock checks.
 import { describe, expect, it } from 'vitest';
-import { manualClock } from '../../src/sync/clock.js';
+import { manualClock } from '../support/clock.js';
 import { Connectivity, type ContactStore } from '../../src/sync/connectivity.js';
 
 function memoryPersist(): ContactStore & { values: Map<string, unknown> } {
   const values = new Map<string, unknown>();
   return {
     values,
-    getValue: <T>(k: string) => (values.has(k) ? (values.get(k) as T) : null),
+    getValue: (k, schema) => {
+      if (!values.has(k)) return null;
+      const r = schema.safeParse(values.get(k));
+      return r.success ? { ok: true, value: r.data } : { ok: false, problem: r.error.message };
+    },
     setValue: (k, v) => void values.set(k, v),
   };
 }

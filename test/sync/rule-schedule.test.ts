@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import { ConfigSchema } from '../../src/contract/config.js';
-import { manualClock } from '../../src/sync/clock.js';
+import { manualClock } from '../support/clock.js';
 import { computeSale } from '../../src/terminal/sale-service.js';
 import { startWorld, type World } from './world.js';
 

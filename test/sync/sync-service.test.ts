@@ -9,7 +9,7 @@ import { ConfigSchema } from '../../src/contract/config.js';
 import { SaleService } from '../../src/terminal/sale-service.js';
 import { startCentral, type RunningCentral } from '../../src/central/index.js';
 import type { Store } from '../../src/store/open.js';
-import { manualClock, manualTimers } from '../../src/sync/clock.js';
+import { manualClock, manualTimers } from '../support/clock.js';
 import { SyncService } from '../../src/sync/sync-service.js';
 import { openTerminalStore, recordCashSale } from './world.js';
 

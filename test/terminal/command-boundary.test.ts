@@ -5,7 +5,6 @@
 // added later is covered the day it is added.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { isRefusedField } from '../../src/contract/check-request.js';
 import {
   commandNames,
   commands,
@@ -13,7 +12,7 @@ import {
   type ErrorResponse,
 } from '../../src/contract/commands.js';
 import { createCommandMap, refuse } from '../../src/terminal/command-map.js';
-import { memoryLogger } from '../../src/terminal/log.js';
+import { memoryLogger } from '../support/log.js';
 
 const U = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 const U2 = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c';
@@ -77,6 +76,12 @@ function unwrap(schema: z.ZodType): z.ZodType {
   while (s instanceof z.ZodOptional || s instanceof z.ZodNullable) s = s.unwrap() as z.ZodType;
   return s;
 }
+
+/** A refused field (contract/check-request.ts refusedField): an optional never, described so. */
+const isRefusedField = (s: z.ZodType): boolean =>
+  s instanceof z.ZodOptional &&
+  s.unwrap() instanceof z.ZodNever &&
+  (s.description ?? '').startsWith('Refused: ');
 
 /** Every refused field of `schema` reachable in `value`, with the reason it is refused. */
 function refusedIn(schema: z.ZodType, value: unknown, path: (string | number)[] = []): Case[] {

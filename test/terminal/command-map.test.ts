@@ -7,7 +7,7 @@ import {
   type CommandName,
 } from '../../src/contract/commands.js';
 import { createCommandMap, refuse, type CommandContext } from '../../src/terminal/command-map.js';
-import { memoryLogger } from '../../src/terminal/log.js';
+import { memoryLogger } from '../support/log.js';
 
 const ctx: CommandContext = { via: 'internal', requestId: 'test' };
 

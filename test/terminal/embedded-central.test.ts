@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startEmbeddedCentral } from '../../src/central/embedded.js';
-import { memorySecretStore } from '../../src/config/secret-store.js';
+import { memorySecretStore } from '../support/secrets.js';
 import { ConfigSchema } from '../../src/contract/config.js';
 import { nullLogger } from '../../src/terminal/log.js';
 import type { StartEmbeddedCentral } from '../../src/terminal/ports.js';

@@ -6,7 +6,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO, startCentral } from '../../src/central/index.js';
-import { manualClock, type SyncClock } from '../../src/sync/clock.js';
+import type { SyncClock } from '../../src/sync/clock.js';
+import { manualClock } from '../support/clock.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { item, openTill, tempDir, type Till } from './helpers.js';
 

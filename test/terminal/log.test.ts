@@ -2,13 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  createFileLogger,
-  isSecretKey,
-  memoryLogger,
-  REDACTED,
-  redact,
-} from '../../src/terminal/log.js';
+import { createFileLogger, isSecretKey, REDACTED, redact } from '../../src/terminal/log.js';
+import { memoryLogger } from '../support/log.js';
 
 describe('redaction', () => {
   it('replaces secret-named keys at any depth', () => {

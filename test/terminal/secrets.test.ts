@@ -10,14 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../src/contract/config.js';
-import { memoryLogger } from '../../src/terminal/log.js';
+import { memoryLogger } from '../support/log.js';
 import {
   createFileSecretStore,
-  memorySecretStore,
   readJsonRecord,
   type SecretStore,
 } from '../../src/config/secret-store.js';
 import { resolveSecret } from '../../src/terminal/secrets.js';
+import { memorySecretStore } from '../support/secrets.js';
 
 const posix = process.platform !== 'win32';
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'lt-sec-')), 'secrets.json');

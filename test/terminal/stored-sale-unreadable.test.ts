@@ -67,6 +67,33 @@ function expectRecordedNote(r: { status: number; body: unknown }, id: string): v
   );
 }
 
+/** Makes the stored check no longer read as a check: its amount to pay becomes text. */
+function storeUnreadableCheck(t: Till, id: string): void {
+  const db = new Database(join(t.dir, 'terminal.sqlite'));
+  try {
+    db.prepare(
+      "UPDATE ledger_check SET check_json = json_set(check_json, '$.amount_to_pay', 'lots') WHERE operation_id = ?",
+    ).run(id);
+    db.prepare('DELETE FROM command_result WHERE key = ?').run(id);
+  } finally {
+    db.close();
+  }
+}
+
+describe('a stored sale whose check no longer passes its schema', () => {
+  it('sale-status answers it recorded, with a note, not 500', async () => {
+    const { t, id } = await recordedSale();
+    storeUnreadableCheck(t, id);
+    expectRecordedNote(await t.call('sale-status', { transaction_id: id }), id);
+  }, 30_000);
+
+  it('a retry answers it recorded, with a note, not 500', async () => {
+    const { t, id, body } = await recordedSale();
+    storeUnreadableCheck(t, id);
+    expectRecordedNote(await t.call('sale-process', body), id);
+  }, 30_000);
+});
+
 describe('a stored sale whose figures are beyond the bounds', () => {
   it('sale-status answers it recorded, with a note, not 500', async () => {
     const { t, id } = await recordedSale();

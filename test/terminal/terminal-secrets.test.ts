@@ -10,7 +10,8 @@ import { hashApiKey } from '../../src/central/service.js';
 import { startEmbeddedCentral } from '../../src/central/embedded.js';
 import type { ZvtSimulator } from '../../src/devices/zvt/simulator.js';
 import { nullLogger } from '../../src/terminal/log.js';
-import { createFileSecretStore, memorySecretStore } from '../../src/config/secret-store.js';
+import { createFileSecretStore } from '../../src/config/secret-store.js';
+import { memorySecretStore } from '../support/secrets.js';
 import { createTerminal } from '../../src/terminal/terminal.js';
 import { openTill, tempDir as newTempDir, type Till } from './helpers.js';
 

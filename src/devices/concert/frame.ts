@@ -3,7 +3,7 @@
 import { ascii, type Decoded, fail, hexNumber, latin1, ok } from '../bytes.js';
 
 export const STX = 0x02;
-export const ETX = 0x03;
+const ETX = 0x03;
 export const EOT = 0x04;
 export const ENQ = 0x05;
 export const ACK = 0x06;

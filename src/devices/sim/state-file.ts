@@ -25,7 +25,7 @@ export const MAX_BOOKED = 5_000;
 
 const count = z.number().int().nonnegative();
 
-export const zvtSimTransactionSchema = z.object({
+const zvtSimTransactionSchema = z.object({
   receipt_no: count,
   trace_no: count,
   kind: z.enum(['purchase', 'pre-auth', 'refund', 'book-total', 'reversal', 'pre-auth-reversal']),
@@ -44,7 +44,7 @@ export const zvtSimStateSchema = z.object({
 });
 export type ZvtSimState = z.infer<typeof zvtSimStateSchema>;
 
-export const concertSimTransactionSchema = z.object({
+const concertSimTransactionSchema = z.object({
   /** The POS number the request carried. */
   pos: z.string(),
   type: z.string(),
@@ -63,7 +63,7 @@ export type ConcertSimState = z.infer<typeof concertSimStateSchema>;
 export type SimStateRead<T> = { ok: true; state: T | null } | { ok: false; message: string };
 
 /** The state in `file`: null when there is none yet, a message when it does not read as one. */
-export function readSimState<T>(file: string, schema: z.ZodType<T>): SimStateRead<T> {
+function readSimState<T>(file: string, schema: z.ZodType<T>): SimStateRead<T> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

@@ -20,7 +20,7 @@ export interface ZvtChannelOptions {
   trace?: (dir: 'tx' | 'rx', bytes: string) => void;
 }
 
-export class ZvtError extends Error {
+class ZvtError extends Error {
   readonly code: 'no-ack' | 'nak' | 'timeout' | 'protocol';
   constructor(code: ZvtError['code'], message: string) {
     super(message);

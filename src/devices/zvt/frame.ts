@@ -5,8 +5,8 @@ import { type Apdu, encodeApdu, parseApdu } from './apdu.js';
 import { zvtFrameCrc } from './crc.js';
 
 export const DLE = 0x10;
-export const STX = 0x02;
-export const ETX = 0x03;
+const STX = 0x02;
+const ETX = 0x03;
 export const ACK = 0x06;
 export const NAK = 0x15;
 

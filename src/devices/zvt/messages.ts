@@ -75,14 +75,6 @@ export function repeatReceipt(password: string): Apdu {
   return apdu(0x06, 0x20, toBcd(password, 3));
 }
 
-export function statusEnquiry(password: string): Apdu {
-  return apdu(0x05, 0x01, toBcd(password, 3));
-}
-
-export function abort(): Apdu {
-  return apdu(0x06, 0xb0);
-}
-
 /** Read card: time-out in seconds (binary), then the card types wanted (19, 0 = any). */
 export function readCard(timeoutS: number): Apdu {
   return apdu(
