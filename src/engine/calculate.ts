@@ -91,8 +91,30 @@ export function buildLine(
   completion: boolean,
   slots?: BigInt64Array,
 ): LineState | ErrorResult {
-  const priceDigits = item.price_decimal_digits ?? digits.amount;
+  const refused = lineInputError(item, index, completion);
+  if (refused) return refused;
   const quantityDigits = item.quantity_decimal_digits ?? 3;
+  const quantity = quantityOf(item.processed_quantity ?? item.quantity, quantityDigits);
+  const unpriced = unpricedError(item, index);
+  if (unpriced) return unpriced;
+  // The constructor copies its init: one scratch init serves every line.
+  const init = LINE_INIT;
+  init.index = index;
+  init.item = item;
+  init.quantity = quantity;
+  init.amount = lineAmount(item, quantity, digits.amount);
+  init.moneyDigits = digits.amount;
+  init.priceDigits = item.price_decimal_digits ?? digits.amount;
+  init.quantityDigits = quantityDigits;
+  return new LineState(init, slots);
+}
+
+/** What the schema cannot say of a line's values, in buildLine's order of checks. */
+function lineInputError(
+  item: EngineCheckItem,
+  index: number,
+  completion: boolean,
+): ErrorResult | null {
   if (!completion) {
     // A completion sent as a sale would charge a quantity that may not be the one dispensed.
     for (const key of PROCESSED_KEYS) {
@@ -109,7 +131,11 @@ export function buildLine(
     if (v !== undefined && v < 0)
       return engineError('invalid-input', `${key} must not be negative`, itemPath(index, key));
   }
-  // A completion is calculated on the processed values, never more than authorised (engine.md 12).
+  return aboveAuthorisedError(item, index) ?? piecesError(item, index);
+}
+
+/** A completion is calculated on the processed values, never more than authorised (engine.md 12). */
+function aboveAuthorisedError(item: EngineCheckItem, index: number): ErrorResult | null {
   if (
     item.processed_quantity !== undefined &&
     item.authorized_quantity !== undefined &&
@@ -132,44 +158,46 @@ export function buildLine(
       itemPath(index, 'processed_amount'),
     );
   }
+  return null;
+}
+
+/** Goods counted in pieces are sold in whole ones (issue 12). */
+function piecesError(item: EngineCheckItem, index: number): ErrorResult | null {
   const sold = item.processed_quantity ?? item.quantity;
-  if (!Number.isInteger(sold) && countedInPieces(item)) {
-    return engineError(
-      'invalid-input',
-      `${item.title ?? item.code} is sold in whole pieces: ${sold} is not a whole number`,
-      itemPath(index, item.processed_quantity !== undefined ? 'processed_quantity' : 'quantity'),
-      { quantity: sold },
-    );
-  }
-  const quantity = quantityOf(sold, quantityDigits);
-  // A processed quantity alone is priced (engine.md 17.3): the request's amount is what was
-  // authorised, not what was dispensed, so without a price the line cannot be priced.
-  const dispensedOnly =
-    item.processed_quantity !== undefined && item.processed_amount === undefined;
-  if (dispensedOnly && item.price === undefined) {
-    return engineError(
-      'invalid-input',
-      'a processed quantity without a processed amount needs the price to be priced',
-      itemPath(index, 'processed_amount'),
-    );
-  }
-  let amount: Dec;
-  const given = item.processed_amount ?? (dispensedOnly ? undefined : item.amount);
-  if (given !== undefined) amount = round(dec(given), digits.amount);
+  if (Number.isInteger(sold) || !countedInPieces(item)) return null;
+  return engineError(
+    'invalid-input',
+    `${item.title ?? item.code} is sold in whole pieces: ${sold} is not a whole number`,
+    itemPath(index, item.processed_quantity !== undefined ? 'processed_quantity' : 'quantity'),
+    { quantity: sold },
+  );
+}
+
+/**
+ * A processed quantity alone is priced (engine.md 17.3): the request's amount is what was
+ * authorised, not what was dispensed.
+ */
+const dispensedOnly = (item: EngineCheckItem): boolean =>
+  item.processed_quantity !== undefined && item.processed_amount === undefined;
+
+/** A line that must be priced (dispensedOnly) and has no price. */
+function unpricedError(item: EngineCheckItem, index: number): ErrorResult | null {
+  if (!dispensedOnly(item) || item.price !== undefined) return null;
+  return engineError(
+    'invalid-input',
+    'a processed quantity without a processed amount needs the price to be priced',
+    itemPath(index, 'processed_amount'),
+  );
+}
+
+/** The line amount rules start from: the one given, else price x quantity, else 0. */
+function lineAmount(item: EngineCheckItem, quantity: Dec, moneyDigits: number): Dec {
+  const given = item.processed_amount ?? (dispensedOnly(item) ? undefined : item.amount);
+  if (given !== undefined) return round(dec(given), moneyDigits);
   // The price exactly as given, rounded once with the product (engine.md 17.1): price
   // digits are for the prices the engine computes.
-  else if (item.price !== undefined) amount = mulRounded(dec(item.price), quantity, digits.amount);
-  else amount = ZERO;
-  // The constructor copies its init: one scratch init serves every line.
-  const init = LINE_INIT;
-  init.index = index;
-  init.item = item;
-  init.quantity = quantity;
-  init.amount = amount;
-  init.moneyDigits = digits.amount;
-  init.priceDigits = priceDigits;
-  init.quantityDigits = quantityDigits;
-  return new LineState(init, slots);
+  if (item.price !== undefined) return mulRounded(dec(item.price), quantity, moneyDigits);
+  return ZERO;
 }
 
 /** Goods counted in pieces (ours, issue 12): `whole_number` = 1, or the unit `pc`. */
