@@ -349,57 +349,11 @@ const small = (units: bigint | null): units is bigint =>
 function finish(s: CalcState, redeemed: ReturnType<typeof redeemedCoupons>): EngineResult {
   const { amount: md, bonuses: bd } = s.digits;
   const check = s.check;
-  // The totals as minor units at money digits, where every line value is exact (rounded
-  // there), summed in the scratch slots (CalcState.acc) while each is below 2^53 and the
-  // lines fewer than 1024; anything else (a value with more digits: none today) sends the
-  // sums through decimals instead.
-  const acc = s.acc;
-  const slots = s.current;
-  acc.fill(0n);
-  let exact = s.lines.length < 1024;
   const allTaxes: EngineTaxItem[] = [];
   const allMargins: EngineMarginItem[] = [];
   const items = new Array<EngineCheckItem>(s.lines.length);
-  for (let k = 0; k < s.lines.length; k++) {
-    const line = s.lines[k]!;
-    // The line's final amount, discount and amount after discounts are its gross, gross -
-    // current and current units (LineState; a fuel recalculation rewrites them).
-    const after = needsBase(s, line) ? line.current : ZERO; // the base of taxes and margins
-    const taxes = lineTaxes(s, line, after);
-    const margins = lineMargins(s, line, line.recalculated?.quantity ?? line.quantity, after);
-    if (exact) {
-      const a = line.gross;
-      const t = unitsAt(taxes.sales, md);
-      const r = unitsAt(line.redeemed, md);
-      const current = slots[k]!;
-      if (
-        small(a) &&
-        small(t) &&
-        small(r) &&
-        a >= 0n &&
-        line.wide === null &&
-        current >= 0n &&
-        current < LIMIT
-      ) {
-        // The discount a - current from the line's slot (within 2^53 as both are).
-        acc[0] = BigInt.asIntN(64, acc[0]! + a);
-        acc[1] = BigInt.asIntN(64, acc[1]! + BigInt.asIntN(64, a - current));
-        acc[2] = BigInt.asIntN(64, acc[2]! + t);
-        acc[3] = BigInt.asIntN(64, acc[3]! + r);
-      } else {
-        const d = a - line.currentUnits;
-        if (small(a) && small(d) && small(t) && small(r)) {
-          acc[0] = BigInt.asIntN(64, acc[0]! + a);
-          acc[1] = BigInt.asIntN(64, acc[1]! + d);
-          acc[2] = BigInt.asIntN(64, acc[2]! + t);
-          acc[3] = BigInt.asIntN(64, acc[3]! + r);
-        } else exact = false;
-      }
-    }
-    for (let j = 0; j < taxes.items.length; j++) allTaxes.push(taxes.items[j]!);
-    for (let j = 0; j < margins.length; j++) allMargins.push(margins[j]!);
-    items[k] = outputLine(s, line, taxes.items, margins);
-  }
+  const exact = outputLines(s, items, allTaxes, allMargins);
+  const acc = s.acc;
   let amount = fromMinor(acc[0]!, md);
   let discount = fromMinor(acc[1]!, md);
   let sales = fromMinor(acc[2]!, md);
@@ -444,6 +398,79 @@ function finish(s: CalcState, redeemed: ReturnType<typeof redeemedCoupons>): Eng
   };
   if (check.check_services !== undefined) out.check_services = services.services;
   if (check.redeemed_coupons !== undefined) out.redeemed_coupons = redeemed;
+  addTaxesAndMargins(out, allTaxes, allMargins);
+  addBonusesSpent(s, out);
+  return withAccountPayment(s, out, toPay);
+}
+
+/**
+ * Each line's answer into `items`, its taxes and margins added to the check's, and the
+ * totals as minor units at money digits, where every line value is exact (rounded there):
+ * amount, discount, sales taxes and money paid with bonuses summed in the scratch slots
+ * acc[0..3] (CalcState.acc) while each is below 2^53 and the lines fewer than 1024. False
+ * when anything is off that ground (a value with more digits: none today): finish then sums
+ * through decimals instead.
+ */
+function outputLines(
+  s: CalcState,
+  items: EngineCheckItem[],
+  allTaxes: EngineTaxItem[],
+  allMargins: EngineMarginItem[],
+): boolean {
+  const md = s.digits.amount;
+  const acc = s.acc;
+  const slots = s.current;
+  acc.fill(0n);
+  let exact = s.lines.length < 1024;
+  for (let k = 0; k < s.lines.length; k++) {
+    const line = s.lines[k]!;
+    // The line's final amount, discount and amount after discounts are its gross, gross -
+    // current and current units (LineState; a fuel recalculation rewrites them).
+    const after = needsBase(s, line) ? line.current : ZERO; // the base of taxes and margins
+    const taxes = lineTaxes(s, line, after);
+    const margins = lineMargins(s, line, line.recalculated?.quantity ?? line.quantity, after);
+    if (exact) {
+      const a = line.gross;
+      const t = unitsAt(taxes.sales, md);
+      const r = unitsAt(line.redeemed, md);
+      const current = slots[k]!;
+      if (
+        small(a) &&
+        small(t) &&
+        small(r) &&
+        a >= 0n &&
+        line.wide === null &&
+        current >= 0n &&
+        current < LIMIT
+      ) {
+        // The discount a - current from the line's slot (within 2^53 as both are).
+        acc[0] = BigInt.asIntN(64, acc[0]! + a);
+        acc[1] = BigInt.asIntN(64, acc[1]! + BigInt.asIntN(64, a - current));
+        acc[2] = BigInt.asIntN(64, acc[2]! + t);
+        acc[3] = BigInt.asIntN(64, acc[3]! + r);
+      } else {
+        const d = a - line.currentUnits;
+        if (small(a) && small(d) && small(t) && small(r)) {
+          acc[0] = BigInt.asIntN(64, acc[0]! + a);
+          acc[1] = BigInt.asIntN(64, acc[1]! + d);
+          acc[2] = BigInt.asIntN(64, acc[2]! + t);
+          acc[3] = BigInt.asIntN(64, acc[3]! + r);
+        } else exact = false;
+      }
+    }
+    for (let j = 0; j < taxes.items.length; j++) allTaxes.push(taxes.items[j]!);
+    for (let j = 0; j < margins.length; j++) allMargins.push(margins[j]!);
+    items[k] = outputLine(s, line, taxes.items, margins);
+  }
+  return exact;
+}
+
+/** The check's taxes (VAT and sales) and margins, each summed by code; absent when none. */
+function addTaxesAndMargins(
+  out: EngineCheckResult,
+  allTaxes: readonly EngineTaxItem[],
+  allMargins: readonly EngineMarginItem[],
+): void {
   const vat = aggregateByCode(allTaxes.filter((t) => t.type === 'vat'));
   const salesTaxes = aggregateByCode(allTaxes.filter((t) => t.type === 'sales'));
   if (vat.length + salesTaxes.length > 0) out.calculated_taxes = { base: vat, sales: salesTaxes };
@@ -451,20 +478,28 @@ function finish(s: CalcState, redeemed: ReturnType<typeof redeemedCoupons>): Eng
   if (allMargins.length > 0)
     out.calculated_margins = { terminal_additional_costs: aggregateByCode(allMargins) };
   else delete out.calculated_margins;
-  if (s.spent.length > 0) {
-    // Which lots paid, so a refund can return them (and let expired lots stay expired). The
-    // parts are exact (a lot of 2.5 at 0 bonus digits gave 2.5) and add up to the amount
-    // redeemed (engine.md 17.2).
-    out.external_additional_info = {
-      ...(request.external_additional_info ?? {}),
-      bonuses_spent: s.spent.map((p) => ({
-        source: p.source,
-        ...(p.id !== undefined ? { id: p.id } : {}),
-        ...(p.expire !== undefined ? { expire: p.expire } : {}),
-        amount: wireExact(p.amount),
-      })),
-    };
-  }
+}
+
+/**
+ * Which lots paid, so a refund can return them (and let expired lots stay expired). The
+ * parts are exact (a lot of 2.5 at 0 bonus digits gave 2.5) and add up to the amount
+ * redeemed (engine.md 17.2).
+ */
+function addBonusesSpent(s: CalcState, out: EngineCheckResult): void {
+  if (s.spent.length === 0) return;
+  out.external_additional_info = {
+    ...(s.check.external_additional_info ?? {}),
+    bonuses_spent: s.spent.map((p) => ({
+      source: p.source,
+      ...(p.id !== undefined ? { id: p.id } : {}),
+      ...(p.expire !== undefined ? { expire: p.expire } : {}),
+      amount: wireExact(p.amount),
+    })),
+  };
+}
+
+/** The answer, with the payment from a special account (its debit the first charge) if any. */
+function withAccountPayment(s: CalcState, out: EngineCheckResult, toPay: Dec): EngineResult {
   const charges = [...s.charges];
   if (s.paysFromAccount) {
     const paid = payFromAccount(s, toPay);
