@@ -51,7 +51,7 @@ import {
   type Digits,
   type LineInit,
 } from './state.js';
-import { newAct } from './thresholds.js';
+import { newAct, newEvaluating } from './thresholds.js';
 import { finalValues, outputLine, outputRule } from './totals.js';
 
 export function digitsOf(check: {
@@ -299,6 +299,7 @@ export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineRe
     acc: new BigInt64Array(ACC_SLOTS),
     current,
     act: newAct(),
+    evaluating: newEvaluating(),
     allocation: scratch,
     scratch,
   };
