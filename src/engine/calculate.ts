@@ -50,6 +50,7 @@ import {
   type CalcState,
   type Digits,
   type LineInit,
+  type SpentPart,
 } from './state.js';
 import { newAct, newEvaluating } from './thresholds.js';
 import { finalValues, outputLine, outputRule } from './totals.js';
@@ -346,15 +347,32 @@ const LIMIT = 2n ** 53n;
 const small = (units: bigint | null): units is bigint =>
   units !== null && units < LIMIT && units > -LIMIT;
 
-/** Taxes, margins, services and totals; then the payment from a special account. */
+/**
+ * Taxes, margins, services and totals; then the payment from a special account. The line loop
+ * stays here: it makes finish hot enough to be fully optimised, which keeps the temporaries of
+ * the answer's values off the heap (bench/README.md, allocation per check).
+ */
 function finish(s: CalcState, redeemed: ReturnType<typeof redeemedCoupons>): EngineResult {
   const { amount: md, bonuses: bd } = s.digits;
   const check = s.check;
+  const acc = s.acc;
+  acc.fill(0n); // the totals in minor units while `exact` (addExact)
+  let exact = s.lines.length < 1024;
   const allTaxes: EngineTaxItem[] = [];
   const allMargins: EngineMarginItem[] = [];
   const items = new Array<EngineCheckItem>(s.lines.length);
-  const exact = outputLines(s, items, allTaxes, allMargins);
-  const acc = s.acc;
+  for (let k = 0; k < s.lines.length; k++) {
+    const line = s.lines[k]!;
+    // The line's final amount, discount and amount after discounts are its gross, gross -
+    // current and current units (LineState; a fuel recalculation rewrites them).
+    const after = needsBase(s, line) ? line.current : ZERO; // the base of taxes and margins
+    const taxes = lineTaxes(s, line, after);
+    const margins = lineMargins(s, line, line.recalculated?.quantity ?? line.quantity, after);
+    if (exact) exact = addExact(s, line, k, taxes.sales);
+    for (let j = 0; j < taxes.items.length; j++) allTaxes.push(taxes.items[j]!);
+    for (let j = 0; j < margins.length; j++) allMargins.push(margins[j]!);
+    items[k] = outputLine(s, line, taxes.items, margins);
+  }
   let amount = fromMinor(acc[0]!, md);
   let discount = fromMinor(acc[1]!, md);
   let sales = fromMinor(acc[2]!, md);
@@ -405,66 +423,54 @@ function finish(s: CalcState, redeemed: ReturnType<typeof redeemedCoupons>): Eng
 }
 
 /**
- * Each line's answer into `items`, its taxes and margins added to the check's, and the
- * totals as minor units at money digits, where every line value is exact (rounded there):
- * amount, discount, sales taxes and money paid with bonuses summed in the scratch slots
- * acc[0..3] (CalcState.acc) while each is below 2^53 and the lines fewer than 1024. False
- * when anything is off that ground (a value with more digits: none today): finish then sums
- * through decimals instead.
+ * Adds line `k`'s amount, discount, sales taxes and money paid with bonuses to the totals in
+ * s.acc[0..3], as minor units at money digits, where every line value is exact (rounded
+ * there): summed in the scratch slots while each is below 2^53 and the lines fewer than 1024.
+ * False, nothing added, when the line is off that ground (a value with more digits: none
+ * today): finish then sums through decimals instead.
  */
-function outputLines(
-  s: CalcState,
-  items: EngineCheckItem[],
-  allTaxes: EngineTaxItem[],
-  allMargins: EngineMarginItem[],
-): boolean {
+function addExact(s: CalcState, line: LineState, k: number, sales: Dec): boolean {
   const md = s.digits.amount;
   const acc = s.acc;
-  const slots = s.current;
-  acc.fill(0n);
-  let exact = s.lines.length < 1024;
-  for (let k = 0; k < s.lines.length; k++) {
-    const line = s.lines[k]!;
-    // The line's final amount, discount and amount after discounts are its gross, gross -
-    // current and current units (LineState; a fuel recalculation rewrites them).
-    const after = needsBase(s, line) ? line.current : ZERO; // the base of taxes and margins
-    const taxes = lineTaxes(s, line, after);
-    const margins = lineMargins(s, line, line.recalculated?.quantity ?? line.quantity, after);
-    if (exact) {
-      const a = line.gross;
-      const t = unitsAt(taxes.sales, md);
-      const r = unitsAt(line.redeemed, md);
-      const current = slots[k]!;
-      if (
-        small(a) &&
-        small(t) &&
-        small(r) &&
-        a >= 0n &&
-        line.wide === null &&
-        current >= 0n &&
-        current < LIMIT
-      ) {
-        // The discount a - current from the line's slot (within 2^53 as both are).
-        acc[0] = BigInt.asIntN(64, acc[0]! + a);
-        acc[1] = BigInt.asIntN(64, acc[1]! + BigInt.asIntN(64, a - current));
-        acc[2] = BigInt.asIntN(64, acc[2]! + t);
-        acc[3] = BigInt.asIntN(64, acc[3]! + r);
-      } else {
-        const d = a - line.currentUnits;
-        if (small(a) && small(d) && small(t) && small(r)) {
-          acc[0] = BigInt.asIntN(64, acc[0]! + a);
-          acc[1] = BigInt.asIntN(64, acc[1]! + d);
-          acc[2] = BigInt.asIntN(64, acc[2]! + t);
-          acc[3] = BigInt.asIntN(64, acc[3]! + r);
-        } else exact = false;
-      }
-    }
-    for (let j = 0; j < taxes.items.length; j++) allTaxes.push(taxes.items[j]!);
-    for (let j = 0; j < margins.length; j++) allMargins.push(margins[j]!);
-    items[k] = outputLine(s, line, taxes.items, margins);
+  const a = line.gross;
+  const t = unitsAt(sales, md);
+  const r = unitsAt(line.redeemed, md);
+  const current = s.current[k]!;
+  if (
+    small(a) &&
+    small(t) &&
+    small(r) &&
+    a >= 0n &&
+    line.wide === null &&
+    current >= 0n &&
+    current < LIMIT
+  ) {
+    // The discount a - current from the line's slot (within 2^53 as both are).
+    acc[0] = BigInt.asIntN(64, acc[0]! + a);
+    acc[1] = BigInt.asIntN(64, acc[1]! + BigInt.asIntN(64, a - current));
+    acc[2] = BigInt.asIntN(64, acc[2]! + t);
+    acc[3] = BigInt.asIntN(64, acc[3]! + r);
+    return true;
   }
-  return exact;
+  const d = a - line.currentUnits;
+  if (!(small(a) && small(d) && small(t) && small(r))) return false;
+  acc[0] = BigInt.asIntN(64, acc[0]! + a);
+  acc[1] = BigInt.asIntN(64, acc[1]! + d);
+  acc[2] = BigInt.asIntN(64, acc[2]! + t);
+  acc[3] = BigInt.asIntN(64, acc[3]! + r);
+  return true;
 }
+
+// finish's callbacks, made once: these steps run once per check, too rarely to be optimised,
+// and an arrow function written inline there is a new object at every call.
+const isVat = (t: EngineTaxItem): boolean => t.type === 'vat';
+const isSalesTax = (t: EngineTaxItem): boolean => t.type === 'sales';
+const spentRecord = (p: SpentPart) => ({
+  source: p.source,
+  ...(p.id !== undefined ? { id: p.id } : {}),
+  ...(p.expire !== undefined ? { expire: p.expire } : {}),
+  amount: wireExact(p.amount),
+});
 
 /** The check's taxes (VAT and sales) and margins, each summed by code; absent when none. */
 function addTaxesAndMargins(
@@ -472,8 +478,8 @@ function addTaxesAndMargins(
   allTaxes: readonly EngineTaxItem[],
   allMargins: readonly EngineMarginItem[],
 ): void {
-  const vat = aggregateByCode(allTaxes.filter((t) => t.type === 'vat'));
-  const salesTaxes = aggregateByCode(allTaxes.filter((t) => t.type === 'sales'));
+  const vat = aggregateByCode(allTaxes.filter(isVat));
+  const salesTaxes = aggregateByCode(allTaxes.filter(isSalesTax));
   if (vat.length + salesTaxes.length > 0) out.calculated_taxes = { base: vat, sales: salesTaxes };
   else delete out.calculated_taxes;
   if (allMargins.length > 0)
@@ -490,12 +496,7 @@ function addBonusesSpent(s: CalcState, out: EngineCheckResult): void {
   if (s.spent.length === 0) return;
   out.external_additional_info = {
     ...(s.check.external_additional_info ?? {}),
-    bonuses_spent: s.spent.map((p) => ({
-      source: p.source,
-      ...(p.id !== undefined ? { id: p.id } : {}),
-      ...(p.expire !== undefined ? { expire: p.expire } : {}),
-      amount: wireExact(p.amount),
-    })),
+    bonuses_spent: s.spent.map(spentRecord),
   };
 }
 
