@@ -135,14 +135,35 @@ export function redeemBonuses(s: CalcState): ErrorResult | null {
   const { amount: md, bonuses: bd } = s.digits;
   const requested = round(num(s.check.bonuses_redeemed_amount), bd);
   if (!s.paysWithBonuses) return null; // the ceilings mean nothing to it
-  const defaultPercent = num(s.ctx.loyalty.bonus_payment_max_percent);
-  // Each line's ceiling (money bonuses may pay on it, rounded down) in minor units at money
-  // digits: in the check's scratch (no heap BigInt each) while its amount is in its slot
-  // and below 2^31 and so are its percentage's units (products below 2^62); once a line is
-  // outside that, every ceiling in `wide`, as bigints.
-  const n = s.lines.length;
   const scratch = allocationScratch(s);
-  const ceilings = scratch.weights;
+  const wide = lineCeilings(s, scratch.weights);
+  const ceiling = div(ceilingMoney(s, wide), s.bonusRate, bd, 'down');
+  // Balances are exact; what a redemption may take of them is whole bonus units (17.2).
+  const available = round(availableBonuses(s), bd, 'down');
+  const granted = min(requested, min(available, ceiling));
+  if (lt(granted, requested)) {
+    const refused = capped(s, requested, available, ceiling, granted);
+    if (refused) return refused;
+  }
+  s.redeemedBonuses = granted;
+  s.redeemedMoney = round(mul(granted, s.bonusRate), md);
+  if (isZero(granted)) return null;
+  spreadRedeemed(s, scratch, wide);
+  s.spent = spendParts(s, granted);
+  return null;
+}
+
+/**
+ * Each line's ceiling (money bonuses may pay on it, rounded down) in minor units at money
+ * digits: in `ceilings`, the check's scratch (no heap BigInt each), summed in s.acc[0], while
+ * its amount is in its slot and below 2^31 and so are its percentage's units (products below
+ * 2^62); once a line is outside that, every ceiling in the list returned, as bigints (null:
+ * none outside).
+ */
+function lineCeilings(s: CalcState, ceilings: BigInt64Array): bigint[] | null {
+  const md = s.digits.amount;
+  const defaultPercent = num(s.ctx.loyalty.bonus_payment_max_percent);
+  const n = s.lines.length;
   const slots = s.current;
   const acc = s.acc;
   acc[0] = 0n;
@@ -169,41 +190,56 @@ export function redeemBonuses(s: CalcState): ErrorResult | null {
     }
     wide[i] = max(ZERO, percentOf(line.current, p, md, 'down')).units; // at money digits
   }
-  let ceilingMoney: Dec;
-  if (wide === null) ceilingMoney = fromMinor(acc[0]!, md);
-  else {
-    let total = 0n;
-    for (const c of wide) total += c;
-    ceilingMoney = fromMinor(total, md);
+  return wide;
+}
+
+/** The sum of the lines' ceilings (lineCeilings), in money. */
+function ceilingMoney(s: CalcState, wide: readonly bigint[] | null): Dec {
+  const md = s.digits.amount;
+  if (wide === null) return fromMinor(s.acc[0]!, md);
+  let total = 0n;
+  for (const c of wide) total += c;
+  return fromMinor(total, md);
+}
+
+/** A redemption below the request: refused in `process`, a warning in `calc`. */
+function capped(
+  s: CalcState,
+  requested: Dec,
+  available: Dec,
+  ceiling: Dec,
+  granted: Dec,
+): ErrorResult | null {
+  const details = {
+    requested: toNumber(requested),
+    available: toNumber(available),
+    ceiling: toNumber(ceiling),
+  };
+  if (s.mode === 'process') {
+    return engineError(
+      'insufficient-bonuses',
+      `only ${fmt(granted)} of ${fmt(requested)} bonuses can be redeemed`,
+      'check.bonuses_redeemed_amount',
+      details,
+    );
   }
-  const ceiling = div(ceilingMoney, s.bonusRate, bd, 'down');
-  // Balances are exact; what a redemption may take of them is whole bonus units (17.2).
-  const available = round(availableBonuses(s), bd, 'down');
-  const granted = min(requested, min(available, ceiling));
-  if (lt(granted, requested)) {
-    const details = {
-      requested: toNumber(requested),
-      available: toNumber(available),
-      ceiling: toNumber(ceiling),
-    };
-    if (s.mode === 'process') {
-      return engineError(
-        'insufficient-bonuses',
-        `only ${fmt(granted)} of ${fmt(requested)} bonuses can be redeemed`,
-        'check.bonuses_redeemed_amount',
-        details,
-      );
-    }
-    s.warnings.push({
-      code: 'bonuses-redeemed-capped',
-      message: `bonuses redeemed capped at ${fmt(granted)} (requested ${fmt(requested)}, available ${fmt(available)}, ceiling ${fmt(ceiling)})`,
-      path: 'check.bonuses_redeemed_amount',
-    });
-  }
-  s.redeemedBonuses = granted;
-  s.redeemedMoney = round(mul(granted, s.bonusRate), md);
-  if (isZero(granted)) return null;
-  // Spread over the lines by their ceilings; a line that gets nothing keeps ZERO.
+  s.warnings.push({
+    code: 'bonuses-redeemed-capped',
+    message: `bonuses redeemed capped at ${fmt(granted)} (requested ${fmt(requested)}, available ${fmt(available)}, ceiling ${fmt(ceiling)})`,
+    path: 'check.bonuses_redeemed_amount',
+  });
+  return null;
+}
+
+/** Spreads the redeemed money over the lines by their ceilings; a line that gets nothing keeps ZERO. */
+function spreadRedeemed(
+  s: CalcState,
+  scratch: { readonly weights: BigInt64Array; readonly work: BigInt64Array },
+  wide: readonly bigint[] | null,
+): void {
+  const md = s.digits.amount;
+  const n = s.lines.length;
+  const ceilings = scratch.weights;
   const total = toMinor(s.redeemedMoney, md);
   if (wide === null && allocateSmall(total, ceilings, n, scratch.work)) {
     for (let i = 0; i < n; i++) {
@@ -217,8 +253,6 @@ export function redeemBonuses(s: CalcState): ErrorResult | null {
       if (part !== 0n) s.lines[i]!.redeemed = fromMinor(part, md);
     }
   }
-  s.spent = spendParts(s, granted);
-  return null;
 }
 
 const fmt = (d: Dec): string => String(toNumber(d));

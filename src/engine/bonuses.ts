@@ -243,28 +243,65 @@ function creditEveryLine(
     if (factor >= FACTOR21 || den <= 0n || den >= FACTOR62) return null;
   } else if (type !== 'amount-per-unit' || v.units >= FACTOR21) return null;
   const lessRedeemed = group.bonuses && !countsRedeemed(c, s);
-  const slots = s.current;
   // First every guard, so that nothing changes unless every line takes this route.
+  if (!linesOnGround(s, c, v, eligible, credited, lessRedeemed)) return null;
+  return creditLines(s, c, v, eligible, credited, lessRedeemed, factor, den);
+}
+
+/** Whether every eligible line with a unit is on creditEveryLine's ground. */
+function linesOnGround(
+  s: CalcState,
+  c: CompiledRule,
+  v: Dec,
+  eligible: readonly number[],
+  credited: BigInt64Array,
+  lessRedeemed: boolean,
+): boolean {
+  const percentage = c.rule.value!.type === 'percentage';
+  const bd = s.digits.bonuses;
+  const md = s.digits.amount;
+  const slots = s.current;
   for (let k = 0; k < eligible.length; k++) {
     const line = s.lines[eligible[k]!]!;
     const units = unitsSold(line, c);
     if (units.units <= 0n) continue;
-    if (credited[line.index]! >= FACTOR62) return null;
-    if (type === 'percentage') {
-      if (line.wide !== null) return null;
+    if (credited[line.index]! >= FACTOR62) return false;
+    if (percentage) {
+      if (line.wide !== null) return false;
       const current = slots[line.index]!;
       const redeemed = lessRedeemed ? line.redeemed : ZERO;
-      if (redeemed.scale !== md && redeemed.units !== 0n) return null;
-      if (redeemed.units < 0n || redeemed.units >= FACTOR31) return null;
-      if (current < redeemed.units || current >= FACTOR31) return null;
+      if (redeemed.scale !== md && redeemed.units !== 0n) return false;
+      if (redeemed.units < 0n || redeemed.units >= FACTOR31) return false;
+      if (current < redeemed.units || current >= FACTOR31) return false;
     } else {
       const scale = v.scale + units.scale;
-      if (scale <= bd || scale - bd > 17 || units.units >= FACTOR30) return null;
+      if (scale <= bd || scale - bd > 17 || units.units >= FACTOR30) return false;
     }
   }
+  return true;
+}
+
+/**
+ * creditEveryLine's credits, every line on the ground: each added to `credited`, the total
+ * summed in s.acc[2]. The lines credited are the eligible list itself unless one without a
+ * unit is left out.
+ */
+function creditLines(
+  s: CalcState,
+  c: CompiledRule,
+  v: Dec,
+  eligible: readonly number[],
+  credited: BigInt64Array,
+  lessRedeemed: boolean,
+  factor: bigint,
+  den: bigint,
+): { total: bigint; lines: readonly number[] } {
+  const percentage = c.rule.value!.type === 'percentage';
+  const bd = s.digits.bonuses;
+  const slots = s.current;
   const acc = s.acc;
   acc[2] = 0n;
-  let lines: number[] | null = null; // the eligible list itself unless a line is left out
+  let lines: number[] | null = null;
   const zeroAsOne = c.rule.item_zero_quantity_as_one_quantity === 1;
   for (let k = 0; k < eligible.length; k++) {
     const i = eligible[k]!;
@@ -278,7 +315,7 @@ function creditEveryLine(
     if (zeroAsOne) line.zeroAsOne = true;
     // n / d: n in a scratch slot, as a bigint chosen by a branch would be a heap BigInt.
     let d: bigint;
-    if (type === 'percentage') {
+    if (percentage) {
       const redeemed = lessRedeemed ? line.redeemed.units : 0n;
       acc[3] = BigInt.asIntN(64, BigInt.asIntN(64, slots[i]! - redeemed) * factor);
       d = den;

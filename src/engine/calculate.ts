@@ -50,8 +50,9 @@ import {
   type CalcState,
   type Digits,
   type LineInit,
+  type SpentPart,
 } from './state.js';
-import { newAct } from './thresholds.js';
+import { newAct, newEvaluating } from './thresholds.js';
 import { finalValues, outputLine, outputRule } from './totals.js';
 
 export function digitsOf(check: {
@@ -91,8 +92,30 @@ export function buildLine(
   completion: boolean,
   slots?: BigInt64Array,
 ): LineState | ErrorResult {
-  const priceDigits = item.price_decimal_digits ?? digits.amount;
+  const refused = lineInputError(item, index, completion);
+  if (refused) return refused;
   const quantityDigits = item.quantity_decimal_digits ?? 3;
+  const quantity = quantityOf(item.processed_quantity ?? item.quantity, quantityDigits);
+  const unpriced = unpricedError(item, index);
+  if (unpriced) return unpriced;
+  // The constructor copies its init: one scratch init serves every line.
+  const init = LINE_INIT;
+  init.index = index;
+  init.item = item;
+  init.quantity = quantity;
+  init.amount = lineAmount(item, quantity, digits.amount);
+  init.moneyDigits = digits.amount;
+  init.priceDigits = item.price_decimal_digits ?? digits.amount;
+  init.quantityDigits = quantityDigits;
+  return new LineState(init, slots);
+}
+
+/** What the schema cannot say of a line's values, in buildLine's order of checks. */
+function lineInputError(
+  item: EngineCheckItem,
+  index: number,
+  completion: boolean,
+): ErrorResult | null {
   if (!completion) {
     // A completion sent as a sale would charge a quantity that may not be the one dispensed.
     for (const key of PROCESSED_KEYS) {
@@ -109,7 +132,11 @@ export function buildLine(
     if (v !== undefined && v < 0)
       return engineError('invalid-input', `${key} must not be negative`, itemPath(index, key));
   }
-  // A completion is calculated on the processed values, never more than authorised (engine.md 12).
+  return aboveAuthorisedError(item, index) ?? piecesError(item, index);
+}
+
+/** A completion is calculated on the processed values, never more than authorised (engine.md 12). */
+function aboveAuthorisedError(item: EngineCheckItem, index: number): ErrorResult | null {
   if (
     item.processed_quantity !== undefined &&
     item.authorized_quantity !== undefined &&
@@ -132,44 +159,46 @@ export function buildLine(
       itemPath(index, 'processed_amount'),
     );
   }
+  return null;
+}
+
+/** Goods counted in pieces are sold in whole ones (issue 12). */
+function piecesError(item: EngineCheckItem, index: number): ErrorResult | null {
   const sold = item.processed_quantity ?? item.quantity;
-  if (!Number.isInteger(sold) && countedInPieces(item)) {
-    return engineError(
-      'invalid-input',
-      `${item.title ?? item.code} is sold in whole pieces: ${sold} is not a whole number`,
-      itemPath(index, item.processed_quantity !== undefined ? 'processed_quantity' : 'quantity'),
-      { quantity: sold },
-    );
-  }
-  const quantity = quantityOf(sold, quantityDigits);
-  // A processed quantity alone is priced (engine.md 17.3): the request's amount is what was
-  // authorised, not what was dispensed, so without a price the line cannot be priced.
-  const dispensedOnly =
-    item.processed_quantity !== undefined && item.processed_amount === undefined;
-  if (dispensedOnly && item.price === undefined) {
-    return engineError(
-      'invalid-input',
-      'a processed quantity without a processed amount needs the price to be priced',
-      itemPath(index, 'processed_amount'),
-    );
-  }
-  let amount: Dec;
-  const given = item.processed_amount ?? (dispensedOnly ? undefined : item.amount);
-  if (given !== undefined) amount = round(dec(given), digits.amount);
+  if (Number.isInteger(sold) || !countedInPieces(item)) return null;
+  return engineError(
+    'invalid-input',
+    `${item.title ?? item.code} is sold in whole pieces: ${sold} is not a whole number`,
+    itemPath(index, item.processed_quantity !== undefined ? 'processed_quantity' : 'quantity'),
+    { quantity: sold },
+  );
+}
+
+/**
+ * A processed quantity alone is priced (engine.md 17.3): the request's amount is what was
+ * authorised, not what was dispensed.
+ */
+const dispensedOnly = (item: EngineCheckItem): boolean =>
+  item.processed_quantity !== undefined && item.processed_amount === undefined;
+
+/** A line that must be priced (dispensedOnly) and has no price. */
+function unpricedError(item: EngineCheckItem, index: number): ErrorResult | null {
+  if (!dispensedOnly(item) || item.price !== undefined) return null;
+  return engineError(
+    'invalid-input',
+    'a processed quantity without a processed amount needs the price to be priced',
+    itemPath(index, 'processed_amount'),
+  );
+}
+
+/** The line amount rules start from: the one given, else price x quantity, else 0. */
+function lineAmount(item: EngineCheckItem, quantity: Dec, moneyDigits: number): Dec {
+  const given = item.processed_amount ?? (dispensedOnly(item) ? undefined : item.amount);
+  if (given !== undefined) return round(dec(given), moneyDigits);
   // The price exactly as given, rounded once with the product (engine.md 17.1): price
   // digits are for the prices the engine computes.
-  else if (item.price !== undefined) amount = mulRounded(dec(item.price), quantity, digits.amount);
-  else amount = ZERO;
-  // The constructor copies its init: one scratch init serves every line.
-  const init = LINE_INIT;
-  init.index = index;
-  init.item = item;
-  init.quantity = quantity;
-  init.amount = amount;
-  init.moneyDigits = digits.amount;
-  init.priceDigits = priceDigits;
-  init.quantityDigits = quantityDigits;
-  return new LineState(init, slots);
+  if (item.price !== undefined) return mulRounded(dec(item.price), quantity, moneyDigits);
+  return ZERO;
 }
 
 /** Goods counted in pieces (ours, issue 12): `whole_number` = 1, or the unit `pc`. */
@@ -271,6 +300,7 @@ export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineRe
     acc: new BigInt64Array(ACC_SLOTS),
     current,
     act: newAct(),
+    evaluating: newEvaluating(),
     allocation: scratch,
     scratch,
   };
@@ -317,17 +347,16 @@ const LIMIT = 2n ** 53n;
 const small = (units: bigint | null): units is bigint =>
   units !== null && units < LIMIT && units > -LIMIT;
 
-/** Taxes, margins, services and totals; then the payment from a special account. */
+/**
+ * Taxes, margins, services and totals; then the payment from a special account. The line loop
+ * stays here: it makes finish hot enough to be fully optimised, which keeps the temporaries of
+ * the answer's values off the heap (bench/README.md, allocation per check).
+ */
 function finish(s: CalcState, redeemed: ReturnType<typeof redeemedCoupons>): EngineResult {
   const { amount: md, bonuses: bd } = s.digits;
   const check = s.check;
-  // The totals as minor units at money digits, where every line value is exact (rounded
-  // there), summed in the scratch slots (CalcState.acc) while each is below 2^53 and the
-  // lines fewer than 1024; anything else (a value with more digits: none today) sends the
-  // sums through decimals instead.
   const acc = s.acc;
-  const slots = s.current;
-  acc.fill(0n);
+  acc.fill(0n); // the totals in minor units while `exact` (addExact)
   let exact = s.lines.length < 1024;
   const allTaxes: EngineTaxItem[] = [];
   const allMargins: EngineMarginItem[] = [];
@@ -339,35 +368,7 @@ function finish(s: CalcState, redeemed: ReturnType<typeof redeemedCoupons>): Eng
     const after = needsBase(s, line) ? line.current : ZERO; // the base of taxes and margins
     const taxes = lineTaxes(s, line, after);
     const margins = lineMargins(s, line, line.recalculated?.quantity ?? line.quantity, after);
-    if (exact) {
-      const a = line.gross;
-      const t = unitsAt(taxes.sales, md);
-      const r = unitsAt(line.redeemed, md);
-      const current = slots[k]!;
-      if (
-        small(a) &&
-        small(t) &&
-        small(r) &&
-        a >= 0n &&
-        line.wide === null &&
-        current >= 0n &&
-        current < LIMIT
-      ) {
-        // The discount a - current from the line's slot (within 2^53 as both are).
-        acc[0] = BigInt.asIntN(64, acc[0]! + a);
-        acc[1] = BigInt.asIntN(64, acc[1]! + BigInt.asIntN(64, a - current));
-        acc[2] = BigInt.asIntN(64, acc[2]! + t);
-        acc[3] = BigInt.asIntN(64, acc[3]! + r);
-      } else {
-        const d = a - line.currentUnits;
-        if (small(a) && small(d) && small(t) && small(r)) {
-          acc[0] = BigInt.asIntN(64, acc[0]! + a);
-          acc[1] = BigInt.asIntN(64, acc[1]! + d);
-          acc[2] = BigInt.asIntN(64, acc[2]! + t);
-          acc[3] = BigInt.asIntN(64, acc[3]! + r);
-        } else exact = false;
-      }
-    }
+    if (exact) exact = addExact(s, line, k, taxes.sales);
     for (let j = 0; j < taxes.items.length; j++) allTaxes.push(taxes.items[j]!);
     for (let j = 0; j < margins.length; j++) allMargins.push(margins[j]!);
     items[k] = outputLine(s, line, taxes.items, margins);
@@ -416,27 +417,91 @@ function finish(s: CalcState, redeemed: ReturnType<typeof redeemedCoupons>): Eng
   };
   if (check.check_services !== undefined) out.check_services = services.services;
   if (check.redeemed_coupons !== undefined) out.redeemed_coupons = redeemed;
-  const vat = aggregateByCode(allTaxes.filter((t) => t.type === 'vat'));
-  const salesTaxes = aggregateByCode(allTaxes.filter((t) => t.type === 'sales'));
+  addTaxesAndMargins(out, allTaxes, allMargins);
+  addBonusesSpent(s, out);
+  return withAccountPayment(s, out, toPay);
+}
+
+/**
+ * Adds line `k`'s amount, discount, sales taxes and money paid with bonuses to the totals in
+ * s.acc[0..3], as minor units at money digits, where every line value is exact (rounded
+ * there): summed in the scratch slots while each is below 2^53 and the lines fewer than 1024.
+ * False, nothing added, when the line is off that ground (a value with more digits: none
+ * today): finish then sums through decimals instead.
+ */
+function addExact(s: CalcState, line: LineState, k: number, sales: Dec): boolean {
+  const md = s.digits.amount;
+  const acc = s.acc;
+  const a = line.gross;
+  const t = unitsAt(sales, md);
+  const r = unitsAt(line.redeemed, md);
+  const current = s.current[k]!;
+  if (
+    small(a) &&
+    small(t) &&
+    small(r) &&
+    a >= 0n &&
+    line.wide === null &&
+    current >= 0n &&
+    current < LIMIT
+  ) {
+    // The discount a - current from the line's slot (within 2^53 as both are).
+    acc[0] = BigInt.asIntN(64, acc[0]! + a);
+    acc[1] = BigInt.asIntN(64, acc[1]! + BigInt.asIntN(64, a - current));
+    acc[2] = BigInt.asIntN(64, acc[2]! + t);
+    acc[3] = BigInt.asIntN(64, acc[3]! + r);
+    return true;
+  }
+  const d = a - line.currentUnits;
+  if (!(small(a) && small(d) && small(t) && small(r))) return false;
+  acc[0] = BigInt.asIntN(64, acc[0]! + a);
+  acc[1] = BigInt.asIntN(64, acc[1]! + d);
+  acc[2] = BigInt.asIntN(64, acc[2]! + t);
+  acc[3] = BigInt.asIntN(64, acc[3]! + r);
+  return true;
+}
+
+// finish's callbacks, made once: these steps run once per check, too rarely to be optimised,
+// and an arrow function written inline there is a new object at every call.
+const isVat = (t: EngineTaxItem): boolean => t.type === 'vat';
+const isSalesTax = (t: EngineTaxItem): boolean => t.type === 'sales';
+const spentRecord = (p: SpentPart) => ({
+  source: p.source,
+  ...(p.id !== undefined ? { id: p.id } : {}),
+  ...(p.expire !== undefined ? { expire: p.expire } : {}),
+  amount: wireExact(p.amount),
+});
+
+/** The check's taxes (VAT and sales) and margins, each summed by code; absent when none. */
+function addTaxesAndMargins(
+  out: EngineCheckResult,
+  allTaxes: readonly EngineTaxItem[],
+  allMargins: readonly EngineMarginItem[],
+): void {
+  const vat = aggregateByCode(allTaxes.filter(isVat));
+  const salesTaxes = aggregateByCode(allTaxes.filter(isSalesTax));
   if (vat.length + salesTaxes.length > 0) out.calculated_taxes = { base: vat, sales: salesTaxes };
   else delete out.calculated_taxes;
   if (allMargins.length > 0)
     out.calculated_margins = { terminal_additional_costs: aggregateByCode(allMargins) };
   else delete out.calculated_margins;
-  if (s.spent.length > 0) {
-    // Which lots paid, so a refund can return them (and let expired lots stay expired). The
-    // parts are exact (a lot of 2.5 at 0 bonus digits gave 2.5) and add up to the amount
-    // redeemed (engine.md 17.2).
-    out.external_additional_info = {
-      ...(request.external_additional_info ?? {}),
-      bonuses_spent: s.spent.map((p) => ({
-        source: p.source,
-        ...(p.id !== undefined ? { id: p.id } : {}),
-        ...(p.expire !== undefined ? { expire: p.expire } : {}),
-        amount: wireExact(p.amount),
-      })),
-    };
-  }
+}
+
+/**
+ * Which lots paid, so a refund can return them (and let expired lots stay expired). The
+ * parts are exact (a lot of 2.5 at 0 bonus digits gave 2.5) and add up to the amount
+ * redeemed (engine.md 17.2).
+ */
+function addBonusesSpent(s: CalcState, out: EngineCheckResult): void {
+  if (s.spent.length === 0) return;
+  out.external_additional_info = {
+    ...(s.check.external_additional_info ?? {}),
+    bonuses_spent: s.spent.map(spentRecord),
+  };
+}
+
+/** The answer, with the payment from a special account (its debit the first charge) if any. */
+function withAccountPayment(s: CalcState, out: EngineCheckResult, toPay: Dec): EngineResult {
   const charges = [...s.charges];
   if (s.paysFromAccount) {
     const paid = payFromAccount(s, toPay);

@@ -69,38 +69,46 @@ export function refund(ctx: EngineContext): EngineResult {
   const original = ctx.original;
   if (!original)
     return engineError('invalid-input', 'a refund needs the original check', 'original');
-  const md = original.amount_decimal_digits ?? 2;
-  const bd = original.bonuses_decimal_digits ?? 2;
-  const sd = original.special_accounts_decimal_digits ?? 2;
+  const dg: RefundDigits = {
+    md: original.amount_decimal_digits ?? 2,
+    bd: original.bonuses_decimal_digits ?? 2,
+    sd: original.special_accounts_decimal_digits ?? 2,
+  };
   const items = original.check_items ?? [];
   const cancel = ctx.refund_lines === undefined;
   const today = localDate(ctx.now, zoneOf(ctx.pos, ctx.business));
-  const broken = inconsistency(original, items, md, cancel);
+  const broken = inconsistency(original, items, dg.md, cancel);
   if (broken) return broken;
+  const values = lineValues(original, items, dg);
+  const charges = original.special_accounts_charges ?? [];
+  const shares = chargeShares(charges, values, dg.sd);
+  const refunded = refundedQuantities(ctx, values);
+  if (!(refunded instanceof Map)) return refunded;
+  const back = returnedValues(items, values, shares, refunded, dg);
+  if (cancel) {
+    // The whole check: what the check says, services and shipping included.
+    back.bonusesBack = toMinor(num(original.bonuses_redeemed_amount), dg.bd);
+    back.writeOff = toMinor(num(original.bonuses_added_amount), dg.bd);
+  }
+  return refundAnswer(ctx, original, back, cancel, today, dg);
+}
 
-  // What each line carries, including its share of check-level bonuses and charges.
+/** The original check's money, bonus and special-account digits. */
+interface RefundDigits {
+  readonly md: number;
+  readonly bd: number;
+  readonly sd: number;
+}
+
+/** What each line carries, including its share of the check's bonuses redeemed. */
+function lineValues(
+  original: EngineProcessedCheck,
+  items: readonly EngineCheckItem[],
+  { md, bd }: RefundDigits,
+): LineValues[] {
   const redeemedMoney = items.map((it) => toMinor(num(it.calculated_bonuses_redeemed_amount), md));
   const bonusesByLine = allocate(toMinor(num(original.bonuses_redeemed_amount), bd), redeemedMoney);
-  const toPay = items.map((it, i) => {
-    const v =
-      toMinor(num(it.amount), md) -
-      toMinor(num(it.discount_amount), md) -
-      redeemedMoney[i]! +
-      salesOf(it, md);
-    return v > 0n ? v : 0n;
-  });
-  const afterDiscount = items.map((it) => {
-    const v = toMinor(num(it.amount), md) - toMinor(num(it.discount_amount), md);
-    return v > 0n ? v : 0n;
-  });
-  const charges = original.special_accounts_charges ?? [];
-  const chargeShares = charges.map((c) =>
-    allocate(
-      toMinor(num(c.amount), c.decimal_digits ?? sd),
-      c.direction === 'debit' ? toPay : afterDiscount,
-    ),
-  );
-  const values: LineValues[] = items.map((it, i) => {
+  return items.map((it, i) => {
     const qDigits = it.quantity_decimal_digits ?? 3;
     return {
       quantity: round(num(it.quantity), qDigits),
@@ -115,65 +123,120 @@ export function refund(ctx: EngineContext): EngineResult {
       credit: 0n,
     };
   });
+}
 
-  // Which quantity of which line goes back.
+/**
+ * Each charge spread over the lines: a debit by what each line paid (after discounts and
+ * bonuses, with its sales taxes), a credit (cashback) by each line's amount after discounts.
+ */
+function chargeShares(
+  charges: readonly EngineSpecialAccountCharge[],
+  values: readonly LineValues[],
+  sd: number,
+): bigint[][] {
+  const toPay = values.map((v) => {
+    const paid = v.amount - v.discount - v.redeemed + v.sales;
+    return paid > 0n ? paid : 0n;
+  });
+  const afterDiscount = values.map((v) => {
+    const after = v.amount - v.discount;
+    return after > 0n ? after : 0n;
+  });
+  return charges.map((c) =>
+    allocate(
+      toMinor(num(c.amount), c.decimal_digits ?? sd),
+      c.direction === 'debit' ? toPay : afterDiscount,
+    ),
+  );
+}
+
+/** Which quantity of which line goes back: every line's in a cancel, else `refund_lines`. */
+function refundedQuantities(
+  ctx: EngineContext,
+  values: readonly LineValues[],
+): Map<number, Dec> | ErrorResult {
   const refunded = new Map<number, Dec>();
-  if (cancel) {
+  if (ctx.refund_lines === undefined) {
     values.forEach((v, i) => refunded.set(i, v.quantity));
-  } else {
-    for (const [j, r] of ctx.refund_lines!.entries()) {
-      const v = values[r.index];
-      if (!v)
-        return engineError(
-          'invalid-input',
-          `the original check has no line ${r.index}`,
-          `refund_lines[${j}].index`,
-        );
-      if (refunded.has(r.index))
-        return engineError(
-          'invalid-input',
-          `line ${r.index} is listed twice`,
-          `refund_lines[${j}].index`,
-        );
-      const k = round(dec(r.quantity), v.qDigits);
-      if (gt(k, v.quantity)) {
-        return engineError(
-          'invalid-input',
-          `line ${r.index} has only ${toNumber(v.quantity)} to refund`,
-          `refund_lines[${j}].quantity`,
-        );
-      }
-      refunded.set(r.index, k);
-    }
+    return refunded;
   }
+  for (const [j, r] of ctx.refund_lines.entries()) {
+    const v = values[r.index];
+    if (!v)
+      return engineError(
+        'invalid-input',
+        `the original check has no line ${r.index}`,
+        `refund_lines[${j}].index`,
+      );
+    if (refunded.has(r.index))
+      return engineError(
+        'invalid-input',
+        `line ${r.index} is listed twice`,
+        `refund_lines[${j}].index`,
+      );
+    const k = round(dec(r.quantity), v.qDigits);
+    if (gt(k, v.quantity)) {
+      return engineError(
+        'invalid-input',
+        `line ${r.index} has only ${toNumber(v.quantity)} to refund`,
+        `refund_lines[${j}].quantity`,
+      );
+    }
+    refunded.set(r.index, k);
+  }
+  return refunded;
+}
 
-  let amount = 0n;
-  let discount = 0n;
-  let redeemed = 0n;
-  let bonusesBack = 0n;
-  let writeOff = 0n;
-  let sales = 0n;
-  const chargeBack = charges.map(() => 0n);
-  const lines: EngineCheckItem[] = [];
+/** What the refunded units return, in minor units, and the refund's lines. */
+interface Returned {
+  amount: bigint;
+  discount: bigint;
+  redeemed: bigint;
+  bonusesBack: bigint;
+  writeOff: bigint;
+  sales: bigint;
+  /** Per charge of the original check, the part that goes back. */
+  readonly chargeBack: bigint[];
+  readonly lines: EngineCheckItem[];
+}
+
+/** Sums each refunded line's share of its values, in line order. */
+function returnedValues(
+  items: readonly EngineCheckItem[],
+  values: readonly LineValues[],
+  shares: readonly (readonly bigint[])[],
+  refunded: ReadonlyMap<number, Dec>,
+  dg: RefundDigits,
+): Returned {
+  const back: Returned = {
+    amount: 0n,
+    discount: 0n,
+    redeemed: 0n,
+    bonusesBack: 0n,
+    writeOff: 0n,
+    sales: 0n,
+    chargeBack: shares.map(() => 0n),
+    lines: [],
+  };
   for (const [i, k] of [...refunded.entries()].sort((a, b) => a[0] - b[0])) {
     const v = values[i]!;
-    const it = items[i]!;
     const share = (total: bigint) => unitShare(total, v.quantity, k, v.qDigits);
     const a = share(v.amount);
     const d = share(v.discount);
     const r = share(v.redeemed);
     const b = share(v.bonusesAdded);
-    amount += a;
-    discount += d;
-    redeemed += r;
-    bonusesBack += share(v.bonusesRedeemed);
-    writeOff += b;
-    sales += share(v.sales);
-    chargeShares.forEach((parts, c) => {
-      chargeBack[c]! += share(parts[i] ?? 0n);
+    back.amount += a;
+    back.discount += d;
+    back.redeemed += r;
+    back.bonusesBack += share(v.bonusesRedeemed);
+    back.writeOff += b;
+    back.sales += share(v.sales);
+    shares.forEach((parts, c) => {
+      back.chargeBack[c]! += share(parts[i] ?? 0n);
     });
-    lines.push({
-      ...it,
+    const { md, bd } = dg;
+    back.lines.push({
+      ...items[i]!,
       quantity: toNumber(k),
       amount: toNumber(fromMinor(a, md)),
       discount_amount: toNumber(fromMinor(d, md)),
@@ -182,26 +245,34 @@ export function refund(ctx: EngineContext): EngineResult {
       bonuses_added: toNumber(fromMinor(b, bd)),
     });
   }
-  if (cancel) {
-    // The whole check: what the check says, services and shipping included.
-    bonusesBack = toMinor(num(original.bonuses_redeemed_amount), bd);
-    writeOff = toMinor(num(original.bonuses_added_amount), bd);
-  }
+  return back;
+}
 
+/** The refund check: a cancel repeats the stored totals, a partial refund sums its lines. */
+function refundAnswer(
+  ctx: EngineContext,
+  original: EngineProcessedCheck,
+  back: Returned,
+  cancel: boolean,
+  today: string,
+  { md, bd, sd }: RefundDigits,
+): EngineResult {
   // Bonuses spent from lots that have expired meanwhile stay expired (engine.md 15).
-  const expired = expiredShare(original, fromMinor(bonusesBack, bd), today, bd);
-  const returned = sub(fromMinor(bonusesBack, bd), expired);
-
-  const summary = cancel ? num(original.summary_amount ?? original.amount) : fromMinor(amount, md);
+  const expired = expiredShare(original, fromMinor(back.bonusesBack, bd), today, bd);
+  const returned = sub(fromMinor(back.bonusesBack, bd), expired);
+  const summary = cancel
+    ? num(original.summary_amount ?? original.amount)
+    : fromMinor(back.amount, md);
   const toPayBack = cancel
     ? num(original.amount_to_pay)
-    : fromMinor(amount - discount - redeemed + sales, md);
-  const refundCharges: EngineSpecialAccountCharge[] = charges.map((c, n) => ({
-    ...c,
-    amount: cancel ? c.amount : toNumber(fromMinor(chargeBack[n]!, c.decimal_digits ?? sd)),
-  }));
-
-  const writeOffDec = fromMinor(writeOff, bd);
+    : fromMinor(back.amount - back.discount - back.redeemed + back.sales, md);
+  const refundCharges: EngineSpecialAccountCharge[] = (original.special_accounts_charges ?? []).map(
+    (c, n) => ({
+      ...c,
+      amount: cancel ? c.amount : toNumber(fromMinor(back.chargeBack[n]!, c.decimal_digits ?? sd)),
+    }),
+  );
+  const writeOffDec = fromMinor(back.writeOff, bd);
   const owed = owedBonuses(ctx, writeOffDec, returned, today);
   const {
     special_account_pin: _pin,
@@ -218,11 +289,11 @@ export function refund(ctx: EngineContext): EngineResult {
       ? { preliminary_transaction_id: original.transaction_id }
       : {}),
     preliminary_transaction_type: original.transaction_type ?? 'sale',
-    check_items: lines,
-    amount: cancel ? toNumber(num(original.amount)) : toNumber(fromMinor(amount, md)),
+    check_items: back.lines,
+    amount: cancel ? toNumber(num(original.amount)) : toNumber(fromMinor(back.amount, md)),
     discount_amount: cancel
       ? toNumber(num(original.discount_amount))
-      : toNumber(fromMinor(discount, md)),
+      : toNumber(fromMinor(back.discount, md)),
     bonuses_redeemed_amount: wire(returned, bd),
     bonuses_added_amount: wire(writeOffDec, bd),
     services_amount: cancel ? toNumber(num(original.services_amount)) : 0,

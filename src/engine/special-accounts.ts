@@ -253,31 +253,48 @@ export function accountAccessError(s: CalcState): ErrorResult | null {
 export function payFromAccount(s: CalcState, amountToPay: Dec): AccountPayment | ErrorResult {
   const access = accountAccessError(s);
   if (access) return access;
-  const check = s.check;
-  const corporate = check.payment_type === 'corporate-special-account';
-  const id = check.payment_id;
-  const idPath = 'check.payment_id';
-  let source: Source | null = null;
-  if (id) {
-    if (corporate) {
-      const a = s.ctx.corporate_accesses.find((x) => x.id === id);
-      source = a ? corporateSource(a) : null;
-    } else {
-      const a = s.ctx.special_accounts.find((x) => x.id === id);
-      source = a ? customerSource(a) : null;
-    }
-  }
+  const id = s.check.payment_id;
+  const source = paymentSource(s);
   if (!source)
-    return engineError('account-not-found', `no special account ${id ?? '(none)'}`, idPath);
+    return engineError('account-not-found', `no special account ${id ?? '(none)'}`, ID_PATH);
+  // In engine.md 16's order: the first failure is the error.
+  const refused =
+    availabilityError(s, source, id!) ??
+    goodsError(s, source) ??
+    (skipsRequiredValues(s) ? null : requiredValuesError(s, source));
+  if (refused) return refused;
+  const digits = s.digits.special;
+  const charge = round(amountToPay, digits);
+  return (
+    headroomError(source, s.ctx.pending.accounts, id!, charge, digits) ?? payment(s, source, charge)
+  );
+}
+
+const ID_PATH = 'check.payment_id';
+
+/** The account (or corporate access) `check.payment_id` names, or null. */
+function paymentSource(s: CalcState): Source | null {
+  const id = s.check.payment_id;
+  if (!id) return null;
+  if (s.check.payment_type === 'corporate-special-account') {
+    const a = s.ctx.corporate_accesses.find((x) => x.id === id);
+    return a ? corporateSource(a) : null;
+  }
+  const a = s.ctx.special_accounts.find((x) => x.id === id);
+  return a ? customerSource(a) : null;
+}
+
+/** Whether the account may pay now and in the check's currency. */
+function availabilityError(s: CalcState, source: Source, id: string): ErrorResult | null {
   if (!source.active) {
-    return engineError('account-inactive', `special account ${id} is not active`, idPath);
+    return engineError('account-inactive', `special account ${id} is not active`, ID_PATH);
   }
   const nowMs = Date.parse(s.ctx.now);
   if (!source.windows.every((w) => inWindow(nowMs, w))) {
     return engineError(
       'account-outside-window',
       `special account ${id} is not available now`,
-      idPath,
+      ID_PATH,
     );
   }
   if (source.account.type === 'quantity') {
@@ -285,16 +302,21 @@ export function payFromAccount(s: CalcState, amountToPay: Dec): AccountPayment |
     return engineError(
       'currency-mismatch',
       `special account ${id} holds a quantity, not money in the check's currency`,
-      idPath,
+      ID_PATH,
     );
   }
   if (s.currency !== undefined && source.account.currency !== s.currency) {
     return engineError(
       'currency-mismatch',
       `special account currency ${source.account.currency ?? '(none)'} is not the check's ${s.currency}`,
-      idPath,
+      ID_PATH,
     );
   }
+  return null;
+}
+
+/** The check's codes outside a goods list of the source (an empty list allows every code). */
+function goodsError(s: CalcState, source: Source): ErrorResult | null {
   for (const goods of source.goods) {
     if (goods.length === 0) continue;
     const allowed = new Set(goods);
@@ -310,85 +332,121 @@ export function payFromAccount(s: CalcState, amountToPay: Dec): AccountPayment |
       );
     }
   }
-  // Required values: `process` verifies them, unless a completion's pre-authorisation did.
-  const processing = s.mode === 'process';
-  const skipVerify =
-    processing &&
+  return null;
+}
+
+/** Required values: `process` verifies them, unless a completion's pre-authorisation did. */
+function skipsRequiredValues(s: CalcState): boolean {
+  const check = s.check;
+  return (
+    s.mode === 'process' &&
     check.transaction_type === 'completion' &&
-    check.special_account_required_values_verify === false;
-  if (!skipVerify) {
-    if (source.securityCode) {
-      const pin = check.special_account_pin;
-      if (pin === undefined || pin === '') {
-        if (processing)
-          return engineError(
-            'pin-required',
-            'this account needs its PIN',
-            'check.special_account_pin',
-          );
-      } else if (!source.pinVerified) {
-        return engineError('pin-invalid', 'the PIN is not valid', 'check.special_account_pin');
-      }
-    }
-    if (source.odometer !== 'none') {
-      const reading = check.odometer;
-      if (reading === undefined) {
-        if (processing && source.odometer === 'required') {
-          return engineError(
-            'odometer-required',
-            'this account needs an odometer reading',
-            'check.odometer',
-          );
-        }
-      } else {
-        if (reading < 0 || decimalPlacesOf(reading) > 2) {
-          return engineError(
-            'odometer-invalid',
-            'an odometer reading is >= 0 with at most two decimals',
-            'check.odometer',
-          );
-        }
-        const vehicle = check.vehicle_id ?? check.corporate_vehicle?.vehicle_id;
-        const unit = check.odometer_unit ?? check.terminal_odometer_measurement_units ?? 'km';
-        const last = s.ctx.vehicles.find((v) => v.vehicle_id === vehicle)?.last_odometer;
-        if (vehicle !== undefined && last && last.unit === unit && reading < last.value) {
-          return engineError(
-            'odometer-decreased',
-            `odometer ${reading} ${unit} is below the last reading ${last.value} ${unit}`,
-            'check.odometer',
-            { last: last.value, unit },
-          );
-        }
-      }
-    }
-    if (
-      source.vehicleId === 'required' &&
-      processing &&
-      !(check.vehicle_id ?? check.corporate_vehicle?.vehicle_id)
-    ) {
-      return engineError(
-        'vehicle-id-required',
-        'this account needs a vehicle id',
-        'check.vehicle_id',
-      );
+    check.special_account_required_values_verify === false
+  );
+}
+
+/** PIN, odometer and vehicle id: a missing one is an error only in `process`. */
+function requiredValuesError(s: CalcState, source: Source): ErrorResult | null {
+  const processing = s.mode === 'process';
+  const check = s.check;
+  if (source.securityCode) {
+    const pin = check.special_account_pin;
+    if (pin === undefined || pin === '') {
+      if (processing)
+        return engineError(
+          'pin-required',
+          'this account needs its PIN',
+          'check.special_account_pin',
+        );
+    } else if (!source.pinVerified) {
+      return engineError('pin-invalid', 'the PIN is not valid', 'check.special_account_pin');
     }
   }
-  const digits = s.digits.special;
-  const charge = round(amountToPay, digits);
-  for (const h of headroomOf(source, s.ctx.pending.accounts, id!)) {
+  if (source.odometer !== 'none') {
+    const refused = odometerError(s, source.odometer, processing);
+    if (refused) return refused;
+  }
+  if (
+    source.vehicleId === 'required' &&
+    processing &&
+    !(check.vehicle_id ?? check.corporate_vehicle?.vehicle_id)
+  ) {
+    return engineError(
+      'vehicle-id-required',
+      'this account needs a vehicle id',
+      'check.vehicle_id',
+    );
+  }
+  return null;
+}
+
+/** The odometer reading of an account that asks for one: well formed, never going back. */
+function odometerError(
+  s: CalcState,
+  asked: DataRequiredType,
+  processing: boolean,
+): ErrorResult | null {
+  const check = s.check;
+  const reading = check.odometer;
+  if (reading === undefined) {
+    if (processing && asked === 'required') {
+      return engineError(
+        'odometer-required',
+        'this account needs an odometer reading',
+        'check.odometer',
+      );
+    }
+    return null;
+  }
+  if (reading < 0 || decimalPlacesOf(reading) > 2) {
+    return engineError(
+      'odometer-invalid',
+      'an odometer reading is >= 0 with at most two decimals',
+      'check.odometer',
+    );
+  }
+  const vehicle = check.vehicle_id ?? check.corporate_vehicle?.vehicle_id;
+  const unit = check.odometer_unit ?? check.terminal_odometer_measurement_units ?? 'km';
+  const last = s.ctx.vehicles.find((v) => v.vehicle_id === vehicle)?.last_odometer;
+  if (vehicle !== undefined && last && last.unit === unit && reading < last.value) {
+    return engineError(
+      'odometer-decreased',
+      `odometer ${reading} ${unit} is below the last reading ${last.value} ${unit}`,
+      'check.odometer',
+      { last: last.value, unit },
+    );
+  }
+  return null;
+}
+
+/** The first limit (or the funds) that `charge` would exceed, as its error. */
+function headroomError(
+  source: Source,
+  held: Readonly<Record<string, number>>,
+  id: string,
+  charge: Dec,
+  digits: number,
+): ErrorResult | null {
+  for (const h of headroomOf(source, held, id)) {
     if (h.left === null || !gt(charge, h.left)) continue;
     const available = toNumber(round(max(ZERO, h.left), digits));
     return h.name === 'funds'
-      ? engineError('insufficient-funds', `the account has ${available}`, 'check.payment_id', {
+      ? engineError('insufficient-funds', `the account has ${available}`, ID_PATH, {
           available,
         })
       : engineError(
           'limit-exceeded',
           `the ${h.name} limit leaves ${toNumber(max(ZERO, h.left))}`,
-          'check.payment_id',
+          ID_PATH,
           { limit: h.name, available },
         );
   }
+  return null;
+}
+
+/** The accepted payment: its debit charge and what the answer says of the account. */
+function payment(s: CalcState, source: Source, charge: Dec): AccountPayment {
+  const digits = s.digits.special;
   const account = source.account;
   const currency = account.currency ?? s.currency;
   return {
