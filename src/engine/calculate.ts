@@ -52,7 +52,7 @@ import {
   type LineInit,
   type SpentPart,
 } from './state.js';
-import { newAct, newEvaluating } from './thresholds.js';
+import { newAct } from './thresholds.js';
 import { finalValues, outputLine, outputRule } from './totals.js';
 
 export function digitsOf(check: {
@@ -300,7 +300,6 @@ export function calculate(ctx: EngineContext, prepared: PreparedRules): EngineRe
     acc: new BigInt64Array(ACC_SLOTS),
     current,
     act: newAct(),
-    evaluating: newEvaluating(),
     allocation: scratch,
     scratch,
   };

@@ -14,7 +14,7 @@ import type {
 import type { LocalDateTime } from '../contract/local-time.js';
 import { type Dec, ZERO, eq, fromMinor, round } from '../money/index.js';
 import type { CompiledRule, LineScratch, PreparedRules } from './rule-index.js';
-import type { Act, Evaluating } from './thresholds.js';
+import type { Act } from './thresholds.js';
 import type { LineTemplate } from './totals.js';
 
 export interface Digits {
@@ -222,8 +222,6 @@ export interface CalcState {
   readonly current: BigInt64Array;
   /** What evaluate answers when a rule acts, refilled each time (thresholds.ts). */
   readonly act: Act;
-  /** evaluate's working state for the rule at hand, refilled each time (thresholds.ts). */
-  readonly evaluating: Evaluating;
   /** Scratch of the fixed-amount discount, made on first use (discounts.ts). */
   allocation: { readonly weights: BigInt64Array; readonly work: BigInt64Array } | null;
   /** The rule set's per-line arrays for this check (matching.ts lineScratch), if it has them. */

@@ -254,51 +254,130 @@ const fixedly = (c: CompiledRule, reason: FixedReason): Evaluation =>
   }));
 
 /**
- * evaluate's working state for the rule at hand, refilled by every evaluate (one per check:
- * CalcState.evaluating). Its steps read and fill it instead of returning tuples, so that
- * evaluating a rule allocates nothing.
- */
-export interface Evaluating {
-  /** The rule's matching lines once made (a rule that does not act never makes them). */
-  matching: readonly number[] | null;
-  /** How many lines match, and how many of them the group's exclusivity leaves free. */
-  count: number;
-  free: number;
-  /** The group's marks of lines the rule may not take; null: none, or every line is taken. */
-  taken: Uint8Array | null;
-  /** The rule tests the lines one by one: neither indexed nor taking every line. */
-  scans: boolean;
-  /** The dependency base; null: it is s.acc[1] minor units (ownAmountUnits). */
-  base: Dec | null;
-}
-
-export const newEvaluating = (): Evaluating => ({
-  matching: null,
-  count: 0,
-  free: 0,
-  taken: null,
-  scans: false,
-  base: null,
-});
-
-/**
  * Decides whether a candidate (engine.md 4.1-4.7 passed) acts and on which lines, or why it
  * does not (engine.md 17.9, 17.10), checking in this order: threshold, items_limit_min,
  * bonuses redeemed, account payment, then `no-line` (no line matches) or `lines-taken`
  * (every matching line taken by earlier rules of its group). Every candidate gets an answer:
- * none is dropped.
+ * none is dropped. It runs for every candidate, so its common path (the counting loops, the
+ * tier) stays here: the steps moved out are small enough for the optimiser to inline
+ * (takenMarks, freeAmong, fixedReason), or run only for a display rule, a report or a list
+ * that is built anyway.
  */
 export function evaluate(c: CompiledRule, s: CalcState, group: GroupState | null): Evaluation {
   if (c.display) return displayReport(c, s, group);
-  const e = s.evaluating;
-  countMatches(c, s, group, e);
-  const tier = reachedTier(c, s, group, e);
-  const refused = refusal(c, s, group, e, tier);
-  if (refused !== null) return refused;
+  // An indexed rule's matches are read from the check's index scratch (indexMatches), a
+  // scanning rule's by testing the lines, until its own list is needed: a rule that does
+  // not act never makes one.
+  const scratch = s.prepared.scratch;
+  const f = c.matching;
+  const scans = !c.indexed && !(f.everyLine && !f.excludes); // else its list exists already
+  let matching: readonly number[] | null = null;
+  let count = 0;
+  let free = 0;
+  const taken = takenMarks(c, group);
+  if (scans) {
+    for (const line of s.lines) {
+      if (passes(f, line.code, line.category)) {
+        count += 1;
+        // Without lines to tell free from taken only whether one matches counts: the
+        // eligible list, when needed, is the matching one.
+        if (taken === null) break;
+        free += 1 - taken[line.index]!;
+      }
+    }
+  } else {
+    if (c.indexed) count = scratch.counts[c.order]!;
+    else {
+      matching = matchingLines(c, s);
+      count = matching.length;
+    }
+    if (taken !== null && count > 0) {
+      const from = matching === null ? scratch.start[c.order]! : 0; // indexed: in the scratch
+      free = freeAmong(taken, matching ?? scratch.flat, from, count);
+    }
+  }
+  if (group === null) free = count; // no exclusivity outside the discount and bonuses groups
+  // No matching line and no lines of its own to depend on: an amount or quantity base is 0.
+  const type = c.rule.depends_type;
+  let base: Dec | null = null; // null: the base is s.acc[1] minor units (ownAmountUnits)
+  let tier: Tier | null | undefined;
+  if (
+    type === 'none' ||
+    (count === 0 && c.depends === c.matching && (type === 'amount' || type === 'quantity'))
+  )
+    tier = tierFor(c.tiers, (base = ZERO));
+  else if (matching === null && ownAmountUnits(c, s, scans, group)) {
+    tier = tierAtUnits(c.tiers, s.acc, s.digits.amount);
+    if (tier === undefined) tier = tierFor(c.tiers, (base = fromMinor(s.acc[1]!, s.digits.amount)));
+  } else {
+    base = dependencyBase(c, s, (matching ??= matchingLines(c, s)), group);
+    tier = tierFor(c.tiers, base);
+  }
+  // A coupon rule may come without a value: it then has no threshold to reach.
+  if (tier === null && (c.group !== 'coupon' || c.tiers.length > 0))
+    return thresholdReport(c, s, base);
+  if (c.rule.items_limit_min > 0) {
+    const short = itemsShortReport(c, s, (matching ??= matchingLines(c, s)));
+    if (short !== null) return short;
+  }
+  const reason = fixedReason(c, s, group, count, free);
+  if (reason !== null) return fixedly(c, reason);
+  let eligible: readonly number[] | null = null;
+  if (taken !== null && free < count) {
+    // An exclusive rule acts on untouched lines, a combinable one on lines no exclusive rule closed.
+    if (scans) eligible = freeScanned(c, s, taken, free);
+    else {
+      const from = matching === null ? scratch.start[c.order]! : 0; // indexed: in the scratch
+      eligible = freeListed(taken, matching ?? scratch.flat, from, count, free);
+    }
+  } // else every matching line is free: the list itself (never changed by its users)
   const act = s.act;
   act.tier = tier ?? NO_TIER;
-  act.eligible = eligibleLines(c, s, e) ?? e.matching ?? matchingLines(c, s);
+  act.eligible = eligible ?? matching ?? matchingLines(c, s);
   return act;
+}
+
+/**
+ * The group's marks of the lines this rule may not take: an exclusive rule takes untouched
+ * lines, a combinable one lines no exclusive rule closed. Null outside the discount and
+ * bonuses groups, and when every line is taken (none is free, only the count is needed).
+ */
+function takenMarks(c: CompiledRule, group: GroupState | null): Uint8Array | null {
+  if (group === null) return null;
+  const exclusive = c.rule.combine === 0;
+  if ((exclusive ? group.untouched : group.open) === 0) return null;
+  return exclusive ? group.touched : group.closed;
+}
+
+/** How many of a listed rule's `count` matching lines, `lines[from..]`, are not `taken`. */
+function freeAmong(
+  taken: Uint8Array,
+  lines: readonly number[] | Uint32Array,
+  from: number,
+  count: number,
+): number {
+  let free = 0;
+  for (let k = 0; k < count; k++) free += 1 - taken[lines[from + k]!]!;
+  return free;
+}
+
+/** The last reasons not to act, in evaluate's order, after threshold and items_limit_min. */
+function fixedReason(
+  c: CompiledRule,
+  s: CalcState,
+  group: GroupState | null,
+  count: number,
+  free: number,
+): FixedReason | null {
+  if (c.rule.apply_when_bonuses_redeemed === 0 && s.paysWithBonuses) return 'bonuses-redeemed';
+  if (c.rule.apply_when_customers_account_payment === 0 && s.paysFromAccount)
+    return 'account-payment';
+  if (count === 0) return 'no-line';
+  if (free > 0) return null;
+  // Taken lines without a unit for this rule never could take it: no-line, not lines-taken.
+  if (group !== null && (group.quantityZero ??= s.lines.some((l) => !l.hasQuantity)))
+    return unitlessReason(c, s);
+  return 'lines-taken';
 }
 
 /** A display rule's report: what its base lacks to the lowest threshold, or to items_limit_min. */
@@ -314,151 +393,57 @@ function displayReport(c: CompiledRule, s: CalcState, group: GroupState | null):
   return reported({ compiled: c, applied: false, reason: 'display', missing });
 }
 
-/**
- * Counts the rule's matching lines and the free ones among them (e.count, e.free; e.matching
- * when its list is at hand). An indexed rule's matches are read from the check's index
- * scratch (indexMatches), a scanning rule's by testing the lines, until its own list is
- * needed: a rule that does not act never makes one. Both loops stay in this one function:
- * it runs for every candidate, so one call, not two.
- */
-function countMatches(
-  c: CompiledRule,
-  s: CalcState,
-  group: GroupState | null,
-  e: Evaluating,
-): void {
-  const f = c.matching;
-  const scans = !c.indexed && !(f.everyLine && !f.excludes); // else its list exists already
-  const exclusive = c.rule.combine === 0;
-  // Every line taken by the group's exclusivity: none is free, only the count is needed.
-  const exhausted = group !== null && (exclusive ? group.untouched : group.open) === 0;
-  const taken = group === null || exhausted ? null : exclusive ? group.touched : group.closed;
-  let matching: readonly number[] | null = null;
-  let count = 0;
-  let free = 0;
-  if (scans) {
-    for (const line of s.lines) {
-      if (passes(f, line.code, line.category)) {
-        count += 1;
-        // Without lines to tell free from taken only whether one matches counts: the
-        // eligible list, when needed, is the matching one.
-        if (taken === null) break;
-        free += 1 - taken[line.index]!;
-      }
-    }
-  } else {
-    const scratch = s.prepared.scratch;
-    if (c.indexed) count = scratch.counts[c.order]!;
-    else {
-      matching = matchingLines(c, s);
-      count = matching.length;
-    }
-    if (taken !== null && count > 0) {
-      const from = matching === null ? scratch.start[c.order]! : 0; // indexed: in the scratch
-      const lines = matching ?? scratch.flat;
-      for (let k = 0; k < count; k++) free += 1 - taken[lines[from + k]!]!;
-    }
-  }
-  if (group === null) free = count; // no exclusivity outside the discount and bonuses groups
-  e.scans = scans;
-  e.taken = taken;
-  e.matching = matching;
-  e.count = count;
-  e.free = free;
-  e.base = null;
+/** A rule below its lowest threshold: what its base lacks (`base` null: s.acc[1] minor units). */
+function thresholdReport(c: CompiledRule, s: CalcState, base: Dec | null): Evaluation {
+  return reported({
+    compiled: c,
+    applied: false,
+    reason: 'threshold',
+    missing: missingTo(c.tiers, base ?? fromMinor(s.acc[1]!, s.digits.amount)),
+  });
 }
 
-/** The tier the rule's dependency base reaches (e.base set to the base, unless in s.acc[1]). */
-function reachedTier(
+/** The report of a rule whose matching lines count fewer units than items_limit_min, else null. */
+function itemsShortReport(
   c: CompiledRule,
   s: CalcState,
-  group: GroupState | null,
-  e: Evaluating,
-): Tier | null {
-  // No matching line and no lines of its own to depend on: an amount or quantity base is 0.
-  const type = c.rule.depends_type;
-  if (
-    type === 'none' ||
-    (e.count === 0 && c.depends === c.matching && (type === 'amount' || type === 'quantity'))
-  )
-    return tierFor(c.tiers, (e.base = ZERO));
-  if (e.matching === null && ownAmountUnits(c, s, e.scans, group)) {
-    const tier = tierAtUnits(c.tiers, s.acc, s.digits.amount);
-    if (tier !== undefined) return tier;
-    return tierFor(c.tiers, (e.base = fromMinor(s.acc[1]!, s.digits.amount)));
-  }
-  e.base = dependencyBase(c, s, (e.matching ??= matchingLines(c, s)), group);
-  return tierFor(c.tiers, e.base);
-}
-
-/** Why the rule does not act, in evaluate's order; null when it acts. */
-function refusal(
-  c: CompiledRule,
-  s: CalcState,
-  group: GroupState | null,
-  e: Evaluating,
-  tier: Tier | null,
+  matching: readonly number[],
 ): Evaluation | null {
-  // A coupon rule may come without a value: it then has no threshold to reach.
-  if (tier === null && (c.group !== 'coupon' || c.tiers.length > 0)) {
-    return reported({
-      compiled: c,
-      applied: false,
-      reason: 'threshold',
-      missing: missingTo(c.tiers, e.base ?? fromMinor(s.acc[1]!, s.digits.amount)),
-    });
-  }
-  if (c.rule.items_limit_min > 0) {
-    const units = matchingUnits(c, s, (e.matching ??= matchingLines(c, s)));
-    const min = dec(c.rule.items_limit_min);
-    if (lt(units, min)) {
-      return reported({
-        compiled: c,
-        applied: false,
-        reason: 'items-limit-min',
-        missing: sub(min, units),
-      });
-    }
-  }
-  if (c.rule.apply_when_bonuses_redeemed === 0 && s.paysWithBonuses)
-    return fixedly(c, 'bonuses-redeemed');
-  if (c.rule.apply_when_customers_account_payment === 0 && s.paysFromAccount)
-    return fixedly(c, 'account-payment');
-  if (e.count === 0) return fixedly(c, 'no-line');
-  if (e.free === 0) {
-    // Taken lines without a unit for this rule never could take it: no-line, not lines-taken.
-    if (group !== null && (group.quantityZero ??= s.lines.some((l) => !l.hasQuantity)))
-      return fixedly(c, unitlessReason(c, s));
-    return fixedly(c, 'lines-taken');
-  }
-  return null;
+  const units = matchingUnits(c, s, matching);
+  const min = dec(c.rule.items_limit_min);
+  if (!lt(units, min)) return null;
+  return reported({
+    compiled: c,
+    applied: false,
+    reason: 'items-limit-min',
+    missing: sub(min, units),
+  });
 }
 
-/**
- * The free matching lines when some matching line is taken: an exclusive rule acts on
- * untouched lines, a combinable one on lines no exclusive rule closed. Null when every
- * matching line is free: the matching list itself then (never changed by its users).
- */
-function eligibleLines(c: CompiledRule, s: CalcState, e: Evaluating): readonly number[] | null {
-  const taken = e.taken;
-  const count = e.count;
-  if (taken === null || e.free >= count) return null;
-  const some = new Array<number>(e.free); // its final length: one allocation
+/** The `free` matching lines of a scanning rule that are not `taken`: its lines tested again. */
+function freeScanned(c: CompiledRule, s: CalcState, taken: Uint8Array, free: number): number[] {
+  const some = new Array<number>(free); // its final length: one allocation
+  const f = c.matching;
   let n = 0;
-  if (e.scans) {
-    const f = c.matching;
-    for (const line of s.lines) {
-      if (taken[line.index] === 0 && passes(f, line.code, line.category)) some[n++] = line.index;
-    }
-  } else {
-    const scratch = s.prepared.scratch;
-    const matching = e.matching;
-    const from = matching === null ? scratch.start[c.order]! : 0; // indexed: in the scratch
-    const lines = matching ?? scratch.flat;
-    for (let k = 0; k < count; k++) {
-      const i = lines[from + k]!;
-      if (taken[i] === 0) some[n++] = i;
-    }
+  for (const line of s.lines) {
+    if (taken[line.index] === 0 && passes(f, line.code, line.category)) some[n++] = line.index;
+  }
+  return some;
+}
+
+/** The `free` lines not `taken` among a listed rule's `count` matching lines, `lines[from..]`. */
+function freeListed(
+  taken: Uint8Array,
+  lines: readonly number[] | Uint32Array,
+  from: number,
+  count: number,
+  free: number,
+): number[] {
+  const some = new Array<number>(free); // its final length: one allocation
+  let n = 0;
+  for (let k = 0; k < count; k++) {
+    const i = lines[from + k]!;
+    if (taken[i] === 0) some[n++] = i;
   }
   return some;
 }
