@@ -3,13 +3,13 @@
 // id or QR; vehicle by QR, tag or AVI id; coupon by code). Every statement is prepared once.
 import type Database from 'better-sqlite3';
 import type { z } from 'zod';
+import { pick } from '../contract/wire.js';
 import {
   engineShapes,
   ENTITIES,
   Entity,
   normaliseEmail,
   normalisePhone,
-  pick,
   recordSchemas,
   tables,
   withoutClearSecrets,

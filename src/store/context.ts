@@ -25,7 +25,8 @@ import {
 import { localDate, samePeriod, STAT_PERIODS, zoneOf } from '../contract/local-time.js';
 import { add, dec, gt, toNumber, ZERO, type Dec } from '../money/index.js';
 import type { Cache, CachedCustomer, CachedVehicle, IdType } from './cache.js';
-import { engineShapes, pick, type Entity, type RecordOf } from './entities.js';
+import { pick } from '../contract/wire.js';
+import { engineShapes, type Entity, type RecordOf } from './entities.js';
 import type { Ledger } from './ledger.js';
 import type { RuleSet } from './rules.js';
 

@@ -227,8 +227,6 @@ const keysOf = (schema: { shape: Record<string, unknown> }): readonly string[] =
   Object.keys(schema.shape);
 
 /** The fields of `record` that `keys` names (drops the store's own: customer_id, pin_hash...). */
-// Its home is the contract; kept here for the store's modules.
-export { pick } from '../contract/wire.js';
 
 /**
  * Entities the engine reads, with the engine contract's schema of that part of its context.

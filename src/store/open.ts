@@ -24,7 +24,8 @@ import {
   type ContextRequest,
   type RefundRequest,
 } from './context.js';
-import { engineRuleKeys, pick } from './entities.js';
+import { pick } from '../contract/wire.js';
+import { engineRuleKeys } from './entities.js';
 import { asStoreError, storeError } from './errors.js';
 import { createLedger, type OperationInput, type RecordResult } from './ledger.js';
 import {
