@@ -4,7 +4,7 @@
 // leaves open is ours and marked so. A record that fails its schema is quarantined by the
 // puller, never allowed to block the page.
 import { z } from 'zod';
-import type { Entity } from '../store/entities.js';
+import type { Entity } from '../contract/feed.js';
 import { looseBusiness } from '../contract/business.js';
 import { looseCustomer } from '../contract/customer.js';
 import {
@@ -16,9 +16,8 @@ import {
 import { looseShared } from '../contract/shared.js';
 import { date, num } from '../contract/wire.js';
 
-// The entity list is the store's (one list, src/store/entities.ts); these are the stricter
-// contract checks the puller plugs into it.
-export { Entity } from '../store/entities.js';
+// The entity list is the contract's (one list, src/contract/feed.ts); these are the stricter
+// contract checks the puller plugs into the store.
 
 const id = z.string().min(1);
 
