@@ -4,7 +4,7 @@
 import { events, type EventName, type EventPayload } from '../contract/commands.js';
 import { problemsOf } from '../contract/problems.js';
 
-export type EventListener = <E extends EventName>(name: E, payload: EventPayload<E>) => void;
+type EventListener = <E extends EventName>(name: E, payload: EventPayload<E>) => void;
 
 export interface EventHub {
   emit<E extends EventName>(name: E, payload: EventPayload<E>): void;

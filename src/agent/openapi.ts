@@ -222,7 +222,7 @@ function sessionPaths(): Record<string, Json> {
   };
 }
 
-export const AGENT_API_HEADER =
+const AGENT_API_HEADER =
   '# The agent API (OpenAPI 3.1). Generated from src/contract/commands.ts by src/agent/openapi.ts:\n' +
   '# do not edit; `UPDATE_OPENAPI=1 npx vitest run test/agent/openapi.test.ts` rewrites it.\n';
 

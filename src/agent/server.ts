@@ -44,7 +44,7 @@ import { resolveStatic, securityHeaders, sendStatic } from './static.js';
 import { stubHandlers, type AppInfo } from './stub-handlers.js';
 import { sameSecret, watchToken } from './token.js';
 
-export const HOST = LOCAL_HOST;
+const HOST = LOCAL_HOST;
 
 export interface AgentOptions {
   dataDir: string;
@@ -73,7 +73,7 @@ export interface AgentOptions {
   lockEnv?: LockEnv;
 }
 
-export interface AttachedWorkflow {
+interface AttachedWorkflow {
   handlers: Partial<Handlers>;
   close(): Promise<void>;
 }

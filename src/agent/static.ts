@@ -59,7 +59,7 @@ export const PLACEHOLDER_HTML = `<!doctype html>
 </html>
 `;
 
-export type StaticFile =
+type StaticFile =
   { kind: 'file'; path: string } | { kind: 'placeholder' } | { kind: 'none' };
 
 async function isFile(p: string): Promise<boolean> {

@@ -13,7 +13,7 @@ export function newSecret(bytes = 32): string {
 }
 
 /** Reads DIR/agent-token, creating it when absent; narrows a too-open mode back to 0600. */
-export function loadOrCreateToken(dir: string): string {
+function loadOrCreateToken(dir: string): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // The data directory is the till's alone (docs/store.md, "File modes").
   if (process.platform !== 'win32' && (statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);

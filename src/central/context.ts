@@ -252,7 +252,7 @@ function engineAccess(
   return out;
 }
 
-export interface BuildOptions {
+interface BuildOptions {
   mode: 'calc' | 'process';
   nowMs: number;
   terminal: TerminalInfo;

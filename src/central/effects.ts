@@ -44,7 +44,7 @@ const n = (v: unknown): Dec => (typeof v === 'number' ? dec(v) : ZERO);
  * wants of every id (a coupon's id comes back in checks that present it), and the same for
  * the same transaction, so the sandbox's records replay alike.
  */
-export function derivedId(transactionId: string, what: string): string {
+function derivedId(transactionId: string, what: string): string {
   const b = createHash('sha1').update(`${transactionId}/${what}`).digest().subarray(0, 16);
   b[6] = (b[6]! & 0x0f) | 0x50; // version 5
   b[8] = (b[8]! & 0x3f) | 0x80; // variant 10
@@ -190,7 +190,7 @@ function bumpStats(
   });
 }
 
-export interface ApplyInput {
+interface ApplyInput {
   transactionId: string;
   customer: Rec | null;
   today: string;
@@ -421,7 +421,7 @@ export function reverseEffects(
 }
 
 /** What a partial refund changed (kept with it, for the record). */
-export interface RefundEffects {
+interface RefundEffects {
   customer_id: string | null;
   bonuses_returned: number;
   bonuses_written_off: number;
@@ -429,7 +429,7 @@ export interface RefundEffects {
   accounts: Effects['accounts'];
 }
 
-export interface RefundInput {
+interface RefundInput {
   refundId: string;
   customerId: string | null;
   today: string;

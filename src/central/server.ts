@@ -22,7 +22,7 @@ import type { CentralStore } from './store/central-store.js';
 
 const MAX_BODY = 4 * 1024 * 1024;
 
-export interface ServerOptions {
+interface ServerOptions {
   store: CentralStore;
   service: CentralService;
   clock: { now(): number };

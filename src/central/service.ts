@@ -35,7 +35,7 @@ export interface CentralClock {
   now(): number;
 }
 
-export interface ServiceOptions {
+interface ServiceOptions {
   store: CentralStore;
   engine: RunEngine;
   clock: CentralClock;

@@ -12,7 +12,7 @@ import { createFileLogger } from '../terminal/log.js';
 import { createTerminal } from '../terminal/terminal.js';
 import { refuseUsage, type CliIO } from './io.js';
 
-export const AGENT_USAGE = `usage: loyalty-terminal agent [--port P] [--data DIR] [--config FILE]
+const AGENT_USAGE = `usage: loyalty-terminal agent [--port P] [--data DIR] [--config FILE]
   --port P       port on 127.0.0.1 (default 0: any free port, printed)
   --data DIR     data directory (default ~/.loyalty-terminal)
   --config FILE  configuration (default DIR/config.json; none = the embedded demo set-up)

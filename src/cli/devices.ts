@@ -11,7 +11,7 @@ import { readConcertSimBooks, readZvtSimBooks, SIMULATOR_DIR } from '../devices/
 import { openTcp } from '../devices/tcp.js';
 import { refuseUsage, type CliIO } from './io.js';
 
-export const DEVICES_HELP = `loyalty-terminal devices: serial devices and their captures
+const DEVICES_HELP = `loyalty-terminal devices: serial devices and their captures
 
 Usage:
   loyalty-terminal devices list [--data DIR] [--config FILE]

@@ -11,7 +11,7 @@ import { runSecrets } from './secrets.js';
 import { runStart } from './start.js';
 import { runSync } from './sync.js';
 
-export const HELP = `loyalty-terminal: the cash-desk terminal of the loyalty platform
+const HELP = `loyalty-terminal: the cash-desk terminal of the loyalty platform
 
 Usage:
   loyalty-terminal --help | -h             this text

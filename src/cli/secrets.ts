@@ -20,7 +20,7 @@ import {
 } from '../terminal/secrets.js';
 import { refuseUsage, type CliIO } from './io.js';
 
-export const SECRETS_USAGE = `usage: loyalty-terminal secrets set NAME [--data DIR] [--config FILE]   (value on stdin)
+const SECRETS_USAGE = `usage: loyalty-terminal secrets set NAME [--data DIR] [--config FILE]   (value on stdin)
        loyalty-terminal secrets delete NAME [--data DIR] [--config FILE]
        loyalty-terminal secrets list [--data DIR] [--config FILE]
   NAME is one of: ${TERMINAL_SECRETS.join(', ')}

@@ -32,7 +32,7 @@ export function findElectron(
   return candidates.find((c) => existsSync(c)) ?? null;
 }
 
-export interface StartDeps extends RunAgentOptions {
+interface StartDeps extends RunAgentOptions {
   root?: string;
   platform?: NodeJS.Platform;
   /** Runs the Electron app; resolves with its exit code. */
