@@ -7,9 +7,10 @@ import { errorKey, MESSAGE_KEYS, translator } from '../../renderer/i18n.js';
 
 const root = join(import.meta.dirname, '../../renderer');
 
+/** The renderer's code, without the tables themselves (renderer/i18n/). */
 function sources(): string[] {
   return readdirSync(root, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts') && !f.startsWith('dist'))
+    .filter((f) => f.endsWith('.ts') && !f.startsWith('dist') && !f.startsWith('i18n/'))
     .map((f) => readFileSync(join(root, f), 'utf8'));
 }
 
@@ -30,9 +31,7 @@ describe('the translation table', () => {
   });
 
   it('uses every key it has', () => {
-    const all = sources()
-      .join('\n')
-      .replace(/^const en = \{[\s\S]*?^\} as const/m, '');
+    const all = sources().join('\n');
     const unused = MESSAGE_KEYS.filter((k) => {
       if (k.startsWith('error.')) return false; // reached through errorKey(code)
       if (k.startsWith('coupon-error.')) return false; // reached through couponErrorKey(code)
