@@ -3,6 +3,7 @@
 // the MessageKey type); test/renderer/i18n.test.ts checks that every key used exists and
 // every key is used. `{name}` in a text is replaced by a parameter.
 import type { NumberStyle } from './format.js';
+import { de } from './i18n/de.js';
 import { en, type MessageKey, type Table } from './i18n/en.js';
 import type {
   AttentionItem,
@@ -18,11 +19,19 @@ import type { IdTypeChoice, ItemKind, NavScreen } from './state.js';
 
 export type { MessageKey, Table };
 
-/** The UI languages; add a table here (a Partial, English fills the gaps). */
-const tables: { readonly en: Table } & Readonly<Record<string, Partial<Table>>> = { en };
+/**
+ * The UI languages, each named in itself (so a cashier finds theirs in any language) with
+ * the locale Intl writes its numbers and dates in.
+ */
+export const LANGUAGES = [
+  { code: 'en', name: 'English', locale: 'en-GB' },
+  { code: 'de', name: 'Deutsch', locale: 'de-DE' },
+] as const satisfies readonly { code: string; name: string; locale: string }[];
 
-export type Lang = 'en';
-export const LANGUAGES: readonly { code: Lang; name: string }[] = [{ code: 'en', name: 'English' }];
+export type Lang = (typeof LANGUAGES)[number]['code'];
+
+/** Every language's complete table (a language without one does not compile). */
+export const TABLES: Readonly<Record<Lang, Table>> = { en, de };
 
 export function isLang(value: string): value is Lang {
   return LANGUAGES.some((l) => l.code === value);
@@ -34,9 +43,9 @@ export const MESSAGE_KEYS = Object.keys(en) as MessageKey[];
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
 export function translator(lang: Lang): Translate {
-  const table = tables[lang] as Partial<Table>;
+  const table = TABLES[lang];
   return (key, params) => {
-    const text = table[key] ?? en[key];
+    const text = table[key];
     if (!params) return text;
     return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
       Object.hasOwn(params, name) ? String(params[name]) : whole,

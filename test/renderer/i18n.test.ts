@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { errorKey, MESSAGE_KEYS, translator } from '../../renderer/i18n.js';
+import { errorKey, LANGUAGES, MESSAGE_KEYS, TABLES, translator } from '../../renderer/i18n.js';
 
 const root = join(import.meta.dirname, '../../renderer');
 
@@ -49,5 +49,33 @@ describe('the translation table', () => {
   it('finds the text of a known error code only', () => {
     expect(errorKey('pin-invalid')).toBe('error.pin-invalid');
     expect(errorKey('something-new')).toBeUndefined();
+  });
+});
+
+/** The `{parameters}` of a text, sorted (a repeated one counts each time). */
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+describe.each(LANGUAGES.filter((l) => l.code !== 'en'))('the $name table', ({ code }) => {
+  const table: Readonly<Record<string, string>> = TABLES[code];
+
+  it('has every key of the English table and no other', () => {
+    expect(Object.keys(table).sort()).toEqual([...MESSAGE_KEYS].sort());
+  });
+
+  it('keeps the parameters of each English text', () => {
+    const differ = MESSAGE_KEYS.filter(
+      (k) => placeholders(table[k] ?? '').join() !== placeholders(TABLES.en[k]).join(),
+    );
+    expect(differ).toEqual([]);
+  });
+
+  it('has no empty text', () => {
+    expect(MESSAGE_KEYS.filter((k) => (table[k] ?? '').trim() === '')).toEqual([]);
+  });
+});
+
+describe('the German texts', () => {
+  it('fill their parameters like the English ones', () => {
+    expect(translator('de')('header.shift', { n: 3 })).toBe('Schicht 3');
   });
 });
