@@ -6,12 +6,12 @@ import { v7 } from 'uuid';
 import { performAction, type Till } from './actions.js';
 import { isError, type Api } from './api.js';
 import { patchChildren } from './dom.js';
-import { isLang, numberStyle, translator, type Lang } from './i18n.js';
+import { isLang, type Lang } from './i18n.js';
 import { reduce } from './reduce.js';
 import { calcCheck, type Built, type Errors } from './requests.js';
 import { initialState, type Event, type State } from './state.js';
 import type { CommandInput, CommandName, CommandOutput, ErrorBody } from './types.js';
-import { view } from './view.js';
+import { page } from './view.js';
 
 export interface AppDeps {
   api: Api;
@@ -80,8 +80,9 @@ export class Controller implements Till {
   render(): void {
     this.renderQueued = false;
     const { root } = this.deps;
-    const lang = this.state.language;
-    patchChildren(root, [view(this.state, translator(lang), numberStyle(lang))]);
+    // The page's language picks a touch number pad's decimal key and a screen reader's voice.
+    root.ownerDocument.documentElement.lang = this.state.language;
+    patchChildren(root, [page(this.state)]);
     const f = this.state.focus;
     if (f && f.seq !== this.lastFocus) {
       this.lastFocus = f.seq;

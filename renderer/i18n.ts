@@ -2,7 +2,7 @@
 // The tables live one per language in i18n/ (English, en.ts, is the reference: its keys are
 // the MessageKey type); test/renderer/i18n.test.ts checks that every key used exists and
 // every key is used. `{name}` in a text is replaced by a parameter.
-import type { NumberStyle } from './format.js';
+import { localeDateStyle, localeNumberStyle, type DateStyle, type NumberStyle } from './format.js';
 import { de } from './i18n/de.js';
 import { en, type MessageKey, type Table } from './i18n/en.js';
 import type {
@@ -37,6 +37,10 @@ export function isLang(value: string): value is Lang {
   return LANGUAGES.some((l) => l.code === value);
 }
 
+function localeOf(lang: Lang): string {
+  return LANGUAGES.find((l) => l.code === lang)?.locale ?? 'en-GB';
+}
+
 /** Every key of the reference table (for tests and tools). */
 export const MESSAGE_KEYS = Object.keys(en) as MessageKey[];
 
@@ -53,9 +57,19 @@ export function translator(lang: Lang): Translate {
   };
 }
 
-/** How numbers are written in each language. */
-export function numberStyle(_lang: Lang): NumberStyle {
-  return { decimal: '.', group: ' ' };
+// Asked of Intl once per language: the separators do not change while the page runs.
+const numberStyles = Object.fromEntries(
+  LANGUAGES.map((l) => [l.code, localeNumberStyle(l.locale)]),
+) as Readonly<Record<Lang, NumberStyle>>;
+
+/** How numbers are written in each language: its locale's separators (de: `1.234,50`). */
+export function numberStyle(lang: Lang): NumberStyle {
+  return numberStyles[lang];
+}
+
+/** How dates are written in each language, shown in `zone` (the POS's) or the browser's. */
+export function dateStyle(lang: Lang, zone?: string | null): DateStyle {
+  return localeDateStyle(localeOf(lang), zone);
 }
 
 // ---- enum values to keys (checked by the compiler: a new value needs a text) ----

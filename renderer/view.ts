@@ -1,9 +1,9 @@
 // The whole page as one pure function of the view model: header and navigation, the message
 // line, the snapshot progress bar, the current screen and the status bar.
-import type { NumberStyle } from './format.js';
-import { errorText, navKey, type Translate } from './i18n.js';
+import type { DateStyle, NumberStyle } from './format.js';
+import { dateStyle, errorText, navKey, numberStyle, translator, type Translate } from './i18n.js';
 import { SHORTCUTS } from './keys.js';
-import { NAV_SCREENS, type State } from './state.js';
+import { NAV_SCREENS, posTimeZone, type State } from './state.js';
 import { h, type VElement } from './vnode.js';
 import { attentionScreen } from './views/attention.js';
 import { button, type Ctx } from './views/common.js';
@@ -154,8 +154,8 @@ function shortcuts(ctx: Ctx): VElement | null {
   );
 }
 
-export function view(state: State, t: Translate, num: NumberStyle): VElement {
-  const ctx: Ctx = { state, t, num };
+export function view(state: State, t: Translate, num: NumberStyle, dates: DateStyle): VElement {
+  const ctx: Ctx = { state, t, num, dates };
   const main = state.sessionExpired
     ? h(
         'section',
@@ -181,4 +181,10 @@ export function view(state: State, t: Translate, num: NumberStyle): VElement {
     shortcuts(ctx),
     statusBar(ctx),
   );
+}
+
+/** The page in the state's language: its texts, its numbers, its dates in the POS's zone. */
+export function page(state: State): VElement {
+  const lang = state.language;
+  return view(state, translator(lang), numberStyle(lang), dateStyle(lang, posTimeZone(state)));
 }

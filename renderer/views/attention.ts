@@ -58,7 +58,7 @@ function attentionCard(ctx: Ctx, it: AttentionItem, i: number): VElement {
       class: it.resolved_at ? 'resolved' : null,
     },
     h('strong', { 'data-testid': `attention-item-${i}-kind` }, t(attentionKindKey[it.kind])),
-    h('span', { class: 'muted small' }, ` ${formatDateTime(it.created_at)}`),
+    h('span', { class: 'muted small' }, ` ${formatDateTime(it.created_at, ctx.dates)}`),
     h('p', { 'data-testid': `attention-item-${i}-message` }, it.message),
     it.transaction_id
       ? h('p', { class: 'muted small' }, `${t('attention.transaction')} ${it.transaction_id}`)
@@ -71,7 +71,7 @@ function attentionCard(ctx: Ctx, it: AttentionItem, i: number): VElement {
           'p',
           { class: 'muted small', 'data-testid': `attention-item-${i}-resolved` },
           t('attention.resolved-at', {
-            at: formatDateTime(it.resolved_at),
+            at: formatDateTime(it.resolved_at, ctx.dates),
             by: it.resolved_by?.name ?? it.resolved_by?.id ?? '',
           }),
           it.comment ? ` · ${it.comment}` : '',

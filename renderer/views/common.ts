@@ -3,7 +3,7 @@
 // `data-action` (+ `data-arg`) on buttons, `data-field` on inputs, `data-submit` on forms.
 import type { ActionName } from '../actions.js';
 import type { Translate } from '../i18n.js';
-import type { NumberStyle } from '../format.js';
+import type { DateStyle, NumberStyle } from '../format.js';
 import type { State } from '../state.js';
 import { h, type Child, type VElement } from '../vnode.js';
 
@@ -11,6 +11,7 @@ export interface Ctx {
   state: State;
   t: Translate;
   num: NumberStyle;
+  dates: DateStyle;
 }
 
 export interface ButtonSpec {

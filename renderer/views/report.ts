@@ -53,12 +53,12 @@ function reportFacts(ctx: Ctx, r: ShiftReport): VElement {
     row(t('report.shift'), String(r.shift.number), 'report-shift-number'),
     row(
       t('report.opened'),
-      `${formatDateTime(r.shift.opened_at)} ${r.shift.opened_by.name ?? ''}`,
+      `${formatDateTime(r.shift.opened_at, ctx.dates)} ${r.shift.opened_by.name ?? ''}`,
       'report-opened',
     ),
     row(
       t('report.closed-at'),
-      r.shift.closed_at ? formatDateTime(r.shift.closed_at) : NONE,
+      r.shift.closed_at ? formatDateTime(r.shift.closed_at, ctx.dates) : NONE,
       'report-closed-at',
     ),
     row(t('report.sales'), tally(r.sales), 'report-sales'),

@@ -62,8 +62,16 @@ function syncSection(ctx: Ctx): VElement {
       ),
       row(t('status.outbox'), sync ? String(sync.outbox_depth) : NONE, 'settings-outbox'),
       row(t('status.rejected'), sync ? String(sync.outbox_rejected) : NONE, 'settings-rejected'),
-      row(t('status.last-contact'), formatDateTime(sync?.last_contact_at), 'settings-last-contact'),
-      row(t('settings.last-pull'), formatDateTime(sync?.last_pull_at), 'settings-last-pull'),
+      row(
+        t('status.last-contact'),
+        formatDateTime(sync?.last_contact_at, ctx.dates),
+        'settings-last-contact',
+      ),
+      row(
+        t('settings.last-pull'),
+        formatDateTime(sync?.last_pull_at, ctx.dates),
+        'settings-last-pull',
+      ),
       row(t('status.cache-age'), formatAge(sync?.cache_age_s), 'settings-cache-age'),
       row(
         t('settings.clock-skew'),

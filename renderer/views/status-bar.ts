@@ -34,7 +34,7 @@ export function statusBar(ctx: Ctx): VElement {
     h(
       'span',
       { 'data-testid': 'status-last-contact' },
-      t('status.last-contact-at', { at: formatDateTime(sync?.last_contact_at) }),
+      t('status.last-contact-at', { at: formatDateTime(sync?.last_contact_at, ctx.dates) }),
     ),
     h(
       'span',

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isActionName } from '../../renderer/actions.js';
-import { numberStyle, translator } from '../../renderer/i18n.js';
+import { dateStyle, numberStyle, translator } from '../../renderer/i18n.js';
 import { initialState, type Event, type State } from '../../renderer/state.js';
 import { reduce } from '../../renderer/reduce.js';
 import { view } from '../../renderer/view.js';
@@ -23,7 +23,8 @@ import {
 } from './fixtures.js';
 
 const run = (s: State, ...events: Event[]) => events.reduce(reduce, s);
-const render = (s: State): VElement => view(s, translator('en'), numberStyle('en'));
+const render = (s: State): VElement =>
+  view(s, translator('en'), numberStyle('en'), dateStyle('en', 'UTC'));
 
 const manager = status({ staff: { ...status().staff!, roles: ['manager'] }, attention: 2 });
 
