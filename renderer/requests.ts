@@ -3,7 +3,7 @@
 // screen marks the right input). What a schema checks again at the boundary is checked here
 // only so the cashier hears about it before a round trip.
 import { ZERO, cmp, dec, parseTyped, toNumber, type Dec } from './money.js';
-import type { MessageKey } from './i18n.js';
+import { numberStyle, type MessageKey } from './i18n.js';
 import {
   amountDue,
   field,
@@ -25,8 +25,9 @@ import type {
 export type Errors = Record<string, MessageKey>;
 export type Built<T> = { input: T } | { errors: Errors };
 
-function nonNegative(text: string): Dec | MessageKey {
-  const d = parseTyped(text);
+/** A decimal >= 0 the cashier typed in a field, read in the state's language. */
+function nonNegative(state: State, text: string): Dec | MessageKey {
+  const d = parseTyped(text, numberStyle(state.language));
   if (d === null) return 'validation.number';
   return cmp(d, ZERO) < 0 ? 'validation.positive' : d;
 }
@@ -119,7 +120,7 @@ export function saleInput(state: State): Built<CommandInput<'sale-process'>> {
 
     const odometer = field(state, 'odometer').trim();
     if (odometer !== '') {
-      const d = nonNegative(odometer);
+      const d = nonNegative(state, odometer);
       if (typeof d === 'string') errors.odometer = d;
       else if (d.scale > 2) errors.odometer = 'validation.two-decimals';
       else {
@@ -140,7 +141,7 @@ export function saleInput(state: State): Built<CommandInput<'sale-process'>> {
   const given = field(state, 'cash-given').trim();
   let cashGiven: number | undefined;
   if (given !== '') {
-    const d = nonNegative(given);
+    const d = nonNegative(state, given);
     if (typeof d === 'string') errors['cash-given'] = d;
     else cashGiven = toNumber(d);
   }
@@ -163,7 +164,7 @@ export function signInInput(state: State): Built<CommandInput<'staff-sign-in'>> 
 export function shiftOpenInput(state: State): Built<CommandInput<'shift-open'>> {
   const text = field(state, 'opening-cash').trim();
   if (text === '') return { input: {} };
-  const d = nonNegative(text);
+  const d = nonNegative(state, text);
   return typeof d === 'string'
     ? { errors: { 'opening-cash': d } }
     : { input: { opening_cash: toNumber(d) } };
@@ -172,7 +173,7 @@ export function shiftOpenInput(state: State): Built<CommandInput<'shift-open'>> 
 export function shiftCloseInput(state: State): Built<CommandInput<'shift-close'>> {
   const text = field(state, 'counted-cash').trim();
   if (text === '') return { input: {} };
-  const d = nonNegative(text);
+  const d = nonNegative(state, text);
   return typeof d === 'string'
     ? { errors: { 'counted-cash': d } }
     : { input: { counted_cash: toNumber(d) } };
@@ -212,7 +213,7 @@ export function refundInput(state: State, refundId: string): Built<CommandInput<
     const name = `refund-qty-${index}`;
     const text = field(state, name).trim();
     if (text === '') return;
-    const d = nonNegative(text);
+    const d = nonNegative(state, text);
     if (typeof d === 'string') errors[name] = d;
     else if (cmp(d, dec(item.quantity)) > 0) errors[name] = 'validation.over-sold';
     else if (cmp(d, ZERO) > 0) lines.push({ index, quantity: toNumber(d) });

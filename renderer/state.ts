@@ -4,7 +4,7 @@
 // and every change goes through reduce, so the whole workflow (sign in, sell, pay, refund) is
 // testable in Node without a DOM. Effects (API calls, clocks, random ids) live in app.ts and
 // come back as events.
-import type { Lang, MessageKey } from './i18n.js';
+import { numberStyle, type Lang, type MessageKey } from './i18n.js';
 import { ZERO, add, cmp, dec, parseTyped, sub, type Dec } from './money.js';
 import type {
   AttentionItem,
@@ -352,7 +352,7 @@ export function remaining(state: State): Dec | null {
 
 /** Change for the cash the customer handed over, when it covers the cash part. */
 export function change(state: State): Dec | null {
-  const given = parseTyped(field(state, 'cash-given'));
+  const given = parseTyped(field(state, 'cash-given'), numberStyle(state.language));
   if (given === null) return null;
   const cash = state.sale.tenders.filter((t) => t.type === 'cash');
   let cashDue: Dec | null = null;

@@ -1,7 +1,8 @@
 // The small steps the reducer's handlers are made of (renderer/handlers/*.ts): patch the
 // form, move the focus, change the draft (which asks for a new calculation), refuse with
 // field errors, change screens, start a fresh sale. Pure, like the handlers.
-import type { MessageKey } from './i18n.js';
+import type { NumberStyle } from './format.js';
+import { numberStyle, type MessageKey } from './i18n.js';
 import { ZERO, add, cmp, dec, div, parseTyped, toNumber, type Dec } from './money.js';
 import {
   amountDigits,
@@ -45,10 +46,10 @@ export function fail(state: State, errors: Errors): State {
   return first ? focusOn(next, first) : next;
 }
 
-/** A positive decimal (or zero when allowed) from a field; the error key otherwise. */
-export function positive(text: string, allowZero = false): Dec | MessageKey {
+/** A positive decimal (or zero when allowed) typed in `num`'s style; the error key otherwise. */
+export function positive(text: string, num: NumberStyle, allowZero = false): Dec | MessageKey {
   if (text.trim() === '') return 'validation.required';
-  const d = parseTyped(text);
+  const d = parseTyped(text, num);
   if (d === null) return 'validation.number';
   const sign = cmp(d, ZERO);
   if (sign < 0 || (sign === 0 && !allowZero)) return 'validation.positive';
@@ -66,19 +67,20 @@ export function itemFromForm(state: State): { line: CheckItemRequest } | { error
   const code = field(state, 'item-code').trim();
   const title = field(state, 'item-title').trim();
   if (code === '') errors['item-code'] = 'validation.required';
-  const price = positive(field(state, 'item-price'), kind === 'goods');
+  const num = numberStyle(state.language);
+  const price = positive(field(state, 'item-price'), num, kind === 'goods');
   if (!isDec(price)) errors['item-price'] = price;
 
   let quantity: Dec | MessageKey;
   let amount: Dec | null = null;
   if (kind === 'fuel-amount') {
-    const a = positive(field(state, 'item-amount'));
+    const a = positive(field(state, 'item-amount'), num);
     if (!isDec(a)) errors['item-amount'] = a;
     else amount = a;
     // litres the prepaid amount buys at the list price; the engine recalculates on discount
     quantity = isDec(a) && isDec(price) ? div(a, price, 3) : 'validation.required'; // price > 0 here
   } else {
-    quantity = positive(field(state, 'item-quantity'));
+    quantity = positive(field(state, 'item-quantity'), num);
     if (!isDec(quantity)) errors['item-quantity'] = quantity;
   }
   if (Object.keys(errors).length > 0 || !isDec(quantity) || !isDec(price)) return { errors };

@@ -1,5 +1,7 @@
 // Handlers of the screens beside the sale: refunds and cancellations, the attention list,
 // the shift report and its closing, payment recovery.
+import { numberStyle } from '../i18n.js';
+import { dec, typedText } from '../money.js';
 import type { Handlers, State } from '../state.js';
 import { go, withForm } from '../update.js';
 
@@ -29,7 +31,8 @@ export const refund = {
   'refund-all': (state) => {
     const items = state.refund.sale?.check.check_items ?? [];
     const form: Record<string, string> = {};
-    items.forEach((it, i) => (form[`refund-qty-${i}`] = String(it.quantity)));
+    const num = numberStyle(state.language);
+    items.forEach((it, i) => (form[`refund-qty-${i}`] = typedText(dec(it.quantity), num)));
     return withForm(state, form);
   },
   'refund-started': (state, event) => ({

@@ -1,6 +1,7 @@
 // Handlers of what lowers the price: bonuses to spend, coupons, and the manual rules a
 // senior cashier picks.
-import { dec, toFixed } from '../money.js';
+import { numberStyle } from '../i18n.js';
+import { dec, toFixed, typedText } from '../money.js';
 import { field, hasRole, type Handlers } from '../state.js';
 import { fail, isDec, positive, withDraft, withForm } from '../update.js';
 
@@ -8,16 +9,20 @@ export const offers = {
   'bonuses-apply': (state) => {
     const text = field(state, 'bonuses').trim();
     if (text === '') return withDraft(state, { ...state.sale.draft, bonuses: '' });
-    const d = positive(text, true);
+    const d = positive(text, numberStyle(state.language), true);
     if (!isDec(d)) return fail(state, { bonuses: d });
     if (!state.sale.draft.customer) return fail(state, { bonuses: 'validation.customer-first' });
-    return withDraft(state, { ...state.sale.draft, bonuses: text.replace(',', '.') });
+    return withDraft(state, { ...state.sale.draft, bonuses: toFixed(d) });
   },
   'bonuses-max': (state) => {
     const c = state.sale.draft.customer;
     if (!c) return fail(state, { bonuses: 'validation.customer-first' });
-    const text = toFixed(dec(c.bonuses.available));
-    return withDraft(withForm(state, { bonuses: text }), { ...state.sale.draft, bonuses: text });
+    const all = dec(c.bonuses.available);
+    const text = typedText(all, numberStyle(state.language));
+    return withDraft(withForm(state, { bonuses: text }), {
+      ...state.sale.draft,
+      bonuses: toFixed(all),
+    });
   },
   'bonuses-clear': (state) =>
     withDraft(withForm(state, { bonuses: '' }), { ...state.sale.draft, bonuses: '' }),

@@ -1,6 +1,7 @@
 // Handlers of paying and of the sale's outcome: the payment screen, the method and the split,
 // the answer of `sale-process` or `sale-status`, and starting over.
-import { cmp, dec, toFixed, toNumber } from '../money.js';
+import { numberStyle } from '../i18n.js';
+import { cmp, dec, toFixed, typedText } from '../money.js';
 import {
   canPay,
   field,
@@ -31,7 +32,11 @@ export const payment = {
     const amount = state.sale.calc.check?.amount_to_pay;
     const next = withForm(
       { ...state, sale: { ...state.sale, transactionId } },
-      { 'tender-amount': amount === undefined ? '' : toFixed(dec(amount)), 'cash-given': '' },
+      {
+        'tender-amount':
+          amount === undefined ? '' : typedText(dec(amount), numberStyle(state.language)),
+        'cash-given': '',
+      },
     );
     return go(next, 'payment');
   },
@@ -43,19 +48,17 @@ export const payment = {
   },
   'tender-add': (state) => {
     const type = field(state, 'tender-type') === 'bank-card' ? 'bank-card' : 'cash';
-    const amount = positive(field(state, 'tender-amount'));
+    const num = numberStyle(state.language);
+    const amount = positive(field(state, 'tender-amount'), num);
     if (!isDec(amount)) return fail(state, { 'tender-amount': amount });
     const left = remaining(state);
     if (left !== null && cmp(amount, left) > 0) {
       return fail(state, { 'tender-amount': 'validation.over-remaining' });
     }
-    const tenders = [
-      ...state.sale.tenders,
-      { type, amount: field(state, 'tender-amount').trim().replace(',', '.') } satisfies Tender,
-    ];
+    const tenders = [...state.sale.tenders, { type, amount: toFixed(amount) } satisfies Tender];
     const next: State = { ...state, sale: { ...state.sale, tenders }, fieldErrors: {} };
     const rest = remaining(next);
-    return withForm(next, { 'tender-amount': rest === null ? '' : String(toNumber(rest)) });
+    return withForm(next, { 'tender-amount': rest === null ? '' : typedText(rest, num) });
   },
   'tender-remove': (state, event) => {
     const tenders = state.sale.tenders.filter((_, i) => i !== event.index);

@@ -3,6 +3,7 @@
 // the engine's `amount_to_pay`; the split and the change are exact decimals (src/money).
 import { formatAmount, formatDec } from '../format.js';
 import { errorText, paymentTypeKey } from '../i18n.js';
+import { parseTyped } from '../money.js';
 import {
   accountsFor,
   amountDigits,
@@ -154,7 +155,7 @@ function splitFields(ctx: Ctx, digits: number): Child[] {
               'li',
               { 'data-testid': `payment-tender-${i}` },
               h('span', { class: 'title' }, t(paymentTypeKey[p.type])),
-              h('span', { class: 'detail' }, p.amount),
+              h('span', { class: 'detail' }, formatDec(parseTyped(p.amount), digits, ctx.num)),
               button({
                 testid: `payment-tender-${i}-remove`,
                 action: 'tender-remove',
