@@ -24,6 +24,7 @@ import { posToday } from './pos-date.js';
 import { preparedRules } from './sale-service.js';
 import { refuse } from './command-map.js';
 import type { OperationInput } from '../store/ledger.js';
+import { StoreError } from '../store/errors.js';
 import type { RecordedRefund } from '../store/refunds.js';
 import { InFlight, requestHash } from './idempotency.js';
 import {
@@ -69,6 +70,19 @@ interface CardsBack {
 interface Repaid extends CardsBack {
   readonly payments: ReturnOp['payments'];
 }
+
+/** Which stored record of a sale no longer reads: its check, a refund's, the kept answer. */
+type UnreadableRecord = 'sale' | 'refund' | 'answer';
+
+/** What a cashier is told of each, naming the sale. */
+const UNREADABLE: Record<UnreadableRecord, (saleId: string) => string> = {
+  sale: (id) =>
+    `sale ${id} is recorded, but its stored check no longer reads: nothing can be given back here; do not sell it again, call support`,
+  refund: (id) =>
+    `sale ${id} is recorded, but a stored refund of it no longer reads: nothing can be given back here; do not sell it again, call support`,
+  answer: (id) =>
+    `this return of sale ${id} is recorded, but its kept answer no longer reads: it was not done again; see sale-status, or call support`,
+};
 
 /** How a return is booked: its subtype and the local date at the sale's POS. */
 interface Booking {
@@ -209,6 +223,41 @@ export class ReturnsService {
     );
   }
 
+  /**
+   * The refunds recorded against a sale, or `sale-unreadable` naming the sale when one of
+   * them no longer reads (the store refuses such a row as `invalid-record`).
+   */
+  private refundsOf(saleId: string, path: string): readonly RecordedRefund[] | ErrorResponse {
+    try {
+      return this.p.store.refunds.of(saleId);
+    } catch (e) {
+      if (!(e instanceof StoreError) || e.code !== 'invalid-record') throw e;
+      return this.unreadable(saleId, path, 'refund', e.message);
+    }
+  }
+
+  /**
+   * A return of a recorded sale one of whose stored records (the sale, a refund of it, the
+   * return's kept answer) no longer reads back through its schema: a refusal naming the sale,
+   * with nothing given back, never 500 (docs/terminal.md). The log keeps what failed to read.
+   */
+  private unreadable(
+    saleId: string,
+    path: string,
+    record: UnreadableRecord,
+    problem: string,
+  ): ErrorResponse {
+    this.p.log.warn('a stored record of a sale no longer reads', {
+      transaction_id: saleId,
+      record,
+      problem,
+    });
+    return refuse('sale-unreadable', UNREADABLE[record](saleId), path, {
+      transaction_id: saleId,
+      record,
+    });
+  }
+
   private readonly inFlight = new InFlight();
 
   cancel(
@@ -279,7 +328,7 @@ export class ReturnsService {
     id: string,
     hash: string,
   ): CommandOutput<'sale-cancel'> | ErrorResponse | null {
-    const kept = this.p.store.commandResults.get('sale-cancel', id);
+    const kept = this.p.store.commandResults.read('sale-cancel', id);
     if (!kept) return null;
     if (kept.requestHash !== hash)
       return refuse(
@@ -287,16 +336,19 @@ export class ReturnsService {
         'this sale was cancelled with another request',
         'transaction_id',
       );
-    return kept.response;
+    if (!kept.read.ok) return this.unreadable(id, 'transaction_id', 'answer', kept.read.problem);
+    return kept.read.value;
   }
 
   /** The stored sale, when it may be cancelled whole: a sale, not cancelled, not refunded. */
   private cancellable(id: string): Sale | ErrorResponse {
-    const { ledger, refunds } = this.p.store;
-    const stored = ledger.storedCheck(id);
+    const { ledger } = this.p.store;
+    const stored = ledger.readCheck(id);
     const status = ledger.status(id);
     if (!stored || !status) return saleNotFound('transaction_id');
-    const original = stored.document;
+    if (!stored.document.ok)
+      return this.unreadable(id, 'transaction_id', 'sale', stored.document.problem);
+    const original = stored.document.value;
     if (original.transaction_type === 'refund')
       return refuse(
         'not-a-sale',
@@ -305,7 +357,9 @@ export class ReturnsService {
       );
     if (stored.cancelledBy !== null)
       return refuse('already-cancelled', 'this check is already cancelled', 'transaction_id');
-    if (refunds.of(id).length > 0)
+    const refunds = this.refundsOf(id, 'transaction_id');
+    if ('error' in refunds) return refunds;
+    if (refunds.length > 0)
       return refuse(
         'sale-refunded',
         'some lines were refunded already: refund the rest instead',
@@ -408,7 +462,7 @@ export class ReturnsService {
     by: SignedInStaff | null,
   ): Promise<CommandOutput<'sale-refund'> | ErrorResponse> {
     const id = input.transaction_id;
-    const kept = this.keptRefund(id, hash);
+    const kept = this.keptRefund(input, hash);
     if (kept) return kept;
     const sale = this.refundable(input);
     if ('error' in sale) return sale;
@@ -433,11 +487,12 @@ export class ReturnsService {
    * request, or an id of another operation), or null (none).
    */
   private keptRefund(
-    id: string,
+    input: HandlerInput<'sale-refund'>,
     hash: string,
   ): CommandOutput<'sale-refund'> | ErrorResponse | null {
     const { store } = this.p;
-    const kept = store.commandResults.get('sale-refund', id);
+    const id = input.transaction_id;
+    const kept = store.commandResults.read('sale-refund', id);
     if (kept) {
       if (kept.requestHash !== hash)
         return refuse(
@@ -445,7 +500,15 @@ export class ReturnsService {
           'this transaction_id was used for another refund',
           'transaction_id',
         );
-      return { ...kept.response, sync: saleSyncOf(store.outbox.byTransaction(id)) };
+      // Same request, so the same sale: the one named.
+      if (!kept.read.ok)
+        return this.unreadable(
+          input.original_transaction_id,
+          'original_transaction_id',
+          'answer',
+          kept.read.problem,
+        );
+      return { ...kept.read.value, sync: saleSyncOf(store.outbox.byTransaction(id)) };
     }
     if (store.ledger.status(id))
       return refuse(
@@ -463,14 +526,22 @@ export class ReturnsService {
   private refundable(input: HandlerInput<'sale-refund'>): RefundedSale | ErrorResponse {
     const { store } = this.p;
     const originalId = input.original_transaction_id;
-    const stored = store.ledger.storedCheck(originalId);
+    const stored = store.ledger.readCheck(originalId);
     if (!stored) return saleNotFound('original_transaction_id');
-    const original = stored.document;
+    if (!stored.document.ok)
+      return this.unreadable(
+        originalId,
+        'original_transaction_id',
+        'sale',
+        stored.document.problem,
+      );
+    const original = stored.document.value;
     if (original.transaction_type === 'refund')
       return refuse('not-a-sale', 'a refund is not refunded', 'original_transaction_id');
     if (stored.cancelledBy !== null)
       return refuse('already-cancelled', 'this check is cancelled', 'original_transaction_id');
-    const earlier = store.refunds.of(originalId);
+    const earlier = this.refundsOf(originalId, 'original_transaction_id');
+    if ('error' in earlier) return earlier;
     const over = overRefunded(input.lines, original, earlier);
     if (over) return over;
     const customerId = store.ledger.status(originalId)?.customerId ?? null;
