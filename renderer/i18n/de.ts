@@ -404,7 +404,7 @@ export const de: Table = {
     'Der Abschluss muss beibehalten, was die Freigabe der Zapfsäule hatte (Kunde, Zahlung, Konto).',
   'error.sale-not-found': 'Kein Verkauf mit dieser Nummer an dieser Kasse.',
   'error.sale-unreadable':
-    'Dieser Verkauf ist gebucht; verkaufen Sie ihn nicht noch einmal. Seine Beträge können hier nicht angezeigt werden: Rufen Sie für den Beleg den Support an.',
+    'Dieser Verkauf ist gebucht; verkaufen Sie ihn nicht noch einmal. Sein gespeicherter Datensatz ist nicht lesbar, daher kann er hier weder angezeigt noch storniert oder erstattet werden: Rufen Sie den Support an.',
   'error.not-a-sale': 'Eine Erstattung kann nicht storniert werden; verkaufen Sie stattdessen neu.',
   'error.already-cancelled': 'Dieser Verkauf ist bereits storniert.',
   'error.sale-refunded':

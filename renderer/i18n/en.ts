@@ -389,7 +389,7 @@ export const en = {
     'The completion must keep what the pump authorisation had (customer, payment, account).',
   'error.sale-not-found': 'No sale with this number on this till.',
   'error.sale-unreadable':
-    'This sale is recorded; do not sell it again. Its figures cannot be shown here: call support for its receipt.',
+    'This sale is recorded; do not sell it again. Its stored record cannot be read here, so it cannot be shown, cancelled or refunded: call support.',
   'error.not-a-sale': 'A refund cannot be cancelled; sell again instead.',
   'error.already-cancelled': 'This sale is already cancelled.',
   'error.sale-refunded': 'Part of this sale was refunded already: refund the rest instead.',

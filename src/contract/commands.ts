@@ -47,8 +47,10 @@ export const ErrorResponse = z.strictObject({ error: ErrorBody });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
 
 /**
- * The codes the shell itself gives, each with its HTTP status. Any other code a handler
- * returns is a business refusal (422): the engine's codes, `role-required`, ...
+ * The codes with a status of their own: those the shell itself gives, and `sale-unreadable`
+ * (a recorded sale whose stored record no longer reads, docs/terminal.md: a refusal, never
+ * 500). Any other code a handler returns is a business refusal (422): the engine's codes,
+ * `role-required`, ...
  */
 export const shellErrorStatus = {
   'invalid-input': 400,
@@ -63,6 +65,7 @@ export const shellErrorStatus = {
   'not-implemented': 501,
   'instance-locked': 503,
   internal: 500,
+  'sale-unreadable': 422,
 } as const satisfies Record<string, number>;
 export type ShellErrorCode = keyof typeof shellErrorStatus;
 
