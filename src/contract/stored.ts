@@ -4,6 +4,7 @@
 // from it meets the bounded output schema where it is given (checkout's `readable`).
 import { z } from 'zod';
 import { EngineCheckResult, RefundLine } from './engine.js';
+import { ReceiptDocument } from './receipt.js';
 import { FreeFormObject } from './wire.js';
 
 /** A check's free-form info, with what the terminal itself writes there typed. */
@@ -53,11 +54,16 @@ const FuelRelease = z.strictObject({
 });
 export type FuelRelease = z.output<typeof FuelRelease>;
 
-/** The fuel records kept beside the commands' answers (command_result), by their key. */
+/**
+ * The records kept beside the commands' answers (command_result), by their key: the fuel
+ * records, and `receipt`, the receipt a sale printed (by its transaction id), which
+ * `receipt-reprint` prints again as a copy.
+ */
 export const fuelRecords = {
   'fuel-authorisation': FuelAuthorisation,
   'fuel-completion': FuelCompletion,
   'fuel-released': FuelRelease,
+  receipt: ReceiptDocument,
 } as const;
 export type FuelRecordKind = keyof typeof fuelRecords;
 
