@@ -55,15 +55,26 @@ const FuelRelease = z.strictObject({
 export type FuelRelease = z.output<typeof FuelRelease>;
 
 /**
+ * What the payment unit reported of an approved card operation beyond the card journal's
+ * columns, for its slip on the receipt; kept under `card-slip` by the journal entry's id.
+ */
+export const CardSlipRecord = z.strictObject({
+  auth_code: z.string().nullable(),
+  terminal_id: z.string().nullable(),
+});
+export type CardSlipRecord = z.output<typeof CardSlipRecord>;
+
+/**
  * The records kept beside the commands' answers (command_result), by their key: the fuel
- * records, and `receipt`, the receipt a sale printed (by its transaction id), which
- * `receipt-reprint` prints again as a copy.
+ * records; `receipt`, the receipt a sale printed (by its transaction id), which
+ * `receipt-reprint` prints again as a copy; and `card-slip` (by the card operation's id).
  */
 export const fuelRecords = {
   'fuel-authorisation': FuelAuthorisation,
   'fuel-completion': FuelCompletion,
   'fuel-released': FuelRelease,
   receipt: ReceiptDocument,
+  'card-slip': CardSlipRecord,
 } as const;
 export type FuelRecordKind = keyof typeof fuelRecords;
 

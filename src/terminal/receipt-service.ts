@@ -11,7 +11,7 @@ import { decodePreview } from '../devices/escpos/decode.js';
 import { renderReceipt } from '../devices/escpos/receipt.js';
 import { refuse } from './command-map.js';
 import type { TerminalPorts } from './ports.js';
-import { receiptOf, type ReceiptContext } from './receipt.js';
+import { receiptOf, type PaidByCard, type ReceiptContext } from './receipt.js';
 
 /** The sale as checkout hands it over after its record. */
 export interface SoldSale {
@@ -75,12 +75,20 @@ export class ReceiptService {
         check,
         offline: sold.offline,
         cash: sold.cash,
-        cards: store.cardJournal.forTransaction(id),
+        cards: this.cardsOf(id),
         soldAt: store.ledger.status(id)?.createdAt ?? clock.now(),
         customer: check.customer_id ? this.customerOf(check.customer_id) : null,
       },
       this.context(),
     );
+  }
+
+  /** The sale's card operations with the slips their unit reported. */
+  private cardsOf(id: string): PaidByCard[] {
+    const { cardJournal, commandResults } = this.p.store;
+    return cardJournal
+      .forTransaction(id)
+      .map((op) => ({ op, slip: commandResults.get('card-slip', op.id)?.response ?? null }));
   }
 
   /** Encodes once, sends those bytes, and decodes the same bytes for the screen. */
@@ -173,7 +181,7 @@ export class ReceiptService {
         check,
         offline: (status?.subtype ?? check.transaction_subtype) === 'offline',
         cash: answer?.cash ?? null,
-        cards: store.cardJournal.forTransaction(id),
+        cards: this.cardsOf(id),
         soldAt: status?.createdAt ?? clock.now(),
         customer: null,
       },

@@ -13,6 +13,7 @@ import { looseShared } from '../contract/shared.js';
 import { dec, formatMoney, fromMinor, toFixed, type Dec } from '../money/index.js';
 import type { Cache } from '../store/cache.js';
 import type { CardOperation } from '../store/card-journal.js';
+import type { CardSlipRecord } from '../contract/stored.js';
 
 /** What the receipt is made from: the sold check and what the till knows of its sale. */
 export interface SaleFacts {
@@ -21,12 +22,18 @@ export interface SaleFacts {
   offline: boolean;
   /** Cash handed over and the change, when entered. */
   cash: { given: number; change: number } | null;
-  /** The card operations of the sale (the card journal's, by transaction id). */
-  cards: readonly CardOperation[];
+  /** The card operations of the sale (the card journal's, by transaction id), with their slips. */
+  cards: readonly PaidByCard[];
   /** When it was sold (epoch ms). */
   soldAt: number;
   /** The customer after the sale (balances); null when not known (a late reprint). */
   customer: CustomerSummary | null;
+}
+
+/** A card operation and what the unit reported for its slip (kept as `card-slip`). */
+export interface PaidByCard {
+  op: CardOperation;
+  slip: CardSlipRecord | null;
 }
 
 /** Where the receipt's context comes from. */
@@ -272,18 +279,23 @@ function accountTitle(check: EngineCheckResult, cache: Cache): string | undefine
   return textOf(access?.corporate_customer_special_account?.special_account?.title);
 }
 
-/** The card operations that paid: approved purchases and completions, the PAN masked. */
-function slipsOf(cards: readonly CardOperation[], d: number): ReceiptDocument['card_slips'] {
+/**
+ * The card operations that paid: approved purchases and completions, the PAN masked, with the
+ * authorisation code and the unit's terminal id when the unit reported them.
+ */
+function slipsOf(cards: readonly PaidByCard[], d: number): ReceiptDocument['card_slips'] {
   return cards
     .filter(
-      (c) =>
+      ({ op: c }) =>
         (c.operationType === 'purchase' || c.operationType === 'completion') &&
         c.status === 'success',
     )
-    .map((c) => ({
+    .map(({ op: c, slip }) => ({
       title: 'Card payment',
       amount: formatMoney(fromMinor(c.amountCents, 2), d),
       ...(c.panMasked ? { pan: c.panMasked } : {}),
+      ...(slip?.auth_code ? { auth_code: slip.auth_code } : {}),
+      ...(slip?.terminal_id ? { terminal_id: slip.terminal_id } : {}),
       ...(c.receiptNo !== null ? { receipt_no: String(c.receiptNo) } : {}),
       ...(c.traceNo !== null ? { trace_no: String(c.traceNo) } : {}),
       result: c.resultCode ? `Approved (${c.resultCode})` : 'Approved',

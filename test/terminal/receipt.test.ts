@@ -129,9 +129,10 @@ describe('the printed receipt', () => {
       symbology: 'CODE128',
       data: code,
     } satisfies PreviewRow);
-    // The card slip: masked PAN, the unit's receipt and trace numbers.
+    // The card slip: masked PAN, the authorisation code and the unit's terminal id (ZVT 3B
+    // and 29, as the simulated unit reports them), its receipt and trace numbers.
     has(
-      /Card payment +20\.00\n {2}Card +535029\*{6}5177\n {2}Receipt no\. +\d+\n {2}Trace no\. +\d+/,
+      /Card payment +20\.00\n {2}Card +535029\*{6}5177\n {2}Auth\. code +A\d{5}\n {2}Terminal ID +52500001\n {2}Receipt no\. +\d+\n {2}Trace no\. +\d+\n {2}Approved/,
     );
     // Cash given and the change, and the drawer opened for the cash.
     const change = sub(dec(50), cashPart);
