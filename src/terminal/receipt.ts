@@ -109,7 +109,7 @@ export function receiptOf(f: SaleFacts, ctx: ReceiptContext): ReceiptDocument {
         }
       : {}),
     ...bonusesOf(check, f.customer, digits),
-    balances: balancesOf(f.customer),
+    balances: balancesOf(f.customer, check.special_accounts_decimal_digits ?? digits.amount),
     coupons_redeemed: (check.redeemed_coupons ?? [])
       .filter((c) => c.valid !== false)
       .map((c) => ({ code: c.code, ...(c.title ? { title: c.title } : {}) })),
@@ -262,8 +262,11 @@ function accountDetails(check: EngineCheckResult, cache: Cache): string[] {
     const v = cache.vehicleByTag(tag);
     out.push(`Vehicle ${tag}${v?.description ? ` (${v.description})` : ''}`);
   }
-  if (check.odometer !== undefined)
-    out.push(`Odometer ${formatMoney(dec(check.odometer), 0)} ${check.odometer_unit ?? 'km'}`);
+  if (check.odometer !== undefined) {
+    // As read: up to two decimals, none added.
+    const reading = dec(check.odometer);
+    out.push(`Odometer ${formatMoney(reading, reading.scale)} ${check.odometer_unit ?? 'km'}`);
+  }
   return out;
 }
 
@@ -317,15 +320,15 @@ function bonusesOf(check: EngineCheckResult, c: CustomerSummary | null, d: Digit
   };
 }
 
-/** The customer's accounts with what can be spent now. */
-function balancesOf(c: CustomerSummary | null): ReceiptDocument['balances'] {
+/** The customer's accounts with what can be spent now, at the check's account digits. */
+function balancesOf(c: CustomerSummary | null, digits: number): ReceiptDocument['balances'] {
   return (c?.special_accounts ?? []).flatMap((a) =>
     a.available === null
       ? []
       : [
           {
             title: a.title ?? 'Account',
-            value: `${money(a.available, 2)}${a.currency ? ` ${a.currency}` : ''}`,
+            value: `${money(a.available, digits)}${a.currency ? ` ${a.currency}` : ''}`,
           },
         ],
   );

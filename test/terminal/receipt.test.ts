@@ -198,6 +198,18 @@ describe('receipt-reprint', () => {
     expect(body(copy.receipt)).toEqual(body(sale.receipt!));
   }, 30_000);
 
+  it('says on the copy of a sale cancelled since that it was cancelled', async () => {
+    const t = await openTill();
+    cleanups.push(() => t.close());
+    await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.senior });
+    await t.ok('shift-open', {});
+    const id = uuidv7(Date.now());
+    await t.ok('sale-process', { transaction_id: id, check: { check_items: [item('COF-1', 1)] } });
+    await t.ok('sale-cancel', { transaction_id: id });
+    const copy = await t.ok('receipt-reprint', { transaction_id: id });
+    expect(texts(copy.receipt)).toContain('This sale was cancelled.');
+  }, 30_000);
+
   it('refuses an id no sale of this terminal has, naming transaction_id', async () => {
     const t = await till();
     const r = await t.call('receipt-reprint', { transaction_id: uuidv7(Date.now()) });
