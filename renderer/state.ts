@@ -110,6 +110,8 @@ export interface Receipt {
   receiptPrinted: boolean | null;
   /** The cash handed over and the change, as the terminal recorded them. */
   cash?: SaleResult['cash'];
+  /** The receipt as printed: the ESC/POS bytes sent, decoded by the terminal. */
+  preview?: SaleResult['receipt'];
 }
 
 export type MessageKind = 'error' | 'warning' | 'notice';

@@ -189,6 +189,7 @@ export function receiptOf(result: SaleResult): Receipt {
     sync: result.sync,
     receiptPrinted: result.receipt_printed,
     ...(result.cash ? { cash: result.cash } : {}),
+    ...(result.receipt ? { preview: result.receipt } : {}),
   };
 }
 

@@ -193,6 +193,11 @@ export const de: Table = {
   'receipt.printed': 'Gedruckt',
   'receipt.new-sale': 'Neuer Verkauf',
   'receipt.refund': 'Erstatten oder stornieren',
+  'receipt.paper': 'Wie gedruckt',
+  'receipt.paper-qr': '[QR-Code: {data}]',
+  'receipt.paper-barcode': '[{symbology}-Strichcode: {data}]',
+  'receipt.paper-cut': '- - - Schnitt - - -',
+  'receipt.paper-drawer': '[Kassenlade geöffnet]',
 
   'outbox.queued': 'wartet auf Versand',
   'outbox.sending': 'wird gesendet',

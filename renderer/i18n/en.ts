@@ -187,6 +187,11 @@ export const en = {
   'receipt.printed': 'Printed',
   'receipt.new-sale': 'New sale',
   'receipt.refund': 'Refund or cancel',
+  'receipt.paper': 'As printed',
+  'receipt.paper-qr': '[QR code: {data}]',
+  'receipt.paper-barcode': '[{symbology} barcode: {data}]',
+  'receipt.paper-cut': '- - - cut - - -',
+  'receipt.paper-drawer': '[cash drawer opened]',
 
   'outbox.queued': 'waiting to be sent',
   'outbox.sending': 'sending',

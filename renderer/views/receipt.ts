@@ -1,9 +1,10 @@
 // The receipt preview of the sale just committed: the engine's processed check as the
-// printer got it, with what the central service knows of it yet (online or stood in offline).
+// printer got it, with what the central service knows of it yet (online or stood in offline),
+// and the paper itself: the ESC/POS bytes the printer was sent, decoded by the terminal.
 import { formatAmount, formatQuantity, NONE } from '../format.js';
 import { outboxStateKey, paymentTypeKey } from '../i18n.js';
 import { amountDigits, bonusDigits, hasRole, type Receipt } from '../state.js';
-import type { CheckResponse } from '../types.js';
+import type { CheckResponse, SaleResult } from '../types.js';
 import { h, type VElement } from '../vnode.js';
 import { button, row, section, type Ctx } from './common.js';
 
@@ -38,6 +39,7 @@ export function receiptScreen(ctx: Ctx): VElement {
       : null,
     receiptCoupons(ctx, r.check),
     receiptFacts(ctx, r),
+    r.preview ? printedPaper(ctx, r.preview) : null,
     r.warnings.length > 0
       ? h(
           'ul',
@@ -145,6 +147,46 @@ function receiptCoupons(ctx: Ctx, c: CheckResponse): VElement | null {
         // A coupon emitted without a terminal has no code yet (engine.md 17.14).
         `${t('receipt.coupon')} ${cp.code ?? t('receipt.coupon-pending')}${cp.title ? ` · ${cp.title}` : ''}`,
       ),
+    ),
+  );
+}
+
+type Preview = NonNullable<SaleResult['receipt']>;
+
+/**
+ * The paper as printed, row by row at the printer's width: text in a fixed-width font with
+ * its alignment and emphasis, QR codes, barcodes, the cut and the drawer as marked rows.
+ */
+function printedPaper(ctx: Ctx, p: Preview): VElement {
+  const { t } = ctx;
+  return h(
+    'figure',
+    { class: 'paper', 'data-testid': 'receipt-paper', 'aria-label': t('receipt.paper') },
+    h('figcaption', { class: 'muted small' }, t('receipt.paper')),
+    h(
+      'div',
+      { class: 'paper-rows', 'data-width': String(p.width) },
+      p.rows.map((row, i) => {
+        const id = `receipt-paper-${i}`;
+        if (row.kind === 'text') {
+          const cls = [
+            'paper-text',
+            `align-${row.align}`,
+            row.bold ? 'bold' : '',
+            row.large ? 'large' : '',
+          ];
+          return h('div', { class: cls.filter(Boolean).join(' '), 'data-testid': id }, row.text);
+        }
+        const text =
+          row.kind === 'qr'
+            ? t('receipt.paper-qr', { data: row.data })
+            : row.kind === 'barcode'
+              ? t('receipt.paper-barcode', { symbology: row.symbology, data: row.data })
+              : row.kind === 'cut'
+                ? t('receipt.paper-cut')
+                : t('receipt.paper-drawer');
+        return h('div', { class: `paper-mark ${row.kind}`, 'data-testid': id }, text);
+      }),
     ),
   );
 }

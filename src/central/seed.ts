@@ -97,6 +97,22 @@ function seedBusiness(up: Up): void {
     base_time_zone: DEMO.timeZone,
     currency: DEMO.currency,
     role_based_model: { active: true },
+    public_title: { en: 'Demo Fuel GmbH' },
+    // ours: the business's CheckCustomerFeedbackSettings, printed on receipts.
+    customer_feedback_settings: {
+      active: 1,
+      feedback_source: {
+        id: demoId(5),
+        title: 'Demo Station Nord feedback',
+        invitation_text: 'How was your visit?',
+        urls: {
+          base_url: 'https://feedback.example/demo-nord',
+          short_url: 'https://fb.example/dn',
+        },
+      },
+      print_feedback_on_check: 'all',
+      print_feedback_on_check_message_text: 'Tell us how we did: scan the code',
+    },
   });
   up('loyalty', {
     id: DEMO.loyaltyId,
@@ -111,6 +127,7 @@ function seedBusiness(up: Up): void {
     id: DEMO.posId,
     loyalty_id: DEMO.loyaltyId,
     title: 'Demo Station Nord',
+    addresses: 'Nordring 1, 10115 Berlin',
     type: 'fuel-station',
     time_zone: DEMO.timeZone,
     active: 1,

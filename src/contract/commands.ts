@@ -19,6 +19,7 @@ import {
   TransactionSubType,
 } from './enums.js';
 import { CheckRequest, refusedField, SET_BY_TERMINAL } from './check-request.js';
+import { ReceiptPreview } from './receipt.js';
 import { looseShared } from './shared.js';
 import {
   comment as commentText,
@@ -337,6 +338,11 @@ const SaleResult = z.strictObject({
   receipt_printed: z.boolean(),
   /** Present when cash was handed over (`cash_given`, or a fuel prepay's cash at completion). */
   cash: CashTender.optional(),
+  /**
+   * The receipt as printed: the ESC/POS bytes sent to the printer, decoded into lines and
+   * markers (docs/devices.md). Absent when the sale printed none (a pump authorisation).
+   */
+  receipt: ReceiptPreview.optional(),
 });
 
 /** What only the terminal says of a sale (its answer's fields). */
@@ -346,6 +352,7 @@ const SALE_OWNED = {
     'the card operations the terminal ran (the check\u2019s own payments are the caller\u2019s)',
   sync: 'the sale\u2019s outbox row',
   receipt_printed: 'the printer',
+  receipt: 'what the printer was sent',
 } as const;
 
 /** What only the terminal says of a cancel or a refund: it takes back the sale as recorded. */
@@ -542,6 +549,18 @@ export const commands = {
       payments: z.array(PaymentRecord),
       owed: z.strictObject({ bonuses: num }).optional(),
       sync: SaleSync,
+    }),
+  },
+  'receipt-reprint': {
+    /** A sale stored on this terminal: its receipt is printed again, marked COPY. */
+    input: callerInput(
+      { transaction_id: z.uuid() },
+      { copy: 'a reprint is always a copy', receipt: SALE_OWNED.receipt },
+    ),
+    output: z.strictObject({
+      transaction_id: z.uuid(),
+      receipt_printed: z.boolean(),
+      receipt: ReceiptPreview,
     }),
   },
   'payment-recover': {

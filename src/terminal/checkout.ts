@@ -44,7 +44,7 @@ import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-p
 import { refuse } from './command-map.js';
 import { InFlight, requestHash } from './idempotency.js';
 import type { TerminalPorts } from './ports.js';
-import { cashLines, paymentTitle, receiptOf } from './receipt.js';
+import type { PrintSale } from './receipt-service.js';
 import {
   cappedSpend,
   keptFromAuthorisation,
@@ -273,19 +273,19 @@ export class CheckoutService {
   private readonly p: TerminalPorts;
   private readonly cards: CardPayments;
   private readonly sales: SaleService;
-  /** The customer's balances after a sale, for the receipt (identify.ts). */
-  private readonly balancesOf: (customerId: string) => Array<{ title: string; value: string }>;
+  /** Prints a recorded sale's receipt (receipt-service.ts). */
+  private readonly printSale: PrintSale;
 
   constructor(
     p: TerminalPorts,
     cards: CardPayments,
     sales: SaleService,
-    balancesOf: (customerId: string) => Array<{ title: string; value: string }> = () => [],
+    printSale: PrintSale = () => Promise.resolve(false),
   ) {
     this.p = p;
     this.cards = cards;
     this.sales = sales;
-    this.balancesOf = balancesOf;
+    this.printSale = printSale;
   }
 
   private posRecord(check: CheckIn): (Record<string, unknown> & { id: string }) | null {
@@ -968,36 +968,13 @@ export class CheckoutService {
   }
 
   /** Prints the receipt; a printer problem never undoes a sale (logged, answered false). */
-  async print(
+  print(
     check: EngineCheckResult,
     sale: EngineCheck,
     offline: boolean,
-    title?: string,
+    _title?: string,
     cash?: { given: number; change: number },
   ): Promise<boolean> {
-    const printer = this.p.devices?.printer;
-    if (!printer) return false;
-    const split = sale.payments ?? [];
-    const payments =
-      split.length > 0
-        ? split.map((p) => ({ title: paymentTitle(p.type), amount: p.amount }))
-        : [{ title: paymentTitle(sale.payment_type ?? 'cash'), amount: check.amount_to_pay ?? 0 }];
-    if (cash) payments.push(...cashLines(cash));
-    const pos = this.posRecord(sale as CheckIn);
-    try {
-      await printer.print(
-        receiptOf(check, {
-          header: [typeof pos?.title === 'string' ? pos.title : 'loyalty-terminal'],
-          payments,
-          balances: check.customer_id ? this.balancesOf(check.customer_id) : [],
-          offline,
-          ...(title ? { title } : {}),
-        }),
-      );
-      return true;
-    } catch (e) {
-      this.p.log.warn('receipt not printed', { transaction_id: check.transaction_id, err: e });
-      return false;
-    }
+    return this.printSale({ check, sale, offline, cash: cash ?? null });
   }
 }

@@ -18,6 +18,7 @@ import type { SaleService } from './sale-service.js';
 import type { AttentionService } from './attention.js';
 import type { CardPayments } from './card-payments.js';
 import type { CheckoutService } from './checkout.js';
+import type { ReceiptService } from './receipt-service.js';
 import type { IdentifyService } from './identify.js';
 import type { ReturnsService } from './returns.js';
 import type { ShiftService } from './shifts.js';
@@ -34,6 +35,8 @@ export interface Services {
   /** Records a sale, or sends it online first (the pipeline's last step). */
   sales: SaleService;
   returns: ReturnsService;
+  /** Receipts: the sale's preview, reprints. */
+  receipts: ReceiptService;
   cards: CardPayments;
   attention: AttentionService;
   /** Whether the sync loops run. */
@@ -165,11 +168,15 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
     'customer-identify': admitted('customer-identify', (i) => s.identify.identify(i)),
     // The seller is the signed-in staff member, never the caller's word.
     'check-calc': admitted('check-calc', (i) => s.checkout.calc(i, wf.staff)),
-    'sale-process': admitted('sale-process', (i) => s.checkout.process(i, wf.staff)),
+    // The answer carries the receipt's preview, decoded from the bytes the printer was sent.
+    'sale-process': admitted('sale-process', async (i) =>
+      s.receipts.withPreview(await s.checkout.process(i, wf.staff)),
+    ),
     'sale-status': admitted('sale-status', (i) => s.checkout.status(i.transaction_id)),
     // Who gives the money back is the signed-in staff member, not the sale's seller.
     'sale-cancel': admitted('sale-cancel', (i) => s.returns.cancel(i, wf.staff)),
     'sale-refund': admitted('sale-refund', (i) => s.returns.refund(i, wf.staff)),
+    'receipt-reprint': admitted('receipt-reprint', (i) => s.receipts.reprint(i.transaction_id)),
     'payment-recover': admitted('payment-recover', (i) => s.cards.recover(i.payment_id)),
     'attention-list': admitted('attention-list', (i) =>
       s.attention.list(i.include_resolved ?? false),

@@ -57,6 +57,7 @@ export const COMMAND_NEEDS: { readonly [N in CommandName]: CommandNeeds | null }
   'sale-status': { role: 'cashier' },
   'sale-cancel': { role: 'senior-cashier', shift: true },
   'sale-refund': { role: 'senior-cashier', shift: true },
+  'receipt-reprint': { role: 'cashier' },
   'payment-recover': { role: 'cashier' },
   'attention-list': { role: 'cashier' },
   'attention-resolve': { role: 'manager' },

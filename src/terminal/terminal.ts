@@ -40,6 +40,7 @@ import type {
 } from './ports.js';
 import { SaleService } from './sale-service.js';
 import { ReturnsService } from './returns.js';
+import { ReceiptService } from './receipt-service.js';
 import type { SecretStore } from '../config/secret-store.js';
 import { loadOrCreateHashKey, resolveSecret } from './secrets.js';
 import { ShiftService } from './shifts.js';
@@ -301,7 +302,11 @@ function buildServices(
   // Before any command: a sale a killed run sent online first and never recorded is voided.
   const recovered = sales.recoverOnlineAttempts();
   if (recovered.voided > 0) log.warn('online attempts voided at start', recovered);
-  const checkout = new CheckoutService(ports, cards, sales, (id) => identify.receiptBalances(id));
+  const receipts = new ReceiptService(ports, (id) => {
+    const c = store.cache.customerById(id);
+    return c ? identify.summary(c) : null;
+  });
+  const checkout = new CheckoutService(ports, cards, sales, receipts.printSale);
   const services: Services = {
     workflow,
     staff: new StaffService(ports, workflow),
@@ -310,6 +315,7 @@ function buildServices(
     checkout,
     sales,
     returns: new ReturnsService(ports, cards),
+    receipts,
     cards,
     attention: new AttentionService(ports, workflow, () => cards.busy),
     syncRunning,

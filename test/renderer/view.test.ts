@@ -116,6 +116,17 @@ function screens(): Record<string, State> {
           },
         ],
         cash: { given: 30, change: 3 },
+        receipt: {
+          width: 42,
+          rows: [
+            { kind: 'drawer', pin: 2 },
+            { kind: 'text', text: 'Demo Station Nord', align: 'center', bold: false, large: false },
+            { kind: 'text', text: 'TOTAL    27.00', align: 'left', bold: true, large: true },
+            { kind: 'barcode', symbology: 'CODE128', data: 'T01-000001' },
+            { kind: 'qr', data: 'https://fb.example/dn' },
+            { kind: 'cut' },
+          ],
+        },
       }),
     },
   );
@@ -304,6 +315,18 @@ describe('views', () => {
     const tree = render(all.receipt!);
     expect(textOf(byTestId(tree, 'receipt-cash-given')!)).toContain('30.00');
     expect(textOf(byTestId(tree, 'receipt-change')!)).toContain('3.00');
+  });
+
+  it('draw the receipt as printed, row by row, from the bytes the terminal decoded', () => {
+    const tree = render(all.receipt!);
+    const row = (i: number) => byTestId(tree, `receipt-paper-${i}`)!;
+    expect(textOf(row(0))).toBe('[cash drawer opened]');
+    expect(textOf(row(1))).toBe('Demo Station Nord');
+    expect(row(1).attrs.class).toContain('align-center');
+    expect(row(2).attrs.class).toContain('large');
+    expect(textOf(row(3))).toBe('[CODE128 barcode: T01-000001]');
+    expect(textOf(row(4))).toBe('[QR code: https://fb.example/dn]');
+    expect(textOf(row(5))).toBe('- - - cut - - -');
   });
 
   it('say in words why an offer found no item or found its items taken (engine.md 17.9)', () => {

@@ -49,6 +49,7 @@ const valid: { [N in CommandName]: Record<string, unknown> } = {
     original_transaction_id: U,
     lines: [{ index: 0, quantity: 1 }],
   },
+  'receipt-reprint': { transaction_id: U },
   'payment-recover': {},
   'attention-list': {},
   'attention-resolve': { id: U },

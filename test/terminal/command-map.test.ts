@@ -25,6 +25,7 @@ const specNames = [
   'sale-status',
   'sale-cancel',
   'sale-refund',
+  'receipt-reprint',
   'payment-recover',
   'attention-list',
   'attention-resolve',
