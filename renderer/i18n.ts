@@ -56,6 +56,7 @@ const en = {
     'A bank card ({masked}) was swiped on the loyalty reader. Take card payments on the payment terminal.',
   'read.unrecognised': 'The card or code that was read is not one this terminal knows.',
   'read.not-now': 'A card was read. Open a sale to identify the customer with it.',
+  'read.goods': 'A product barcode ({barcode}) was scanned. Add the item by its code.',
   'customer.identify': 'Identify',
   'customer.clear': 'Remove customer',
   'customer.anonymous': 'Anonymous sale: no customer identified.',

@@ -615,7 +615,8 @@ export type CommandResult<N extends CommandName> = CommandOutput<N> | ErrorRespo
 
 /**
  * A swipe or a scan, as recognised by the terminal (devices.md, "Recognition"). An identifier
- * goes to the screen, which identifies the customer with it; a bank card is only ever masked.
+ * goes to the screen, which identifies the customer with it; a bank card is only ever masked;
+ * a good's barcode goes to `catalog-search`.
  */
 const ReadSource = z.enum(['msr', 'scanner']);
 
@@ -630,6 +631,13 @@ export const DeviceRead = z.discriminatedUnion('kind', [
     kind: z.literal('bank-card'),
     masked: z.string().min(1),
     source: ReadSource,
+  }),
+  // A good's barcode (docs/devices.md, "Goods barcodes"): `catalog-search` with it as
+  // `barcode` answers the good and the line to add.
+  z.strictObject({
+    kind: z.literal('goods'),
+    barcode: z.string().min(1),
+    source: z.literal('scanner'),
   }),
   z.strictObject({
     kind: z.literal('unrecognised'),
