@@ -67,6 +67,20 @@ function callerObject<
 
 const s = strictShared;
 
+/**
+ * A code as the scanner sends it (an AIM identifier, GS1's GS separators and a composite's
+ * `|` kept) or as it was answered (digits, GS1 in brackets): 1..512 characters, no control
+ * character but GS.
+ */
+export const scannedCode = z
+  .string()
+  .min(1, { error: 'a barcode cannot be empty' })
+  .max(512, { error: 'at most 512 characters' })
+  // eslint-disable-next-line no-control-regex
+  .refine((v) => !/[\u0000-\u001c\u001e\u001f\u007f-\u009f]/.test(v), {
+    error: 'no control characters but GS',
+  });
+
 /** A line as the caller sends it: what the goods are, how many, at what price. */
 const CheckItemRequest = callerObject(s.CheckItem.shape, [
   'code',

@@ -18,7 +18,8 @@ import {
   TransactionPaymentType,
   TransactionSubType,
 } from './enums.js';
-import { CheckRequest, refusedField, SET_BY_TERMINAL } from './check-request.js';
+import { CatalogSearchOutput } from './catalog.js';
+import { CheckRequest, refusedField, SET_BY_TERMINAL, scannedCode } from './check-request.js';
 import { looseShared } from './shared.js';
 import {
   comment as commentText,
@@ -427,6 +428,31 @@ export const commands = {
       /** `cache`: answered from the local copy (offline, or the lookup timed out). */
       source: z.enum(['online', 'cache']),
     }),
+  },
+  'catalog-search': {
+    /**
+     * The POS catalogue (docs/terminal.md, "Goods"): `query` finds a good by its code, its
+     * barcode, or the words of its title (all of them, case and accents ignored); `barcode`
+     * is a scanned code, which answers its good and the line it makes (`scanned`). Nothing
+     * given: every good, catalogue order. `quick_keys`: also the touch screen's quick keys.
+     */
+    input: callerInput(
+      {
+        query: shortText.trim().min(1, { error: 'type a code, a barcode or words' }).optional(),
+        barcode: scannedCode.optional(),
+        category: shortText.min(1, { error: 'a category cannot be empty' }).optional(),
+        limit: z.int().min(1).max(200, { error: 'at most 200 goods' }).optional(),
+        quick_keys: z.boolean().optional(),
+        /** Absent = the till's POS (its first). */
+        pos_id: z.uuid().optional(),
+      },
+      {
+        goods: 'the POS catalogue',
+        scanned: 'what the barcode carries',
+        check_item_enter_mode: 'the POS record',
+      },
+    ),
+    output: CatalogSearchOutput,
   },
   'check-calc': {
     input: callerInput({ check: CheckIn }, { warnings: 'the engine\u2019s warnings' }),

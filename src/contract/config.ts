@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { IdType } from './enums.js';
 import { problemsOf, type Problem } from './problems.js';
+import { code } from './wire.js';
 
 /** The demo terminal the embedded sandbox is seeded with; the sandbox seed uses the same values. */
 export const DEMO_TERMINAL_ID = '018f0000-0000-7000-8000-000000000001';
@@ -67,6 +68,16 @@ const Recognition = z.strictObject({
   goods_rules: z.array(GoodsRule).optional(),
 });
 
+/**
+ * One page of the touch screen's quick keys: its label (a category, usually) and the goods
+ * on it by code, in order. Codes are checked against the POS catalogue when used: one it
+ * does not list is left out (docs/terminal.md, "Goods").
+ */
+export const QuickKeysPage = z.strictObject({
+  category: z.string().min(1).max(80),
+  codes: z.array(code).min(1).max(60),
+});
+
 const TerminalSection = z.strictObject({
   /** Local identity used in the engine context; absent = `central.terminal_id`. */
   id: z.uuid().optional(),
@@ -99,6 +110,11 @@ const TerminalSection = z.strictObject({
     .prefault({}),
   /** Card reader and scanner recognition rules; absent = the built-in rules. */
   recognition: Recognition.optional(),
+  /**
+   * The quick keys of the touch screen, page by page; absent = one page per category of the
+   * POS catalogue, its goods in catalogue order.
+   */
+  quick_keys: z.array(QuickKeysPage).max(20).optional(),
   /**
    * Pump authorisations: a card pre-authorisation no completion has booked is released on the
    * unit this long after it was taken (docs/terminal.md, "Fuel").
