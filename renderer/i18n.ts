@@ -382,6 +382,7 @@ const en = {
     'The card presented is another customer’s: identify the customer again.',
   'error.unknown-pos': 'This till does not sell at that point of sale.',
   'error.item-not-preset': 'This till sells preset items only; this item is not one of them.',
+  'error.goods-not-found': 'No item in the catalogue has this barcode.',
   'error.tank-dip-required': 'Enter the measured dip of the tank.',
   'error.vehicle-not-found':
     'The customer’s fleet has no vehicle with this id: check the vehicle id.',

@@ -312,7 +312,13 @@ function buildServices(
   const recovered = sales.recoverOnlineAttempts();
   if (recovered.voided > 0) log.warn('online attempts voided at start', recovered);
   const catalog = new CatalogService(ports);
-  const checkout = new CheckoutService(ports, cards, sales, (id) => identify.receiptBalances(id));
+  const checkout = new CheckoutService(
+    ports,
+    cards,
+    sales,
+    (id) => identify.receiptBalances(id),
+    catalog,
+  );
   const services: Services = {
     workflow,
     staff: new StaffService(ports, workflow),
