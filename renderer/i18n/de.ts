@@ -46,6 +46,8 @@ export const de: Table = {
   'read.unrecognised': 'Die gelesene Karte oder der Code ist diesem Terminal nicht bekannt.',
   'read.not-now':
     'Eine Karte wurde gelesen. Beginnen Sie einen Verkauf, um den Kunden damit zu erkennen.',
+  'read.goods':
+    'Ein Produkt-Strichcode ({barcode}) wurde gescannt. Fügen Sie den Artikel über seine Nummer hinzu.',
   'customer.identify': 'Erkennen',
   'customer.clear': 'Kunde entfernen',
   'customer.anonymous': 'Anonymer Verkauf: kein Kunde erkannt.',
@@ -408,6 +410,7 @@ export const de: Table = {
   'error.completion-differs':
     'Der Abschluss muss beibehalten, was die Freigabe der Zapfsäule hatte (Kunde, Zahlung, Konto).',
   'error.sale-not-found': 'Kein Verkauf mit dieser Nummer an dieser Kasse.',
+  'error.goods-not-found': 'Kein Artikel im Sortiment hat diesen Strichcode.',
   'error.sale-unreadable':
     'Dieser Verkauf ist gebucht; verkaufen Sie ihn nicht noch einmal. Sein gespeicherter Datensatz ist nicht lesbar, daher kann er hier weder angezeigt noch storniert oder erstattet werden: Rufen Sie den Support an.',
   'error.not-a-sale': 'Eine Erstattung kann nicht storniert werden; verkaufen Sie stattdessen neu.',

@@ -42,6 +42,7 @@ export const en = {
     'A bank card ({masked}) was swiped on the loyalty reader. Take card payments on the payment terminal.',
   'read.unrecognised': 'The card or code that was read is not one this terminal knows.',
   'read.not-now': 'A card was read. Open a sale to identify the customer with it.',
+  'read.goods': 'A product barcode ({barcode}) was scanned. Add the item by its code.',
   'customer.identify': 'Identify',
   'customer.clear': 'Remove customer',
   'customer.anonymous': 'Anonymous sale: no customer identified.',
@@ -393,6 +394,7 @@ export const en = {
   'error.completion-differs':
     'The completion must keep what the pump authorisation had (customer, payment, account).',
   'error.sale-not-found': 'No sale with this number on this till.',
+  'error.goods-not-found': 'No item in the catalogue has this barcode.',
   'error.sale-unreadable':
     'This sale is recorded; do not sell it again. Its stored record cannot be read here, so it cannot be shown, cancelled or refunded: call support.',
   'error.not-a-sale': 'A refund cannot be cancelled; sell again instead.',

@@ -18,7 +18,8 @@ import {
   TransactionPaymentType,
   TransactionSubType,
 } from './enums.js';
-import { CheckRequest, refusedField, SET_BY_TERMINAL } from './check-request.js';
+import { CatalogSearchOutput } from './catalog.js';
+import { CheckRequest, refusedField, SET_BY_TERMINAL, scannedCode } from './check-request.js';
 import { ReceiptPreview } from './receipt.js';
 import { looseShared } from './shared.js';
 import {
@@ -438,6 +439,31 @@ export const commands = {
       source: z.enum(['online', 'cache']),
     }),
   },
+  'catalog-search': {
+    /**
+     * The POS catalogue (docs/terminal.md, "Goods"): `query` finds a good by its code, its
+     * barcode, or the words of its title (all of them, case and accents ignored); `barcode`
+     * is a scanned code, which answers its good and the line it makes (`scanned`). Nothing
+     * given: every good, catalogue order. `quick_keys`: also the touch screen's quick keys.
+     */
+    input: callerInput(
+      {
+        query: shortText.trim().min(1, { error: 'type a code, a barcode or words' }).optional(),
+        barcode: scannedCode.optional(),
+        category: shortText.min(1, { error: 'a category cannot be empty' }).optional(),
+        limit: z.int().min(1).max(200, { error: 'at most 200 goods' }).optional(),
+        quick_keys: z.boolean().optional(),
+        /** Absent = the till's POS (its first). */
+        pos_id: z.uuid().optional(),
+      },
+      {
+        goods: 'the POS catalogue',
+        scanned: 'what the barcode carries',
+        check_item_enter_mode: 'the POS record',
+      },
+    ),
+    output: CatalogSearchOutput,
+  },
   'check-calc': {
     input: callerInput({ check: CheckIn }, { warnings: 'the engine\u2019s warnings' }),
     output: z.strictObject({ check: CheckOut, warnings: z.array(Warning) }),
@@ -637,7 +663,8 @@ export type CommandResult<N extends CommandName> = CommandOutput<N> | ErrorRespo
 
 /**
  * A swipe or a scan, as recognised by the terminal (devices.md, "Recognition"). An identifier
- * goes to the screen, which identifies the customer with it; a bank card is only ever masked.
+ * goes to the screen, which identifies the customer with it; a bank card is only ever masked;
+ * a good's barcode goes to `catalog-search`.
  */
 const ReadSource = z.enum(['msr', 'scanner']);
 
@@ -652,6 +679,13 @@ export const DeviceRead = z.discriminatedUnion('kind', [
     kind: z.literal('bank-card'),
     masked: z.string().min(1),
     source: ReadSource,
+  }),
+  // A good's barcode (docs/devices.md, "Goods barcodes"): `catalog-search` with it as
+  // `barcode` answers the good and the line to add.
+  z.strictObject({
+    kind: z.literal('goods'),
+    barcode: z.string().min(1),
+    source: z.literal('scanner'),
   }),
   z.strictObject({
     kind: z.literal('unrecognised'),

@@ -17,6 +17,7 @@ import type { TerminalPorts } from './ports.js';
 import type { SaleService } from './sale-service.js';
 import type { AttentionService } from './attention.js';
 import type { CardPayments } from './card-payments.js';
+import type { CatalogService } from './catalog.js';
 import type { CheckoutService } from './checkout.js';
 import type { ReceiptService } from './receipt-service.js';
 import type { IdentifyService } from './identify.js';
@@ -32,6 +33,8 @@ export interface Services {
   shifts: ShiftService;
   identify: IdentifyService;
   checkout: CheckoutService;
+  /** The POS catalogue: search, scanned codes, quick keys. */
+  catalog: CatalogService;
   /** Records a sale, or sends it online first (the pipeline's last step). */
   sales: SaleService;
   returns: ReturnsService;
@@ -166,6 +169,7 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
     ),
     'shift-report': admitted('shift-report', (i) => s.shifts.report(i.shift_id)),
     'customer-identify': admitted('customer-identify', (i) => s.identify.identify(i)),
+    'catalog-search': admitted('catalog-search', (i) => s.catalog.search(i)),
     // The seller is the signed-in staff member, never the caller's word.
     'check-calc': admitted('check-calc', (i) => s.checkout.calc(i, wf.staff)),
     // The answer carries the receipt's preview, decoded from the bytes the printer was sent.

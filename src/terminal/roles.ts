@@ -52,6 +52,7 @@ export const COMMAND_NEEDS: { readonly [N in CommandName]: CommandNeeds | null }
   'shift-close': { role: 'manager' },
   'shift-report': { role: 'cashier' },
   'customer-identify': { role: 'cashier' },
+  'catalog-search': { role: 'cashier' },
   'check-calc': { role: 'cashier', raisedBy: manualRules },
   'sale-process': { role: 'cashier', shift: true, raisedBy: manualRules },
   'sale-status': { role: 'cashier' },

@@ -40,6 +40,7 @@ const valid: { [N in CommandName]: Record<string, unknown> } = {
   'shift-close': { counted_cash: 10 },
   'shift-report': {},
   'customer-identify': { id: '+491700000001', id_type: 'phone' },
+  'catalog-search': { query: 'water', quick_keys: true },
   'check-calc': { check: fullCheck },
   'sale-process': { transaction_id: U, check: fullCheck },
   'sale-status': { transaction_id: U },

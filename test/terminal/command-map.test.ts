@@ -20,6 +20,7 @@ const specNames = [
   'shift-close',
   'shift-report',
   'customer-identify',
+  'catalog-search',
   'check-calc',
   'sale-process',
   'sale-status',
