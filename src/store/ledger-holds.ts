@@ -19,21 +19,22 @@ type PendingRow = {
 
 /** The statements that release confirmed holds a pulled record reflects, by what it is. */
 function releaseStatements(db: Database.Database) {
-  const released = 'confirmed_at IS NOT NULL AND confirmed_at < ?';
   return {
-    customer: db.prepare(`DELETE FROM pending WHERE customer_id = ? AND kind = ? AND ${released}`),
+    customer: db.prepare(
+      'DELETE FROM pending WHERE customer_id = ? AND kind = ? AND confirmed_at IS NOT NULL AND confirmed_at < ?',
+    ),
     // A hold paid through a corporate access goes with the access's record only: it carries
     // the driver's usage and the account's, which the fleet account's record does not.
     account: db.prepare(
-      `DELETE FROM pending WHERE account_id = ? AND access_id IS NULL AND kind = 'account' AND ${released}`,
+      "DELETE FROM pending WHERE account_id = ? AND access_id IS NULL AND kind = 'account' AND confirmed_at IS NOT NULL AND confirmed_at < ?",
     ),
     access: db.prepare(
-      `DELETE FROM pending WHERE access_id = ? AND kind = 'account' AND ${released}`,
+      "DELETE FROM pending WHERE access_id = ? AND kind = 'account' AND confirmed_at IS NOT NULL AND confirmed_at < ?",
     ),
     coupon: db.prepare(
-      `DELETE FROM pending WHERE coupon_code = ? AND kind = 'coupon' AND ${released}`,
+      "DELETE FROM pending WHERE coupon_code = ? AND kind = 'coupon' AND confirmed_at IS NOT NULL AND confirmed_at < ?",
     ),
-    all: db.prepare(`DELETE FROM pending WHERE ${released}`),
+    all: db.prepare('DELETE FROM pending WHERE confirmed_at IS NOT NULL AND confirmed_at < ?'),
   };
 }
 
