@@ -1,7 +1,7 @@
 // The outbox: writes owed to the central service, in SQLite so retries survive restarts
 // (sync.md). Rows go queued -> sending -> done | rejected, oldest first; nothing is deleted and
 // a payload is never rewritten. A row is created only by the ledger, in the transaction of the
-// operation it reports (ledger.ts); this module moves rows through their states.
+// operation it reports (ledger-record.ts); this module moves rows through their states.
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { OutboxState } from '../contract/commands.js';
