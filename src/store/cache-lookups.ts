@@ -3,13 +3,13 @@
 // is read back through the store's schema of its entity, never cast.
 import type Database from 'better-sqlite3';
 import type { z } from 'zod';
+import type { Entity } from '../contract/feed.js';
 import type { CachedCustomer, Identified, IdType } from './cache.js';
 import {
   normaliseEmail,
   normalisePhone,
   recordSchemas,
   tables,
-  type Entity,
   type RecordOf,
 } from './entities.js';
 import { readStoredOrThrow } from './stored-json.js';

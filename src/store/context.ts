@@ -28,7 +28,8 @@ import { localDate, samePeriod, STAT_PERIODS, zoneOf } from '../contract/local-t
 import { add, dec, gt, toNumber, ZERO, type Dec } from '../money/index.js';
 import type { Cache, CachedCustomer, CachedVehicle, IdType } from './cache.js';
 import { pick } from '../contract/wire.js';
-import { engineShapes, type Entity, type RecordOf } from './entities.js';
+import type { Entity } from '../contract/feed.js';
+import { engineShapes, type RecordOf } from './entities.js';
 import type { Ledger } from './ledger.js';
 import type { RuleSet } from './rules.js';
 
