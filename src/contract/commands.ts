@@ -589,6 +589,63 @@ export const commands = {
       receipt: ReceiptPreview,
     }),
   },
+  'sales-recent': {
+    /**
+     * This terminal's sales, newest first (docs/terminal.md, "Recent sales"), so a UI opens
+     * one to reprint, refund or cancel it without anybody typing an id. `from`/`to`: when it
+     * was recorded (`to` excluded); `amount` exact, or `amount_min`/`amount_max`; `card`: the
+     * last digits of a masked card or a loyalty card number; `customer`: a name, phone, card
+     * or id. `cursor`: the `next_cursor` of the page before.
+     */
+    input: callerInput(
+      {
+        from: dateTime.optional(),
+        to: dateTime.optional(),
+        amount: cash.optional(),
+        amount_min: cash.optional(),
+        amount_max: cash.optional(),
+        card: shortText.trim().min(2, { error: 'type at least 2 digits of the card' }).optional(),
+        customer: shortText.trim().min(2, { error: 'type at least 2 characters' }).optional(),
+        limit: z.int().min(1).max(100, { error: 'at most 100 sales' }).optional(),
+        cursor: z
+          .string()
+          .regex(/^[1-9][0-9]{0,15}$/, { error: 'a next_cursor as answered' })
+          .optional(),
+      },
+      { sales: 'the ledger', next_cursor: 'the page answered' },
+    ),
+    output: z.strictObject({
+      sales: z.array(
+        z.strictObject({
+          transaction_id: z.uuid(),
+          recorded_at: dateTime,
+          total: num,
+          payment_types: z.array(z.string()),
+          cards: z.array(z.string()),
+          customer: z
+            .strictObject({
+              id: z.string(),
+              name: z.string().optional(),
+              card: z.string().optional(),
+            })
+            .nullable(),
+          /** `queued`: recorded here, not yet confirmed by the central service. */
+          status: z.enum(['committed', 'queued', 'rejected', 'cancelled']),
+          lines: z.array(
+            z.strictObject({
+              index: z.int().min(0),
+              title: z.string().optional(),
+              quantity: num,
+              amount: num,
+              refunded: z.strictObject({ quantity: num, amount: num }),
+            }),
+          ),
+        }),
+      ),
+      /** null when there is no older sale. */
+      next_cursor: z.string().nullable(),
+    }),
+  },
   'payment-recover': {
     /** Absent `payment_id` = every operation still `inprocess` in the payment journal. */
     input: callerInput(

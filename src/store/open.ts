@@ -42,6 +42,7 @@ import { createCardJournal } from './card-journal.js';
 import { createCommandResults } from './command-results.js';
 import { createOnlineAttempts } from './online-attempts.js';
 import { createRefunds } from './refunds.js';
+import { createSalesIndex } from './sales-index.js';
 import { createShifts } from './shifts.js';
 import { createSigninGuard } from './signin-guard.js';
 import { privateDatabaseFile, privateDir } from './private-files.js';
@@ -238,6 +239,7 @@ function buildStore(
   const attemptsOf = lazy(() => createOnlineAttempts(db));
   const cardJournalOf = lazy(() => createCardJournal(db));
   const refundsOf = lazy(() => createRefunds(db));
+  const salesOf = lazy(() => createSalesIndex(db));
   const syncOf = lazy(() => createSyncState(db, cacheOf(), ledgerOf));
   const read = <T>(fn: () => T): T => db.transaction(fn).deferred();
   const contextOf = lazy(() =>
@@ -293,6 +295,10 @@ function buildStore(
     /** Refunds recorded against a sale. */
     get refunds() {
       return refundsOf();
+    },
+    /** Recorded sales, newest first (sales-recent). */
+    get salesIndex() {
+      return salesOf();
     },
     rules,
     /** How cached auth-code and PIN hashes are kept and checked (keyed or as sent). */

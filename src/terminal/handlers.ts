@@ -20,6 +20,7 @@ import type { CardPayments } from './card-payments.js';
 import type { CatalogService } from './catalog.js';
 import type { CheckoutService } from './checkout.js';
 import type { ReceiptService } from './receipt-service.js';
+import type { SalesRecent } from './sales-recent.js';
 import type { IdentifyService } from './identify.js';
 import type { ReturnsService } from './returns.js';
 import type { ShiftService } from './shifts.js';
@@ -40,6 +41,8 @@ export interface Services {
   returns: ReturnsService;
   /** Receipts: the sale's preview, reprints. */
   receipts: ReceiptService;
+  /** This terminal's sales, newest first. */
+  recent: SalesRecent;
   cards: CardPayments;
   attention: AttentionService;
   /** Whether the sync loops run. */
@@ -181,6 +184,7 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
     'sale-cancel': admitted('sale-cancel', (i) => s.returns.cancel(i, wf.staff)),
     'sale-refund': admitted('sale-refund', (i) => s.returns.refund(i, wf.staff)),
     'receipt-reprint': admitted('receipt-reprint', (i) => s.receipts.reprint(i.transaction_id)),
+    'sales-recent': admitted('sales-recent', (i) => s.recent.list(i)),
     'payment-recover': admitted('payment-recover', (i) => s.cards.recover(i.payment_id)),
     'attention-list': admitted('attention-list', (i) =>
       s.attention.list(i.include_resolved ?? false),

@@ -59,6 +59,7 @@ export const COMMAND_NEEDS: { readonly [N in CommandName]: CommandNeeds | null }
   'sale-cancel': { role: 'senior-cashier', shift: true },
   'sale-refund': { role: 'senior-cashier', shift: true },
   'receipt-reprint': { role: 'cashier' },
+  'sales-recent': { role: 'cashier' },
   'payment-recover': { role: 'cashier' },
   'attention-list': { role: 'cashier' },
   'attention-resolve': { role: 'manager' },

@@ -42,6 +42,7 @@ import type {
 import { SaleService } from './sale-service.js';
 import { ReturnsService } from './returns.js';
 import { ReceiptService } from './receipt-service.js';
+import { SalesRecent } from './sales-recent.js';
 import type { SecretStore } from '../config/secret-store.js';
 import { loadOrCreateHashKey, resolveSecret } from './secrets.js';
 import { ShiftService } from './shifts.js';
@@ -328,6 +329,7 @@ function buildServices(
     sales,
     returns: new ReturnsService(ports, cards),
     receipts,
+    recent: new SalesRecent(ports),
     cards,
     attention: new AttentionService(ports, workflow, () => cards.busy),
     syncRunning,

@@ -51,6 +51,7 @@ const valid: { [N in CommandName]: Record<string, unknown> } = {
     lines: [{ index: 0, quantity: 1 }],
   },
   'receipt-reprint': { transaction_id: U },
+  'sales-recent': { customer: 'anna', limit: 5 },
   'payment-recover': {},
   'attention-list': {},
   'attention-resolve': { id: U },

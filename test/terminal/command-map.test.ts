@@ -27,6 +27,7 @@ const specNames = [
   'sale-cancel',
   'sale-refund',
   'receipt-reprint',
+  'sales-recent',
   'payment-recover',
   'attention-list',
   'attention-resolve',
