@@ -142,6 +142,18 @@ export type Shift = z.infer<typeof Shift>;
 
 const Tally = z.strictObject({ count: z.int().min(0), amount: num });
 
+/** Cash paid into or out of the drawer outside a sale, with why (`cash-movement`). */
+export const CashMovement = z.strictObject({
+  id: z.uuid(),
+  shift_id: z.uuid(),
+  kind: z.enum(['paid-in', 'paid-out']),
+  amount: num,
+  reason: z.string(),
+  staff: StaffRef,
+  recorded_at: dateTime,
+});
+export type CashMovement = z.infer<typeof CashMovement>;
+
 export const ShiftReport = z.strictObject({
   shift: Shift,
   currency: currency.optional(),
@@ -154,7 +166,9 @@ export const ShiftReport = z.strictObject({
     z.strictObject({ type: TransactionPaymentType, count: z.int().min(0), amount: num }),
   ),
   bonuses: z.strictObject({ added: num, redeemed: num }),
-  /** Cash expected in the drawer: opening cash + cash in - cash out. */
+  /** Cash paid in and out outside sales, oldest first; counted in `expected_cash`. Absent: none. */
+  cash_movements: z.array(CashMovement).optional(),
+  /** Cash expected in the drawer: opening cash + cash in - cash out (paid-ins and -outs too). */
   expected_cash: num.optional(),
   /** Outbox rows of this shift not yet accepted by the central service. */
   unsynced: z.int().min(0),
@@ -418,6 +432,25 @@ export const commands = {
       { expected_cash: 'the cash the shift\u2019s operations leave in the drawer' },
     ),
     output: z.strictObject({ report: ShiftReport }),
+  },
+  'cash-movement': {
+    /**
+     * Cash paid into (`paid-in`) or out of (`paid-out`) the drawer outside a sale, in the open
+     * shift, with the reason (docs/terminal.md, "Cash movements").
+     */
+    input: callerInput(
+      {
+        kind: z.enum(['paid-in', 'paid-out']),
+        amount: cash.refine((v) => v > 0, { error: 'must be > 0' }),
+        reason: comment.trim().min(1, { error: 'say why the cash moves' }),
+      },
+      {
+        id: 'the terminal',
+        shift_id: 'the open shift',
+        recorded_at: 'the time it is recorded',
+      },
+    ),
+    output: z.strictObject({ movement: CashMovement }),
   },
   'customer-identify': {
     input: callerInput(

@@ -43,6 +43,7 @@ import { createCommandResults } from './command-results.js';
 import { createOnlineAttempts } from './online-attempts.js';
 import { createRefunds } from './refunds.js';
 import { createSalesIndex } from './sales-index.js';
+import { createCashMovements } from './cash-movements.js';
 import { createShifts } from './shifts.js';
 import { createSigninGuard } from './signin-guard.js';
 import { privateDatabaseFile, privateDir } from './private-files.js';
@@ -240,6 +241,7 @@ function buildStore(
   const cardJournalOf = lazy(() => createCardJournal(db));
   const refundsOf = lazy(() => createRefunds(db));
   const salesOf = lazy(() => createSalesIndex(db));
+  const cashMovesOf = lazy(() => createCashMovements(db));
   const syncOf = lazy(() => createSyncState(db, cacheOf(), ledgerOf));
   const read = <T>(fn: () => T): T => db.transaction(fn).deferred();
   const contextOf = lazy(() =>
@@ -299,6 +301,10 @@ function buildStore(
     /** Recorded sales, newest first (sales-recent). */
     get salesIndex() {
       return salesOf();
+    },
+    /** Cash paid into or out of the drawer outside a sale (0008). */
+    get cashMovements() {
+      return cashMovesOf();
     },
     rules,
     /** How cached auth-code and PIN hashes are kept and checked (keyed or as sent). */

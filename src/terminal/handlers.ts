@@ -17,6 +17,7 @@ import type { TerminalPorts } from './ports.js';
 import type { SaleService } from './sale-service.js';
 import type { AttentionService } from './attention.js';
 import type { CardPayments } from './card-payments.js';
+import type { CashMovementService } from './cash-movements.js';
 import type { CatalogService } from './catalog.js';
 import type { CheckoutService } from './checkout.js';
 import type { ReceiptService } from './receipt-service.js';
@@ -32,6 +33,8 @@ export interface Services {
   workflow: Workflow;
   staff: StaffService;
   shifts: ShiftService;
+  /** Cash paid into or out of the drawer outside a sale. */
+  cashMoves: CashMovementService;
   identify: IdentifyService;
   checkout: CheckoutService;
   /** The POS catalogue: search, scanned codes, quick keys. */
@@ -171,6 +174,10 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
       ),
     ),
     'shift-report': admitted('shift-report', (i) => s.shifts.report(i.shift_id)),
+    'cash-movement': admitted(
+      'cash-movement',
+      oneTransaction('cash-movement', (i) => s.cashMoves.record(i)),
+    ),
     'customer-identify': admitted('customer-identify', (i) => s.identify.identify(i)),
     'catalog-search': admitted('catalog-search', (i) => s.catalog.search(i)),
     // The seller is the signed-in staff member, never the caller's word.

@@ -43,6 +43,7 @@ import { SaleService } from './sale-service.js';
 import { ReturnsService } from './returns.js';
 import { ReceiptService } from './receipt-service.js';
 import { SalesRecent } from './sales-recent.js';
+import { CashMovementService } from './cash-movements.js';
 import type { SecretStore } from '../config/secret-store.js';
 import { loadOrCreateHashKey, resolveSecret } from './secrets.js';
 import { ShiftService } from './shifts.js';
@@ -323,6 +324,7 @@ function buildServices(
     workflow,
     staff: new StaffService(ports, workflow),
     shifts: new ShiftService(ports, workflow),
+    cashMoves: new CashMovementService(ports, workflow),
     identify,
     checkout,
     catalog,

@@ -19,6 +19,7 @@ const specNames = [
   'shift-open',
   'shift-close',
   'shift-report',
+  'cash-movement',
   'customer-identify',
   'catalog-search',
   'check-calc',
