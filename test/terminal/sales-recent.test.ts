@@ -81,6 +81,25 @@ describe('sales-recent', () => {
     expect(byCard.sales.map((s) => s.transaction_id)).toEqual([hers]);
   }, 30_000);
 
+  it('finds a card sale by the last digits of the masked card', async () => {
+    const t = await signedIn();
+    await t.terminal.services.cards.settled;
+    await sell(t, [item('WTR-1', 1)]);
+    const transaction_id = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id,
+      check: { payment_type: 'bank-card', check_items: [item('COF-1', 1)] },
+    });
+    const mine = (await t.ok('sales-recent', {})).sales.find(
+      (s) => s.transaction_id === transaction_id,
+    );
+    expect(mine?.payment_types).toEqual(['bank-card']);
+    const masked = mine?.cards[0] ?? '';
+    expect(masked).toMatch(/\d{4}$/);
+    const found = await t.ok('sales-recent', { card: masked.slice(-4) });
+    expect(found.sales.map((s) => s.transaction_id)).toEqual([transaction_id]);
+  }, 30_000);
+
   it('finds sales by an exact amount or an amount range', async () => {
     const t = await signedIn();
     const one = await sell(t, [item('WTR-1', 1)]);
