@@ -675,7 +675,7 @@ export const commands = {
           ),
         }),
       ),
-      /** null when there is no older sale. */
+      /** null when the page ran out of sales (a full page may be followed by an empty one). */
       next_cursor: z.string().nullable(),
     }),
   },
