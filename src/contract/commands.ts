@@ -142,6 +142,18 @@ export type Shift = z.infer<typeof Shift>;
 
 const Tally = z.strictObject({ count: z.int().min(0), amount: num });
 
+/** Cash paid into or out of the drawer outside a sale, with why (`cash-movement`). */
+export const CashMovement = z.strictObject({
+  id: z.uuid(),
+  shift_id: z.uuid(),
+  kind: z.enum(['paid-in', 'paid-out']),
+  amount: num,
+  reason: z.string(),
+  staff: StaffRef,
+  recorded_at: dateTime,
+});
+export type CashMovement = z.infer<typeof CashMovement>;
+
 export const ShiftReport = z.strictObject({
   shift: Shift,
   currency: currency.optional(),
@@ -154,7 +166,9 @@ export const ShiftReport = z.strictObject({
     z.strictObject({ type: TransactionPaymentType, count: z.int().min(0), amount: num }),
   ),
   bonuses: z.strictObject({ added: num, redeemed: num }),
-  /** Cash expected in the drawer: opening cash + cash in - cash out. */
+  /** Cash paid in and out outside sales, oldest first; counted in `expected_cash`. Absent: none. */
+  cash_movements: z.array(CashMovement).optional(),
+  /** Cash expected in the drawer: opening cash + cash in - cash out (paid-ins and -outs too). */
   expected_cash: num.optional(),
   /** Outbox rows of this shift not yet accepted by the central service. */
   unsynced: z.int().min(0),
@@ -419,6 +433,25 @@ export const commands = {
     ),
     output: z.strictObject({ report: ShiftReport }),
   },
+  'cash-movement': {
+    /**
+     * Cash paid into (`paid-in`) or out of (`paid-out`) the drawer outside a sale, in the open
+     * shift, with the reason (docs/terminal.md, "Cash movements").
+     */
+    input: callerInput(
+      {
+        kind: z.enum(['paid-in', 'paid-out']),
+        amount: cash.refine((v) => v > 0, { error: 'must be > 0' }),
+        reason: comment.trim().min(1, { error: 'say why the cash moves' }),
+      },
+      {
+        id: 'the terminal',
+        shift_id: 'the open shift',
+        recorded_at: 'the time it is recorded',
+      },
+    ),
+    output: z.strictObject({ movement: CashMovement }),
+  },
   'customer-identify': {
     input: callerInput(
       {
@@ -587,6 +620,63 @@ export const commands = {
       transaction_id: z.uuid(),
       receipt_printed: z.boolean(),
       receipt: ReceiptPreview,
+    }),
+  },
+  'sales-recent': {
+    /**
+     * This terminal's sales, newest first (docs/terminal.md, "Recent sales"), so a UI opens
+     * one to reprint, refund or cancel it without anybody typing an id. `from`/`to`: when it
+     * was recorded (`to` excluded); `amount` exact, or `amount_min`/`amount_max`; `card`: the
+     * last digits of a masked card or a loyalty card number; `customer`: a name, phone, card
+     * or id. `cursor`: the `next_cursor` of the page before.
+     */
+    input: callerInput(
+      {
+        from: dateTime.optional(),
+        to: dateTime.optional(),
+        amount: cash.optional(),
+        amount_min: cash.optional(),
+        amount_max: cash.optional(),
+        card: shortText.trim().min(2, { error: 'type at least 2 digits of the card' }).optional(),
+        customer: shortText.trim().min(2, { error: 'type at least 2 characters' }).optional(),
+        limit: z.int().min(1).max(100, { error: 'at most 100 sales' }).optional(),
+        cursor: z
+          .string()
+          .regex(/^[1-9][0-9]{0,15}$/, { error: 'a next_cursor as answered' })
+          .optional(),
+      },
+      { sales: 'the ledger', next_cursor: 'the page answered' },
+    ),
+    output: z.strictObject({
+      sales: z.array(
+        z.strictObject({
+          transaction_id: z.uuid(),
+          recorded_at: dateTime,
+          total: num,
+          payment_types: z.array(z.string()),
+          cards: z.array(z.string()),
+          customer: z
+            .strictObject({
+              id: z.string(),
+              name: z.string().optional(),
+              card: z.string().optional(),
+            })
+            .nullable(),
+          /** `queued`: recorded here, not yet confirmed by the central service. */
+          status: z.enum(['committed', 'queued', 'rejected', 'cancelled']),
+          lines: z.array(
+            z.strictObject({
+              index: z.int().min(0),
+              title: z.string().optional(),
+              quantity: num,
+              amount: num,
+              refunded: z.strictObject({ quantity: num, amount: num }),
+            }),
+          ),
+        }),
+      ),
+      /** null when the page ran out of sales (a full page may be followed by an empty one). */
+      next_cursor: z.string().nullable(),
     }),
   },
   'payment-recover': {

@@ -42,6 +42,8 @@ import { createCardJournal } from './card-journal.js';
 import { createCommandResults } from './command-results.js';
 import { createOnlineAttempts } from './online-attempts.js';
 import { createRefunds } from './refunds.js';
+import { createSalesIndex } from './sales-index.js';
+import { createCashMovements } from './cash-movements.js';
 import { createShifts } from './shifts.js';
 import { createSigninGuard } from './signin-guard.js';
 import { privateDatabaseFile, privateDir } from './private-files.js';
@@ -253,6 +255,8 @@ function storeModules(db: Database.Database, options: BuildOptions) {
     attemptsOf: lazy(() => createOnlineAttempts(db)),
     cardJournalOf: lazy(() => createCardJournal(db)),
     refundsOf: lazy(() => createRefunds(db)),
+    salesOf: lazy(() => createSalesIndex(db)),
+    cashMovesOf: lazy(() => createCashMovements(db)),
   };
 }
 
@@ -342,6 +346,14 @@ function buildStore(db: Database.Database, options: BuildOptions) {
     /** Refunds recorded against a sale. */
     get refunds() {
       return m.refundsOf();
+    },
+    /** Recorded sales, newest first (sales-recent). */
+    get salesIndex() {
+      return m.salesOf();
+    },
+    /** Cash paid into or out of the drawer outside a sale (0008). */
+    get cashMovements() {
+      return m.cashMovesOf();
     },
     rules: m.rules,
     /** How cached auth-code and PIN hashes are kept and checked (keyed or as sent). */

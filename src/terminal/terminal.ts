@@ -42,6 +42,8 @@ import type {
 import { SaleService } from './sale-service.js';
 import { ReturnsService } from './returns.js';
 import { ReceiptService } from './receipt-service.js';
+import { SalesRecent } from './sales-recent.js';
+import { CashMovementService } from './cash-movements.js';
 import type { SecretStore } from '../config/secret-store.js';
 import { loadOrCreateHashKey, resolveSecret } from './secrets.js';
 import { ShiftService } from './shifts.js';
@@ -322,12 +324,14 @@ function buildServices(
     workflow,
     staff: new StaffService(ports, workflow),
     shifts: new ShiftService(ports, workflow),
+    cashMoves: new CashMovementService(ports, workflow),
     identify,
     checkout,
     catalog,
     sales,
     returns: new ReturnsService(ports, cards),
     receipts,
+    recent: new SalesRecent(ports),
     cards,
     attention: new AttentionService(ports, workflow, () => cards.busy),
     syncRunning,
