@@ -57,6 +57,7 @@ import { withPresentedCustomer } from './presented-customer.js';
 import { businessStaffOf } from './business-staff.js';
 import { CatalogService } from './catalog.js';
 import { catalogLines, type ManualLine } from './catalog-lines.js';
+import { withTender } from './tendered-check.js';
 
 type CheckIn = HandlerInput<'check-calc'>['check'];
 type SaleAnswer = CommandOutput<'sale-process'>;
@@ -202,16 +203,6 @@ function tenderOf(check: EngineCheck, toPay: Dec, completion: boolean): Tender |
         ? [{ i: -1, amount: toNumber(toPay) }]
         : [];
   return { check: sale, toPay, cardParts };
-}
-
-/** The processed check with the tender of the check as paid (its card operations' ids). */
-function withTender(processed: EngineCheckResult, paid: EngineCheck): EngineCheckResult {
-  return {
-    ...processed,
-    ...(paid.payment_type !== undefined ? { payment_type: paid.payment_type } : {}),
-    ...(paid.payment_id !== undefined ? { payment_id: paid.payment_id } : {}),
-    ...(paid.payments !== undefined ? { payments: paid.payments } : {}),
-  };
 }
 
 /** The cash to give back of a fuel prepay, as a warning; null when nothing is due. */

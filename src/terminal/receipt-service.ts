@@ -12,6 +12,7 @@ import { renderReceipt } from '../devices/escpos/receipt.js';
 import { refuse } from './command-map.js';
 import type { TerminalPorts } from './ports.js';
 import { receiptOf, type PaidByCard, type ReceiptContext } from './receipt.js';
+import { withTender } from './tendered-check.js';
 
 /** The sale as checkout hands it over after its record. */
 export interface SoldSale {
@@ -188,14 +189,4 @@ export class ReceiptService {
       this.context(),
     );
   }
-}
-
-/** The processed check with the tender of the check as paid (as checkout records it). */
-function withTender(processed: EngineCheckResult, paid: EngineCheck): EngineCheckResult {
-  return {
-    ...processed,
-    ...(paid.payment_type !== undefined ? { payment_type: paid.payment_type } : {}),
-    ...(paid.payment_id !== undefined ? { payment_id: paid.payment_id } : {}),
-    ...(paid.payments !== undefined ? { payments: paid.payments } : {}),
-  };
 }
