@@ -59,8 +59,7 @@ export const PLACEHOLDER_HTML = `<!doctype html>
 </html>
 `;
 
-type StaticFile =
-  { kind: 'file'; path: string } | { kind: 'placeholder' } | { kind: 'none' };
+type StaticFile = { kind: 'file'; path: string } | { kind: 'placeholder' } | { kind: 'none' };
 
 async function isFile(p: string): Promise<boolean> {
   try {
