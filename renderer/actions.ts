@@ -1,15 +1,10 @@
-// What each `data-action` (buttons), `data-submit` (forms) and shortcut (keys.ts) does: a
-// map from the action's name to a short function of the controller and the element's
-// `data-arg`. ActionName is the map's keys: views and keys.ts are typed with it, so a
-// misspelt name there does not compile.
+// What the cashier can ask for: one typed union, `Action`, that buttons, forms, fields and
+// shortcuts (keys.ts) hand to the controller, and the short function of the controller each
+// one runs. The union is the map's keys: an action nobody handles, or a misspelt one, does
+// not compile, and nothing is ever read back from the page as a name.
 //
-// A name the map does not know can still reach performAction from the page (a stale build,
-// a hand-edited DOM). Decision: that is a bug of the screen, never the cashier's doing, so it
-// is reported to whoever reads the console (AppDeps.reportBug, console.error by default:
-// devtools, Electron's renderer log, the browser tests) and the cashier sees nothing, no
-// message line and no change: there is nothing they could do about it, and an error on a
-// working till would only alarm them. It never throws: a throw from a click handler would
-// show the cashier the same nothing and lose the name in an unhandled rejection.
+// An action either is an event the reducer takes as it is (`send`: typing, selecting a line,
+// dismissing the message) or runs commands and turns their answers into events.
 import type { Api } from './api.js';
 import {
   cancelInput,
@@ -29,7 +24,7 @@ import {
   field,
   isAccountPayment,
   type Event,
-  type Screen,
+  type NavScreen,
   type State,
 } from './state.js';
 import type {
@@ -59,21 +54,27 @@ export interface Till {
   loadAttention(): Promise<void>;
   loadReport(): Promise<void>;
   newId(): string;
-  action(name: string, arg?: string): Promise<void>;
-  reportBug(message: string): void;
+  perform(action: Action): Promise<void>;
 }
 
-type Action = (till: Till, arg: string | undefined) => void | Promise<void>;
+/** The function of each action of a union, each given exactly its own action. */
+export type Performers<A extends { type: string }> = {
+  [T in A['type']]: (till: Till, action: Extract<A, { type: T }>) => void | Promise<void>;
+};
 
-/** An action that only tells the reducer. */
-const send =
-  (event: Event): Action =>
-  (till) =>
-    till.dispatch(event);
+/** An action that is an event of the same shape: the reducer takes it as it is. */
+const send = (till: Till, event: Event): void => till.dispatch(event);
 
-const frame = {
-  nav: async (till, arg) => {
-    const screen = arg as Screen;
+type FrameAction =
+  | { type: 'nav'; screen: NavScreen | 'shift-open' }
+  | { type: 'back' }
+  | { type: 'dismiss' }
+  | { type: 'focus'; testid: string }
+  | { type: 'field'; name: string; value: string }
+  | { type: 'sync-now' };
+
+const frame: Performers<FrameAction> = {
+  nav: async (till, { screen }) => {
     if (screen === 'refund') till.dispatch({ type: 'refund-open', transactionId: null });
     else till.dispatch({ type: 'navigate', screen });
     if (screen === 'attention') await till.loadAttention();
@@ -81,15 +82,23 @@ const frame = {
     if (screen === 'settings') await Promise.all([till.refreshStatus(), till.refreshDevices()]);
     if (screen === 'sale' && till.state.sale.calc.check === null) await till.calculate();
   },
-  back: send({ type: 'back' }),
-  dismiss: send({ type: 'dismiss' }),
-  focus: (till, arg) => (arg ? till.dispatch({ type: 'focus', testid: arg }) : undefined),
+  back: send,
+  dismiss: send,
+  focus: send,
+  field: send,
   'sync-now': async (till) => {
     await till.run('sync-now', {}, (output) => ({ type: 'synced', output }));
   },
-} satisfies Record<string, Action>;
+};
 
-const session = {
+type SessionAction =
+  | { type: 'sign-in' }
+  | { type: 'sign-out' }
+  | { type: 'shift-open' }
+  | { type: 'report-load' }
+  | { type: 'shift-close' };
+
+const session: Performers<SessionAction> = {
   'sign-in': async (till) => {
     const built = signInInput(till.state);
     if (till.invalid(built)) return;
@@ -121,9 +130,27 @@ const session = {
     await till.run('shift-close', built.input, (o) => ({ type: 'shift-closed', report: o.report }));
     await till.refreshStatus();
   },
-} satisfies Record<string, Action>;
+};
 
-const sale = {
+type SaleAction =
+  | { type: 'identify' }
+  | { type: 'customer-clear' }
+  | { type: 'item-add' }
+  | { type: 'preset-add'; index: number }
+  | { type: 'line-remove'; index: number }
+  | { type: 'line-step'; index: number; delta: 1 | -1 }
+  | { type: 'line-select'; index: number | null }
+  | { type: 'select-step'; delta: 1 | -1 }
+  | { type: 'bonuses-apply' }
+  | { type: 'bonuses-max' }
+  | { type: 'bonuses-clear' }
+  | { type: 'coupon-add' }
+  | { type: 'coupon-remove'; code: string }
+  | { type: 'rule-toggle'; id: string }
+  | { type: 'void-sale' }
+  | { type: 'new-sale' };
+
+const sale: Performers<SaleAction> = {
   identify: async (till) => {
     const built = identifyInput(till.state);
     if (till.invalid(built)) return;
@@ -139,27 +166,33 @@ const sale = {
       identity,
     }));
   },
-  'customer-clear': send({ type: 'customer-clear' }),
-  'item-add': send({ type: 'item-add' }),
-  'preset-add': (till, arg) => till.dispatch({ type: 'preset-add', index: Number(arg) }),
-  'line-remove': (till, arg) => till.dispatch({ type: 'line-remove', index: Number(arg) }),
-  'line-inc': (till, arg) => till.dispatch({ type: 'line-step', index: Number(arg), delta: 1 }),
-  'line-dec': (till, arg) => till.dispatch({ type: 'line-step', index: Number(arg), delta: -1 }),
-  'line-select': (till, arg) => till.dispatch({ type: 'line-select', index: Number(arg) }),
-  'select-next': send({ type: 'select-step', delta: 1 }),
-  'select-prev': send({ type: 'select-step', delta: -1 }),
-  'bonuses-apply': send({ type: 'bonuses-apply' }),
-  'bonuses-max': send({ type: 'bonuses-max' }),
-  'bonuses-clear': send({ type: 'bonuses-clear' }),
-  'coupon-add': send({ type: 'coupon-add' }),
-  'coupon-remove': (till, arg) =>
-    arg ? till.dispatch({ type: 'coupon-remove', code: arg }) : undefined,
-  'rule-toggle': (till, arg) => (arg ? till.dispatch({ type: 'rule-toggle', id: arg }) : undefined),
-  'void-sale': send({ type: 'void-sale' }),
-  'new-sale': send({ type: 'new-sale' }),
-} satisfies Record<string, Action>;
+  'customer-clear': send,
+  'item-add': send,
+  'preset-add': send,
+  'line-remove': send,
+  'line-step': send,
+  'line-select': send,
+  'select-step': send,
+  'bonuses-apply': send,
+  'bonuses-max': send,
+  'bonuses-clear': send,
+  'coupon-add': send,
+  'coupon-remove': send,
+  'rule-toggle': send,
+  'void-sale': send,
+  'new-sale': send,
+};
 
-const payment = {
+type PaymentAction =
+  | { type: 'pay' }
+  | { type: 'payment-method'; method: TransactionPaymentType }
+  | { type: 'payment-account'; accountId: string }
+  | { type: 'tender-add' }
+  | { type: 'tender-remove'; index: number }
+  | { type: 'sale-confirm' }
+  | { type: 'sale-check-status' };
+
+const payment: Performers<PaymentAction> = {
   pay: (till) => {
     if (till.state.sale.calc.pending) {
       till.payWhenCalculated = true;
@@ -167,20 +200,19 @@ const payment = {
     }
     till.dispatch({ type: 'payment-open', transactionId: till.newId() });
   },
-  'payment-method': (till, arg) => {
-    const method = arg as TransactionPaymentType;
+  'payment-method': (till, { method }) => {
     const accounts = accountsFor(till.state.sale.draft.customer, method);
     const accountId = isAccountPayment(method) && accounts.length === 1 ? accounts[0]!.id : null;
     till.dispatch({ type: 'payment-method', method, accountId });
   },
-  'payment-account': (till, arg) =>
+  'payment-account': (till, { accountId }) =>
     till.dispatch({
       type: 'payment-method',
       method: till.state.sale.draft.payment.type,
-      accountId: arg ?? null,
+      accountId,
     }),
-  'tender-add': send({ type: 'tender-add' }),
-  'tender-remove': (till, arg) => till.dispatch({ type: 'tender-remove', index: Number(arg) }),
+  'tender-add': send,
+  'tender-remove': send,
   'sale-confirm': async (till) => {
     if (till.state.sale.calc.pending || till.state.sale.outcomeUnknown) return;
     // after a refusal the retry is a new transaction (the refused id stays refused)
@@ -204,19 +236,26 @@ const payment = {
       output,
     }));
   },
-} satisfies Record<string, Action>;
+};
 
-const refund = {
-  'refund-open': async (till, arg) => {
-    till.dispatch({ type: 'refund-open', transactionId: arg ?? null });
-    if (arg) await till.action('refund-load');
+type RefundAction =
+  | { type: 'refund-open'; transactionId: string | null }
+  | { type: 'refund-load' }
+  | { type: 'refund-all' }
+  | { type: 'refund-submit' }
+  | { type: 'cancel-submit' };
+
+const refund: Performers<RefundAction> = {
+  'refund-open': async (till, action) => {
+    till.dispatch(action);
+    if (action.transactionId) await till.perform({ type: 'refund-load' });
   },
   'refund-load': async (till) => {
     const built = saleStatusInput(till.state);
     if (till.invalid(built)) return;
     await till.run('sale-status', built.input, (output) => ({ type: 'refund-loaded', output }));
   },
-  'refund-all': send({ type: 'refund-all' }),
+  'refund-all': send,
   'refund-submit': async (till) => {
     till.dispatch({ type: 'refund-started', refundId: till.newId() });
     const id = till.state.refund.refundId;
@@ -244,17 +283,22 @@ const refund = {
     await till.run('sale-cancel', built.input, (output) => ({ type: 'cancel-done', output }));
     await till.refreshStatus();
   },
-} satisfies Record<string, Action>;
+};
 
-const attention = {
+type AttentionAction =
+  | { type: 'attention-load' }
+  | { type: 'attention-toggle-resolved' }
+  | { type: 'attention-resolve'; id: string }
+  | { type: 'payment-recover' };
+
+const attention: Performers<AttentionAction> = {
   'attention-load': (till) => till.loadAttention(),
   'attention-toggle-resolved': (till) => {
     till.dispatch({ type: 'attention-toggle-resolved' });
     return till.loadAttention();
   },
-  'attention-resolve': async (till, arg) => {
-    if (!arg) return;
-    await till.run('attention-resolve', resolveInput(till.state, arg), (o) => ({
+  'attention-resolve': async (till, { id }) => {
+    await till.run('attention-resolve', resolveInput(till.state, id), (o) => ({
       type: 'attention-resolved',
       item: o.item,
     }));
@@ -263,25 +307,28 @@ const attention = {
   'payment-recover': async (till) => {
     await till.run('payment-recover', {}, (output) => ({ type: 'recovered', output }));
   },
-} satisfies Record<string, Action>;
+};
+
+/** Everything the cashier can ask for. */
+export type Action =
+  FrameAction | SessionAction | SaleAction | PaymentAction | RefundAction | AttentionAction;
 
 /** Every group of actions (exported for the test that they do not overlap). */
 export const ACTION_GROUPS = { frame, session, sale, payment, refund, attention } as const;
 
-const ACTIONS = { ...frame, ...session, ...sale, ...payment, ...refund, ...attention };
+const PERFORMERS: Performers<Action> = {
+  ...frame,
+  ...session,
+  ...sale,
+  ...payment,
+  ...refund,
+  ...attention,
+};
 
-/** Every action the screen knows: the names views and keys.ts may put on the page. */
-export type ActionName = keyof typeof ACTIONS;
-
-export function isActionName(name: string): name is ActionName {
-  return Object.hasOwn(ACTIONS, name);
-}
-
-/** Runs the named action; an unknown name is reported as a bug (see the top of this file). */
-export async function performAction(till: Till, name: string, arg?: string): Promise<void> {
-  if (!isActionName(name)) {
-    till.reportBug(`unknown data-action "${name}": no action of the screen has this name`);
-    return;
-  }
-  await ACTIONS[name](till, arg);
+/** Runs an action. */
+export async function perform(till: Till, action: Action): Promise<void> {
+  // PERFORMERS[action.type] takes exactly this action's type; TypeScript cannot correlate
+  // the two through the union, so the function is called as one of the whole Action.
+  const run = PERFORMERS[action.type] as (till: Till, action: Action) => void | Promise<void>;
+  await run(till, action);
 }

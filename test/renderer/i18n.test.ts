@@ -9,7 +9,7 @@ const root = join(import.meta.dirname, '../../renderer');
 
 function sources(): string[] {
   return readdirSync(root, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts') && !f.startsWith('dist'))
+    .filter((f) => /\.tsx?$/.test(f) && !f.startsWith('dist'))
     .map((f) => readFileSync(join(root, f), 'utf8'));
 }
 
