@@ -4,12 +4,14 @@
 // survive). What an action does is in actions.ts; the views and keys ask for them.
 import { render as renderInto } from 'preact';
 import { v7 } from 'uuid';
-import { perform as performAction, type Action, type Till } from './actions.js';
+import { perform as performAction, type Action } from './actions.js';
 import { isError, type Api } from './api.js';
 import { isLang, numberStyle, translator, type Lang } from './i18n.js';
 import { reduce } from './reduce.js';
-import { calcCheck, type Built, type Errors } from './requests.js';
+import { calcCheck, type Built } from './requests.js';
+import type { Errors } from './slices/frame/state.js';
 import { initialState, type Event, type State } from './state.js';
+import type { Till } from './till.js';
 import type { CommandInput, CommandName, CommandOutput, ErrorBody } from './types.js';
 import { view } from './views/page.js';
 
@@ -73,7 +75,7 @@ export class Controller implements Till {
   render(): void {
     this.renderQueued = false;
     const { root } = this.deps;
-    const lang = this.state.language;
+    const lang = this.state.settings.language;
     renderInto(view(this.state, translator(lang), numberStyle(lang), this.perform), root);
     const f = this.state.focus;
     if (f && f.seq !== this.lastFocus) {
@@ -87,8 +89,8 @@ export class Controller implements Till {
     const prev = this.state;
     this.state = reduce(this.state, event);
     if (this.state === prev) return;
-    if (this.state.language !== prev.language)
-      this.deps.storage?.set(LANGUAGE_KEY, this.state.language);
+    if (this.state.settings.language !== prev.settings.language)
+      this.deps.storage?.set(LANGUAGE_KEY, this.state.settings.language);
     if (this.state.sale.version !== prev.sale.version) void this.calculate();
     if (!this.renderQueued) {
       this.renderQueued = true;

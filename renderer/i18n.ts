@@ -13,7 +13,8 @@ import type {
   SaleResult,
   TransactionPaymentType,
 } from './types.js';
-import type { IdTypeChoice, ItemKind, NavScreen } from './state.js';
+import type { NavScreen } from './slices/frame/state.js';
+import type { IdTypeChoice, ItemKind } from './slices/sale/state.js';
 
 const en = {
   'app.title': 'Loyalty terminal',

@@ -1,8 +1,8 @@
 // Keyboard first: the shortcuts, as a pure map from a key press to the Action the button
 // for it would ask for. app.ts feeds it the key and whether a field has focus.
 import type { Action } from './actions.js';
+import { NAV_SCREENS } from './slices/frame/state.js';
 import type { State } from './state.js';
-import { NAV_SCREENS } from './state.js';
 
 export interface KeyPress {
   key: string;

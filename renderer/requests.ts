@@ -2,18 +2,18 @@
 // the input, or the field errors that keep it from being sent (keyed by field name, so the
 // screen marks the right input). What a schema checks again at the boundary is checked here
 // only so the cashier hears about it before a round trip.
-import { ZERO, cmp, dec, parseTyped, toNumber, type Dec } from './money.js';
 import type { MessageKey } from './i18n.js';
+import { ZERO, cmp, dec, parseTyped, toNumber, type Dec } from './money.js';
+import { field, type Errors } from './slices/frame/state.js';
+import { remaining } from './slices/payment/state.js';
 import {
   amountDue,
-  field,
   guessIdType,
   isAccountPayment,
-  remaining,
   type Draft,
   type IdTypeChoice,
-  type State,
-} from './state.js';
+} from './slices/sale/state.js';
+import type { FieldName, State } from './state.js';
 import type {
   CheckRequest,
   CommandInput,
@@ -22,13 +22,26 @@ import type {
   PaymentRequest,
 } from './types.js';
 
-export type Errors = Record<string, MessageKey>;
 export type Built<T> = { input: T } | { errors: Errors };
 
 function nonNegative(text: string): Dec | MessageKey {
   const d = parseTyped(text);
   if (d === null) return 'validation.number';
   return cmp(d, ZERO) < 0 ? 'validation.positive' : d;
+}
+
+/** A positive decimal (or zero when allowed) from a field; the error key otherwise. */
+export function positive(text: string, allowZero = false): Dec | MessageKey {
+  if (text.trim() === '') return 'validation.required';
+  const d = parseTyped(text);
+  if (d === null) return 'validation.number';
+  const sign = cmp(d, ZERO);
+  if (sign < 0 || (sign === 0 && !allowZero)) return 'validation.positive';
+  return d;
+}
+
+export function isDec(v: Dec | MessageKey): v is Dec {
+  return typeof v === 'object';
 }
 
 /** The check `check-calc` prices: the lines and everything the cashier chose. */
@@ -75,7 +88,7 @@ export function salePayments(state: State): { payments: PaymentRequest[] } | { e
       payments: [{ type: payment.type, amount: toNumber(due), payment_id: payment.accountId }],
     };
   }
-  const tenders = state.sale.tenders;
+  const tenders = state.payment.tenders;
   if (tenders.length === 0) return { payments: [{ type: payment.type, amount: toNumber(due) }] };
   const left = remaining(state);
   if (left !== null && cmp(left, ZERO) !== 0) {
@@ -91,7 +104,7 @@ export function salePayments(state: State): { payments: PaymentRequest[] } | { e
 
 /** `sale-process`: the calc check plus the payment's own values (PIN, odometer, vehicle). */
 export function saleInput(state: State): Built<CommandInput<'sale-process'>> {
-  const transactionId = state.sale.transactionId;
+  const transactionId = state.payment.transactionId;
   const calculated = state.sale.calc.check;
   if (!transactionId || !calculated)
     return { errors: { 'payment-confirm': 'validation.recalculate' } };
@@ -197,7 +210,7 @@ export function saleStatusInput(state: State): Built<CommandInput<'sale-status'>
   return { input: { transaction_id: id } };
 }
 
-function comment(state: State, name: string): { comment?: string } {
+function comment(state: State, name: FieldName): { comment?: string } {
   const text = field(state, name).trim();
   return text === '' ? {} : { comment: text };
 }
@@ -209,7 +222,7 @@ export function refundInput(state: State, refundId: string): Built<CommandInput<
   const errors: Errors = {};
   const lines: { index: number; quantity: number }[] = [];
   (sale.check.check_items ?? []).forEach((item, index) => {
-    const name = `refund-qty-${index}`;
+    const name = `refund-qty-${index}` as const;
     const text = field(state, name).trim();
     if (text === '') return;
     const d = nonNegative(text);

@@ -3,7 +3,7 @@
 // Each item is keyed by its id: resolving one leaves the others' comments where they are.
 import { formatDateTime } from '../format.js';
 import { attentionKindKey } from '../i18n.js';
-import { hasRole } from '../state.js';
+import { hasRole } from '../slices/frame/state.js';
 import type { AttentionItem } from '../types.js';
 import { Button, Checkbox, Input, Section, type Ctx } from './common.js';
 

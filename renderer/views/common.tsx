@@ -7,7 +7,7 @@ import type { ComponentChildren } from 'preact';
 import type { Action } from '../actions.js';
 import type { NumberStyle } from '../format.js';
 import type { Translate } from '../i18n.js';
-import type { State } from '../state.js';
+import type { FieldName, State } from '../state.js';
 
 /** What every view is given: the state, the language's words and numbers, where actions go. */
 export interface Ctx {
@@ -59,7 +59,7 @@ export function Button(p: ButtonProps) {
 }
 
 /** The field's error under it, announced to screen readers. */
-function FieldError(p: { ctx: Ctx; field: string; testid: string }) {
+function FieldError(p: { ctx: Ctx; field: FieldName; testid: string }) {
   const key = p.ctx.state.fieldErrors[p.field];
   if (!key) return null;
   const id = `${p.testid}-error`;
@@ -73,7 +73,7 @@ function FieldError(p: { ctx: Ctx; field: string; testid: string }) {
 export interface InputProps {
   ctx: Ctx;
   testid: string;
-  field: string;
+  field: FieldName;
   label: string;
   type?: 'text' | 'password';
   /** `decimal` opens a number pad on touch screens. */
@@ -118,7 +118,7 @@ export interface SelectProps {
   /** What choosing an option asks for. */
   onPick: (value: string) => Action;
   /** The field whose error shows under it. */
-  field?: string;
+  field?: FieldName;
   disabled?: boolean;
 }
 
@@ -147,7 +147,7 @@ export function Select(p: SelectProps) {
 
 /** A select that writes a form field. */
 export function FieldSelect(
-  p: Omit<SelectProps, 'value' | 'onPick' | 'field'> & { field: string },
+  p: Omit<SelectProps, 'value' | 'onPick' | 'field'> & { field: FieldName },
 ) {
   const { field } = p;
   return (

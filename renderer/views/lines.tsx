@@ -2,7 +2,7 @@
 // engine answers, then its figures. Each row is keyed by its line, so removing one moves no
 // other row's buttons (nor the focus on them).
 import { formatAmount, formatQuantity } from '../format.js';
-import { amountDigits, bonusDigits } from '../state.js';
+import { amountDigits, bonusDigits } from '../slices/sale/state.js';
 import type { CheckItemRequest } from '../types.js';
 import { Button, Row, type Ctx } from './common.js';
 

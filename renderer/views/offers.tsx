@@ -2,7 +2,8 @@
 // cashier picks the manual ones), bonuses to spend and coupons to redeem.
 import { formatAmount, NONE } from '../format.js';
 import { couponErrorKey, reasonKey, type Translate } from '../i18n.js';
-import { amountDigits, bonusDigits, hasRole } from '../state.js';
+import { hasRole } from '../slices/frame/state.js';
+import { amountDigits, bonusDigits } from '../slices/sale/state.js';
 import type { CheckCoupon, CheckImplementedRule } from '../types.js';
 import { Button, Checkbox, Form, Input, Section, type Ctx } from './common.js';
 

@@ -3,14 +3,8 @@
 // the engine's `amount_to_pay`; the split and the change are exact decimals (src/money).
 import { formatAmount, formatDec } from '../format.js';
 import { errorText, paymentTypeKey } from '../i18n.js';
-import {
-  accountsFor,
-  amountDigits,
-  change,
-  isAccountPayment,
-  PAYMENT_TYPES,
-  remaining,
-} from '../state.js';
+import { change, PAYMENT_TYPES, remaining } from '../slices/payment/state.js';
+import { accountsFor, amountDigits, isAccountPayment } from '../slices/sale/state.js';
 import type { DataRequired } from '../types.js';
 import { Button, FieldSelect, Form, Input, Row, Section, type Ctx } from './common.js';
 
@@ -55,7 +49,7 @@ function paying(ctx: Ctx): boolean {
 
 function MethodChoices({ ctx }: { ctx: Ctx }) {
   const { t, state } = ctx;
-  const locked = paying(ctx) || state.sale.outcomeUnknown;
+  const locked = paying(ctx) || state.payment.outcomeUnknown;
   return (
     <div class="choices" role="group" aria-label={t('payment.method')}>
       {PAYMENT_TYPES.map((p) => (
@@ -231,10 +225,11 @@ function SplitFields({ ctx }: { ctx: Ctx }) {
 
 function Tenders({ ctx }: { ctx: Ctx }) {
   const { t, state } = ctx;
-  if (state.sale.tenders.length === 0) return null;
+  const { tenders } = state.payment;
+  if (tenders.length === 0) return null;
   return (
     <ul class="list" data-testid="payment-tenders">
-      {state.sale.tenders.map((p, i) => (
+      {tenders.map((p, i) => (
         <li data-testid={`payment-tender-${i}`}>
           <span class="title">{t(paymentTypeKey[p.type])}</span>
           <span class="detail">{p.amount}</span>
@@ -256,7 +251,7 @@ function Tenders({ ctx }: { ctx: Ctx }) {
 function PaymentActions({ ctx }: { ctx: Ctx }) {
   const { t, state } = ctx;
   const busy = paying(ctx);
-  const unknown = state.sale.outcomeUnknown;
+  const unknown = state.payment.outcomeUnknown;
   return (
     <div class="actions big">
       {unknown ? (

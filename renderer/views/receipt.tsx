@@ -2,13 +2,15 @@
 // printer got it, with what the central service knows of it yet (online or stood in offline).
 import { formatAmount, formatQuantity, NONE } from '../format.js';
 import { outboxStateKey, paymentTypeKey } from '../i18n.js';
-import { amountDigits, bonusDigits, hasRole, type Receipt } from '../state.js';
+import { hasRole } from '../slices/frame/state.js';
+import type { Receipt } from '../slices/receipt/state.js';
+import { amountDigits, bonusDigits } from '../slices/sale/state.js';
 import type { CheckResponse } from '../types.js';
 import { Button, Row, Section, type Ctx } from './common.js';
 
 export function ReceiptScreen({ ctx }: { ctx: Ctx }) {
   const { t, num } = ctx;
-  const r = ctx.state.sale.receipt;
+  const r = ctx.state.receipt.receipt;
   if (!r) return <p class="muted">{t('receipt.none')}</p>;
   const d = amountDigits(r.check);
   const offline = r.subtype === 'offline';

@@ -3,7 +3,8 @@
 // stored check (engine.md 15), so the screen only asks which quantities.
 import { formatAmount, formatQuantity } from '../format.js';
 import { outboxStateKey } from '../i18n.js';
-import { amountDigits, bonusDigits, hasRole } from '../state.js';
+import { hasRole } from '../slices/frame/state.js';
+import { amountDigits, bonusDigits } from '../slices/sale/state.js';
 import type { CommittedSale } from '../types.js';
 import { Button, Form, Input, Row, Section, type Ctx } from './common.js';
 

@@ -1,7 +1,7 @@
 // The shift report (X report while open) and closing the shift (Z, manager only).
 import { formatAmount, formatDateTime, NONE } from '../format.js';
 import { paymentTypeKey } from '../i18n.js';
-import { hasRole } from '../state.js';
+import { hasRole } from '../slices/frame/state.js';
 import type { ShiftReport } from '../types.js';
 import { Button, Form, Input, Row, Section, type Ctx } from './common.js';
 

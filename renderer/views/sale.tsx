@@ -12,7 +12,7 @@ import {
   ID_TYPE_CHOICES,
   ITEM_KINDS,
   type ItemKind,
-} from '../state.js';
+} from '../slices/sale/state.js';
 import type { CustomerSummary } from '../types.js';
 import { Button, FieldSelect, Form, Input, Row, Section, type Ctx } from './common.js';
 import { LinesTable, Totals } from './lines.js';
@@ -276,7 +276,8 @@ function ItemForm({ ctx }: { ctx: Ctx }) {
 /** The POS presets; none: a note when they are the only way in, else nothing. */
 function PresetButtons({ ctx, onlyWay }: { ctx: Ctx; onlyWay: boolean }) {
   const { t, state, num } = ctx;
-  if (state.presets.length === 0) {
+  const { presets } = state.sale;
+  if (presets.length === 0) {
     return onlyWay ? (
       <p class="muted" data-testid="presets-empty">
         {t('item.no-presets')}
@@ -285,7 +286,7 @@ function PresetButtons({ ctx, onlyWay }: { ctx: Ctx; onlyWay: boolean }) {
   }
   return (
     <div class="presets" data-testid="presets" role="group" aria-label={t('item.presets')}>
-      {state.presets.map((p, i) => (
+      {presets.map((p, i) => (
         <Button
           key={`${i}-${p.code}`}
           ctx={ctx}

@@ -3,7 +3,7 @@
 // this screen's own choice.
 import { formatAge, formatDateTime, NONE } from '../format.js';
 import { connectionKey, deviceKindKey, deviceStateKey, LANGUAGES } from '../i18n.js';
-import { Button, FieldSelect, Row, Section, type Ctx } from './common.js';
+import { Button, Row, Section, Select, type Ctx } from './common.js';
 
 export function SettingsScreen({ ctx }: { ctx: Ctx }) {
   return (
@@ -21,12 +21,13 @@ function AboutSection({ ctx }: { ctx: Ctx }) {
   const s = ctx.state.status;
   return (
     <Section title={t('settings.title')} testid="settings">
-      <FieldSelect
+      <Select
         ctx={ctx}
         testid="settings-language"
-        field="language"
         label={t('settings.language')}
         options={LANGUAGES.map((l) => [l.code, l.name] as const)}
+        value={ctx.state.settings.language}
+        onPick={(value) => ({ type: 'language', value })}
       />
       <dl class="facts">
         <Row

@@ -2,10 +2,12 @@
 // or one missing what it needs, does not compile (`npm run typecheck` checks the
 // expectations below), and nothing is read back from the page as a name.
 import { describe, expect, it, vi } from 'vitest';
-import { ACTION_GROUPS, perform, type Action, type Till } from '../../renderer/actions.js';
+import { ACTION_GROUPS, perform, type Action } from '../../renderer/actions.js';
 import type { Api } from '../../renderer/api.js';
-import type { Built, Errors } from '../../renderer/requests.js';
+import type { Built } from '../../renderer/requests.js';
+import type { Errors } from '../../renderer/slices/frame/state.js';
 import { initialState } from '../../renderer/state.js';
+import type { Till } from '../../renderer/till.js';
 
 /** A controller whose every effect is a spy. */
 function fakeTill(): Till {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { change, remaining } from '../../renderer/slices/payment/state.js';
+import { canPay, guessIdType } from '../../renderer/slices/sale/state.js';
 import {
-  canPay,
-  change,
-  guessIdType,
   initialState,
-  remaining,
   type Event,
+  type FieldName,
+  type Form,
   type State,
 } from '../../renderer/state.js';
 import { reduce } from '../../renderer/reduce.js';
@@ -25,8 +25,12 @@ function run(state: State, ...events: Event[]): State {
   return events.reduce(reduce, state);
 }
 
-const typed = (fields: Record<string, string>): Event[] =>
-  Object.entries(fields).map(([name, value]) => ({ type: 'field', name, value }));
+const typed = (fields: Form): Event[] =>
+  (Object.entries(fields) as [FieldName, string][]).map(([name, value]) => ({
+    type: 'field',
+    name,
+    value,
+  }));
 
 /** Signed in, shift open, on the sale screen. */
 function selling(): State {
@@ -334,10 +338,31 @@ describe('customer, bonuses, coupons and rules', () => {
 });
 
 describe('payment', () => {
+  it("takes the customer's only account of an account method, and none of another", () => {
+    const atPayment = run(
+      priced(),
+      {
+        type: 'customer-identified',
+        output: { customer: customer(), source: 'online' },
+        identity: { id: '12345', id_type: 'card' },
+      },
+      { type: 'payment-open', transactionId: TX_ID },
+    );
+    const special = run(atPayment, { type: 'payment-method', method: 'special-account' });
+    expect(special.sale.draft.payment).toEqual({ type: 'special-account', accountId: 'acc-1' });
+    const fleet = run(special, { type: 'payment-method', method: 'corporate-special-account' });
+    expect(fleet.sale.draft.payment).toEqual({
+      type: 'corporate-special-account',
+      accountId: null,
+    });
+    const cash = run(special, { type: 'payment-method', method: 'cash' });
+    expect(cash.sale.draft.payment).toEqual({ type: 'cash', accountId: null });
+  });
+
   it('keeps the transaction id of the first attempt', () => {
     let s = run(priced(), { type: 'payment-open', transactionId: TX_ID });
     s = run(s, { type: 'back' }, { type: 'payment-open', transactionId: 'another' });
-    expect(s.sale.transactionId).toBe(TX_ID);
+    expect(s.payment.transactionId).toBe(TX_ID);
     expect(s.screen).toBe('payment');
   });
 
@@ -350,7 +375,7 @@ describe('payment', () => {
     expect(s.form['tender-amount']).toBe('16.9');
     s = run(s, ...typed({ 'tender-type': 'bank-card' }), { type: 'tender-add' });
     expect(toFixed(remaining(s)!)).toBe('0.00');
-    expect(s.sale.tenders).toEqual([
+    expect(s.payment.tenders).toEqual([
       { type: 'cash', amount: '10.10' },
       { type: 'bank-card', amount: '16.9' },
     ]);
@@ -363,7 +388,7 @@ describe('payment', () => {
       ...typed({ 'tender-amount': '30' }),
       { type: 'tender-add' },
     );
-    expect(s.sale.tenders).toEqual([]);
+    expect(s.payment.tenders).toEqual([]);
     expect(s.fieldErrors['tender-amount']).toBe('validation.over-remaining');
   });
 
@@ -385,8 +410,8 @@ describe('payment', () => {
         error: { code: 'unreachable', message: 'offline', path: '(root)' },
       },
     );
-    expect(s.sale.transactionId).toBe(TX_ID);
-    expect(s.sale.outcomeUnknown).toBe(true);
+    expect(s.payment.transactionId).toBe(TX_ID);
+    expect(s.payment.outcomeUnknown).toBe(true);
   });
 
   it('drops the id after a definite refusal', () => {
@@ -398,7 +423,7 @@ describe('payment', () => {
         error: { code: 'pin-invalid', message: 'wrong', path: 'check.special_account_pin' },
       },
     );
-    expect(s.sale.transactionId).toBeNull();
+    expect(s.payment.transactionId).toBeNull();
     expect(s.message?.error?.code).toBe('pin-invalid');
   });
 
@@ -412,7 +437,7 @@ describe('payment', () => {
       },
     );
     expect(s.sale.draft.lines).toEqual([]);
-    expect(s.sale.transactionId).toBeNull();
+    expect(s.payment.transactionId).toBeNull();
     expect(s.message?.error?.code).toBe('sale-unreadable');
   });
 
@@ -424,13 +449,13 @@ describe('payment', () => {
       { type: 'sale-failed', error: { code: 'pin-invalid', message: 'wrong', path: '(root)' } },
       { type: 'sale-id', transactionId: other },
     );
-    expect(refused.sale.transactionId).toBe(other);
+    expect(refused.payment.transactionId).toBe(other);
     const live = run(
       priced(),
       { type: 'payment-open', transactionId: TX_ID },
       { type: 'sale-id', transactionId: other },
     );
-    expect(live.sale.transactionId).toBe(TX_ID);
+    expect(live.payment.transactionId).toBe(TX_ID);
   });
 
   it('shows the receipt of a committed sale and clears the draft', () => {
@@ -440,9 +465,9 @@ describe('payment', () => {
       { type: 'sale-done', result: saleResult() },
     );
     expect(s.screen).toBe('receipt');
-    expect(s.sale.receipt?.transactionId).toBe(TX_ID);
+    expect(s.receipt.receipt?.transactionId).toBe(TX_ID);
     expect(s.sale.draft.lines).toEqual([]);
-    expect(s.sale.lastTransactionId).toBe(TX_ID);
+    expect(s.receipt.lastTransactionId).toBe(TX_ID);
   });
 
   it('shows the receipt when the status says the sale was committed after all', () => {
@@ -462,8 +487,8 @@ describe('payment', () => {
       { type: 'sale-failed', error: { code: 'unreachable', message: '', path: '' } },
       { type: 'sale-status', output: { transaction_id: TX_ID, state: 'unknown' } },
     );
-    expect(s.sale.outcomeUnknown).toBe(false);
-    expect(s.sale.transactionId).toBe(TX_ID);
+    expect(s.payment.outcomeUnknown).toBe(false);
+    expect(s.payment.transactionId).toBe(TX_ID);
     expect(s.screen).toBe('payment');
   });
 
@@ -482,8 +507,8 @@ describe('payment', () => {
         },
       },
     );
-    expect(s.sale.outcomeUnknown).toBe(false);
-    expect(s.sale.transactionId).toBeNull();
+    expect(s.payment.outcomeUnknown).toBe(false);
+    expect(s.payment.transactionId).toBeNull();
     expect(s.message).toMatchObject({ key: 'payment.voided' });
   });
 });
@@ -549,10 +574,10 @@ describe('refunds and the rest', () => {
     expect(s.devices[0]!.state).toBe('failed');
   });
 
-  it('switches the language from the settings field', () => {
-    const s = run(selling(), { type: 'field', name: 'language', value: 'en' });
-    expect(s.language).toBe('en');
-    expect(run(selling(), { type: 'field', name: 'language', value: 'xx' }).language).toBe('en');
+  it('switches the language from the settings, to one it has a table for only', () => {
+    const s = run(selling(), { type: 'language', value: 'en' });
+    expect(s.settings.language).toBe('en');
+    expect(run(selling(), { type: 'language', value: 'xx' }).settings.language).toBe('en');
   });
 });
 
