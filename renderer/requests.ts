@@ -46,7 +46,7 @@ export function isDec(v: Dec | MessageKey): v is Dec {
 
 /** The check `check-calc` prices: the lines and everything the cashier chose. */
 export function calcCheck(draft: Draft): CheckRequest {
-  const check: CheckRequest = { check_items: draft.lines.map((l) => ({ ...l })) };
+  const check: CheckRequest = { check_items: draft.lines.map((l) => ({ ...l.item })) };
   if (draft.identity) {
     check.id = draft.identity.id;
     check.id_type = draft.identity.id_type;

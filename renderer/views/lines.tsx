@@ -4,6 +4,7 @@
 import { formatAmount, formatQuantity } from '../format.js';
 import { amountDigits, bonusDigits } from '../slices/sale/state.js';
 import type { CheckItemRequest } from '../types.js';
+import type { Line } from '../slices/sale/state.js';
 import { Button, Row, type Ctx } from './common.js';
 
 export function LinesTable({ ctx }: { ctx: Ctx }) {
@@ -40,7 +41,7 @@ export function LinesTable({ ctx }: { ctx: Ctx }) {
       </thead>
       <tbody>
         {lines.map((line, i) => (
-          <LineRow key={i} ctx={ctx} line={line} i={i} />
+          <LineRow key={line.key} ctx={ctx} line={line} i={i} />
         ))}
       </tbody>
     </table>
@@ -48,7 +49,7 @@ export function LinesTable({ ctx }: { ctx: Ctx }) {
 }
 
 /** One line: the request's code and quantity, the engine's figures once it answered. */
-function LineRow({ ctx, line, i }: { ctx: Ctx; line: CheckItemRequest; i: number }) {
+function LineRow({ ctx, line: { item: line }, i }: { ctx: Ctx; line: Line; i: number }) {
   const { t, state, num } = ctx;
   const calc = state.sale.calc.check;
   const digits = amountDigits(calc);

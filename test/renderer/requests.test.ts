@@ -49,7 +49,10 @@ function atPayment(check = calcResponse()): State {
 
 describe('calcCheck', () => {
   it('sends lines only for an anonymous cash sale', () => {
-    const draft = { ...emptyDraft(), lines: [{ code: 'A', quantity: 1, price: 2 }] };
+    const draft = {
+      ...emptyDraft(),
+      lines: [{ key: 0, item: { code: 'A', quantity: 1, price: 2 } }],
+    };
     expect(calcCheck(draft)).toEqual({
       check_items: [{ code: 'A', quantity: 1, price: 2 }],
       payment_type: 'cash',

@@ -21,6 +21,9 @@ import {
   TX_ID,
 } from './fixtures.js';
 
+/** The draft's lines as the engine is asked for them. */
+const items = (s: State) => s.sale.draft.lines.map((l) => l.item);
+
 function run(state: State, ...events: Event[]): State {
   return events.reduce(reduce, state);
 }
@@ -103,7 +106,7 @@ describe('item entry', () => {
       ...typed({ 'item-code': 'A1', 'item-price': '2.50', 'item-quantity': '3' }),
       { type: 'item-add' },
     );
-    expect(s.sale.draft.lines).toEqual([{ code: 'A1', price: 2.5, quantity: 3 }]);
+    expect(items(s)).toEqual([{ code: 'A1', price: 2.5, quantity: 3 }]);
     expect(s.sale.version).toBe(before.sale.version + 1);
     expect(s.form['item-code']).toBe('');
     expect(s.focus?.testid).toBe('item-code');
@@ -114,12 +117,12 @@ describe('item entry', () => {
       type: 'item-add',
     });
     s = run(s, ...typed({ 'item-code': 'A1', 'item-price': '1' }), { type: 'item-add' });
-    expect(s.sale.draft.lines).toEqual([{ code: 'A1', price: 1, quantity: 2 }]);
+    expect(items(s)).toEqual([{ code: 'A1', price: 1, quantity: 2 }]);
   });
 
   it('marks a missing code and does not add the line', () => {
     const s = run(selling(), ...typed({ 'item-price': '1' }), { type: 'item-add' });
-    expect(s.sale.draft.lines).toEqual([]);
+    expect(items(s)).toEqual([]);
     expect(s.fieldErrors['item-code']).toBe('validation.required');
     expect(s.focus?.testid).toBe('item-code');
   });
@@ -144,7 +147,7 @@ describe('item entry', () => {
       }),
       { type: 'item-add' },
     );
-    expect(s.sale.draft.lines[0]).toEqual({
+    expect(items(s)[0]).toEqual({
       code: 'DSL',
       price: 1.799,
       price_decimal_digits: 3,
@@ -166,7 +169,7 @@ describe('item entry', () => {
           'item-quantity': '10',
         }),
         { type: 'item-add' },
-      ).sale.draft.lines[0];
+      ).sale.draft.lines[0]?.item;
     expect(line('1.659')).toMatchObject({ price: 1.659, price_decimal_digits: 3 });
     expect(line('1.6590')).toMatchObject({ price: 1.659, price_decimal_digits: 3 });
     expect(line('1.66')).not.toHaveProperty('price_decimal_digits');
@@ -183,7 +186,7 @@ describe('item entry', () => {
       }),
       { type: 'item-add' },
     );
-    expect(s.sale.draft.lines[0]).toMatchObject({
+    expect(items(s)[0]).toMatchObject({
       code: 'DSL',
       quantity: 40,
       quantity_decimal_digits: 3,
@@ -205,7 +208,7 @@ describe('item entry', () => {
       ...typed({ 'item-code': 'A1', 'item-price': '1' }),
       { type: 'item-add' },
     );
-    expect(s.sale.draft.lines).toEqual([]);
+    expect(items(s)).toEqual([]);
     expect(s.fieldErrors['item-code']).toBe('validation.presets-only');
   });
 
@@ -215,7 +218,7 @@ describe('item entry', () => {
       { type: 'presets', presets: [{ code: 'CF', title: 'Coffee', price: 2 }] },
       { type: 'preset-add', index: 0 },
     );
-    expect(s.sale.draft.lines).toEqual([{ code: 'CF', title: 'Coffee', price: 2, quantity: 1 }]);
+    expect(items(s)).toEqual([{ code: 'CF', title: 'Coffee', price: 2, quantity: 1 }]);
   });
 
   it('steps a quantity up and down but never to zero', () => {
@@ -223,18 +226,36 @@ describe('item entry', () => {
       type: 'item-add',
     });
     s = run(s, { type: 'line-step', index: 0, delta: 1 });
-    expect(s.sale.draft.lines[0]!.quantity).toBe(2);
+    expect(items(s)[0]!.quantity).toBe(2);
     s = run(
       s,
       { type: 'line-step', index: 0, delta: -1 },
       { type: 'line-step', index: 0, delta: -1 },
     );
-    expect(s.sale.draft.lines[0]!.quantity).toBe(1);
+    expect(items(s)[0]!.quantity).toBe(1);
+  });
+
+  it("keeps each line's key through another line's removal and a merge", () => {
+    let s = run(selling(), ...typed({ 'item-code': 'A1', 'item-price': '1' }), {
+      type: 'item-add',
+    });
+    s = run(s, ...typed({ 'item-code': 'B2', 'item-price': '1' }), { type: 'item-add' });
+    s = run(s, ...typed({ 'item-code': 'C3', 'item-price': '1' }), { type: 'item-add' });
+    const [a, b, c] = s.sale.draft.lines.map((l) => l.key);
+    expect(new Set([a, b, c]).size).toBe(3);
+    s = run(s, { type: 'line-remove', index: 0 });
+    s = run(s, ...typed({ 'item-code': 'B2', 'item-price': '1' }), { type: 'item-add' });
+    expect(s.sale.draft.lines.map((l) => [l.key, l.item.code, l.item.quantity])).toEqual([
+      [b, 'B2', 2],
+      [c, 'C3', 1],
+    ]);
+    s = run(s, ...typed({ 'item-code': 'D4', 'item-price': '1' }), { type: 'item-add' });
+    expect([a, b, c]).not.toContain(s.sale.draft.lines[2]!.key);
   });
 
   it('removes a line and keeps a selection', () => {
     const s = run(priced(), { type: 'line-remove', index: 1 });
-    expect(s.sale.draft.lines.map((l) => l.code)).toEqual(['A1']);
+    expect(items(s).map((l) => l.code)).toEqual(['A1']);
     expect(s.sale.selected).toBe(0);
   });
 });
@@ -436,7 +457,7 @@ describe('payment', () => {
         error: { code: 'sale-unreadable', message: 'recorded', path: 'transaction_id' },
       },
     );
-    expect(s.sale.draft.lines).toEqual([]);
+    expect(items(s)).toEqual([]);
     expect(s.payment.transactionId).toBeNull();
     expect(s.message?.error?.code).toBe('sale-unreadable');
   });
@@ -466,7 +487,7 @@ describe('payment', () => {
     );
     expect(s.screen).toBe('receipt');
     expect(s.receipt.receipt?.transactionId).toBe(TX_ID);
-    expect(s.sale.draft.lines).toEqual([]);
+    expect(items(s)).toEqual([]);
     expect(s.receipt.lastTransactionId).toBe(TX_ID);
   });
 

@@ -8,6 +8,7 @@ export interface El {
   tag: string;
   /** Every prop but `children`: attributes as written, and the `on…` handlers. */
   attrs: Readonly<Record<string, unknown>>;
+  /** Its key, or the key of the component that rendered it. */
   key: unknown;
   children: readonly Node[];
 }
@@ -27,7 +28,11 @@ export function expand(children: ComponentChildren): Node[] {
   const { type, props } = children;
   if (typeof type === 'function') {
     const component = type as (props: object) => ComponentChildren;
-    return expand(component(props));
+    const out = expand(component(props));
+    // a keyed component is its element's key: Preact matches it by that key on a re-render
+    const [only] = out;
+    if (children.key == null || out.length !== 1 || typeof only !== 'object') return out;
+    return [{ ...only, key: only.key ?? children.key }];
   }
   const { children: inner, ...attrs } = props as { children?: ComponentChildren };
   return [{ tag: type, attrs, key: children.key, children: expand(inner) }];

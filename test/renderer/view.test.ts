@@ -302,6 +302,16 @@ describe('views', () => {
     expect(textOf(byTestId(tree, 'status-connection')!)).toBe('Online');
   });
 
+  it("key the check's rows by their line, so a removal moves no other row", () => {
+    const keys = (s: State) =>
+      elements(render(s))
+        .filter((e) => e.tag === 'tr' && /^line-\d+$/.test(String(e.attrs['data-testid'])))
+        .map((e) => e.key);
+    const before = keys(all.sale!);
+    expect(before).toEqual(all.sale!.sale.draft.lines.map((l) => l.key));
+    expect(keys(run(all.sale!, { type: 'line-remove', index: 0 }))).toEqual(before.slice(1));
+  });
+
   it('show on the receipt the cash given and the change the terminal recorded', () => {
     const tree = render(all.receipt!);
     expect(textOf(byTestId(tree, 'receipt-cash-given')!)).toContain('30.00');

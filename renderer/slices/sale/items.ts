@@ -6,7 +6,7 @@ import { isDec, positive } from '../../requests.js';
 import type { State } from '../../state.js';
 import type { CheckItemRequest } from '../../types.js';
 import { field, type Errors } from '../frame/state.js';
-import { amountDigits, type ItemKind } from './state.js';
+import { amountDigits, type ItemKind, type Line } from './state.js';
 
 /** The line the item form describes, or the errors keyed by field name. */
 export function itemFromForm(state: State): { line: CheckItemRequest } | { errors: Errors } {
@@ -46,15 +46,19 @@ export function itemFromForm(state: State): { line: CheckItemRequest } | { error
   return { line };
 }
 
-/** Goods scanned twice become one line of two, as a cashier expects. */
+/**
+ * Goods scanned twice become one line of two, as a cashier expects; anything else is a new
+ * line under `key` (unique among the draft's lines).
+ */
 export function addLine(
-  lines: CheckItemRequest[],
+  lines: Line[],
   line: CheckItemRequest,
-): { lines: CheckItemRequest[]; index: number } {
+  key: number,
+): { lines: Line[]; index: number } {
   const mergeable = line.amount === undefined && line.quantity_decimal_digits === undefined;
   const at = mergeable
     ? lines.findIndex(
-        (l) =>
+        ({ item: l }) =>
           l.code === line.code &&
           l.price === line.price &&
           l.amount === undefined &&
@@ -62,9 +66,12 @@ export function addLine(
           (l.title ?? '') === (line.title ?? ''),
       )
     : -1;
-  if (at < 0) return { lines: [...lines, line], index: lines.length };
-  const merged = toNumber(add(dec(lines[at]!.quantity), dec(line.quantity)));
-  return { lines: lines.map((l, i) => (i === at ? { ...l, quantity: merged } : l)), index: at };
+  if (at < 0) return { lines: [...lines, { key, item: line }], index: lines.length };
+  const merged = toNumber(add(dec(lines[at]!.item.quantity), dec(line.quantity)));
+  return {
+    lines: lines.map((l, i) => (i === at ? { ...l, item: { ...l.item, quantity: merged } } : l)),
+    index: at,
+  };
 }
 
 /** The item fields after a line is added: ready for the next code. */

@@ -49,6 +49,14 @@ export function freshSale(state: State): State {
   };
 }
 
+/**
+ * A key for a new line: the draft's version before the change, which only ever rises (a
+ * fresh sale too moves it), so no two lines of a draft share one.
+ */
+function newKey(state: State): number {
+  return state.sale.version;
+}
+
 // bonuses and accounts belong to the customer: a new customer, or none, starts afresh
 const noCustomer = {
   bonuses: '',
@@ -87,7 +95,7 @@ export const sale: Reducer<SaleEvent> = {
     if (mode === 'presets-only') return fail(state, { 'item-code': 'validation.presets-only' });
     const built = itemFromForm(state);
     if ('errors' in built) return fail(state, built.errors);
-    const { lines, index } = addLine(state.sale.draft.lines, built.line);
+    const { lines, index } = addLine(state.sale.draft.lines, built.line, newKey(state));
     const next = withDraft(state, { ...state.sale.draft, lines }, { selected: index });
     return focusOn({ ...withForm(next, clearedItemForm), fieldErrors: {} }, 'item-code');
   },
@@ -98,7 +106,7 @@ export const sale: Reducer<SaleEvent> = {
     if (p.title !== undefined) line.title = p.title;
     if (p.price !== undefined) line.price = p.price;
     if (p.unit !== undefined) line.unit = p.unit;
-    const { lines, index } = addLine(state.sale.draft.lines, line);
+    const { lines, index } = addLine(state.sale.draft.lines, line, newKey(state));
     return withDraft(state, { ...state.sale.draft, lines }, { selected: index });
   },
   'line-remove': (state, event) => {
@@ -108,12 +116,12 @@ export const sale: Reducer<SaleEvent> = {
     return withDraft(state, { ...state.sale.draft, lines }, { selected });
   },
   'line-step': (state, event) => {
-    const line = state.sale.draft.lines[event.index];
+    const line = state.sale.draft.lines[event.index]?.item;
     if (!line || line.amount !== undefined) return state; // a prepaid line's litres are computed
     const q = add(dec(line.quantity), dec(event.delta));
     if (cmp(q, ZERO) <= 0) return state;
     const lines = state.sale.draft.lines.map((l, i) =>
-      i === event.index ? { ...l, quantity: toNumber(q) } : l,
+      i === event.index ? { ...l, item: { ...l.item, quantity: toNumber(q) } } : l,
     );
     return withDraft(state, { ...state.sale.draft, lines }, { selected: event.index });
   },

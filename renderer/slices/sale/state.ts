@@ -41,9 +41,18 @@ export interface Preset {
   fuel?: boolean;
 }
 
+/**
+ * A line of the check as the engine is asked for it, with a key of its own: the lines table
+ * is keyed by it, so removing or merging a line moves no other row (nor the focus in it).
+ */
+export interface Line {
+  key: number;
+  item: CheckItemRequest;
+}
+
 /** What the cashier has put together; every change here is followed by a `check-calc`. */
 export interface Draft {
-  lines: CheckItemRequest[];
+  lines: Line[];
   identity: { id: string; id_type: IdType; cardotppassword?: string } | null;
   customer: CustomerSummary | null;
   customerSource: CustomerSource | null;
