@@ -6,14 +6,16 @@ import { ACTION_GROUPS, perform, type Action } from '../../renderer/actions.js';
 import type { Api } from '../../renderer/api.js';
 import type { Built } from '../../renderer/requests.js';
 import type { Errors } from '../../renderer/slices/frame/state.js';
-import { initialState } from '../../renderer/state.js';
+import { reduce } from '../../renderer/reduce.js';
+import { initialState, type State } from '../../renderer/state.js';
 import type { Till } from '../../renderer/till.js';
+import { committed } from './fixtures.js';
 
 /** A controller whose every effect is a spy. */
-function fakeTill(): Till {
+function fakeTill(state: State = initialState()): Till {
   const api: Api = { kind: 'http', call: vi.fn(), on: vi.fn() };
   return {
-    state: initialState(),
+    state,
     api,
     payWhenCalculated: false,
     dispatch: vi.fn(),
@@ -50,6 +52,19 @@ describe('actions', () => {
     const till = fakeTill();
     await perform(till, { type: 'sync-now' });
     expect(vi.mocked(till.run).mock.calls[0]![0]).toBe('sync-now');
+  });
+
+  it('cancel a sale on the second press of Cancel only', async () => {
+    const first = fakeTill();
+    await perform(first, { type: 'cancel-submit' });
+    expect(first.dispatch).toHaveBeenCalledWith({ type: 'cancel-arm' });
+    expect(first.run).not.toHaveBeenCalled();
+
+    const loaded = reduce(initialState(), { type: 'refund-loaded', output: committed() });
+    const second = fakeTill(reduce(loaded, { type: 'cancel-arm' }));
+    await perform(second, { type: 'cancel-submit' });
+    expect(second.dispatch).toHaveBeenCalledWith({ type: 'cancel-disarm' });
+    expect(vi.mocked(second.run).mock.calls[0]![0]).toBe('sale-cancel');
   });
 
   it('give every action exactly one function across its groups', () => {

@@ -556,6 +556,22 @@ describe('refunds and the rest', () => {
     expect(s.form['refund-qty-1']).toBe('1');
   });
 
+  it('asks again before cancelling a sale loaded after Cancel was pressed for another', () => {
+    const armed = run(
+      selling(),
+      { type: 'refund-loaded', output: committed() },
+      { type: 'cancel-arm' },
+    );
+    expect(armed.refund.cancelArmed).toBe(true);
+    expect(armed.message?.key).toBe('refund.confirm-cancel');
+    const other = '018f0000-0000-7000-8000-00000000abcd';
+    const next = run(armed, {
+      type: 'refund-loaded',
+      output: committed({ transaction_id: other }),
+    });
+    expect(next.refund.cancelArmed).toBe(false);
+  });
+
   it('keeps the refund id only while the outcome is unknown', () => {
     let s = run(
       selling(),

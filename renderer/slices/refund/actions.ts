@@ -2,7 +2,6 @@
 // it whole (a destructive press: the first arms, the second cancels).
 import { cancelInput, refundInput, saleStatusInput } from '../../requests.js';
 import { send, type Performers } from '../../till.js';
-import { field } from '../frame/state.js';
 
 export type RefundAction =
   | { type: 'refund-open'; transactionId: string | null }
@@ -37,12 +36,8 @@ export const refundActions: Performers<RefundAction> = {
     await till.refreshStatus();
   },
   'cancel-submit': async (till) => {
-    if (field(till.state, 'cancel-armed') !== '1') {
-      till.dispatch({ type: 'field', name: 'cancel-armed', value: '1' });
-      till.dispatch({ type: 'notice', key: 'refund.confirm-cancel' });
-      return;
-    }
-    till.dispatch({ type: 'field', name: 'cancel-armed', value: '' });
+    if (!till.state.refund.cancelArmed) return till.dispatch({ type: 'cancel-arm' });
+    till.dispatch({ type: 'cancel-disarm' });
     const built = cancelInput(till.state);
     if (till.invalid(built)) return;
     await till.run('sale-cancel', built.input, (output) => ({ type: 'cancel-done', output }));

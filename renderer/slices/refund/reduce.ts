@@ -18,7 +18,7 @@ export const refund: Reducer<RefundEvent> = {
   'refund-loaded': (state, event) => {
     const o = event.output;
     if (o.state !== 'committed') {
-      return withMessage(withRefund(state, { sale: null }), {
+      return withMessage(withRefund(state, { sale: null, cancelArmed: false }), {
         kind: 'error',
         key: 'refund.not-found',
       });
@@ -47,6 +47,12 @@ export const refund: Reducer<RefundEvent> = {
       error: event.error,
     });
   },
+  'cancel-arm': (state) =>
+    withMessage(withRefund(state, { cancelArmed: true }), {
+      kind: 'notice',
+      key: 'refund.confirm-cancel',
+    }),
+  'cancel-disarm': (state) => withRefund(state, { cancelArmed: false }),
   'cancel-done': (state, event) =>
     withMessage(withRefund(state, { cancelled: event.output }), {
       kind: 'notice',

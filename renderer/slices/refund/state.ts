@@ -15,13 +15,17 @@ export interface RefundState {
   refundId: string | null;
   result: RefundResult | null;
   cancelled: CancelResult | null;
+  /**
+   * Cancel was pressed once for the sale on the screen: the next press cancels it. Loading a
+   * sale disarms it, so a press meant for one sale never cancels another.
+   */
+  cancelArmed: boolean;
 }
 
-export type RefundField =
-  'refund-transaction-id' | `refund-qty-${number}` | 'refund-comment' | 'cancel-armed';
+export type RefundField = 'refund-transaction-id' | `refund-qty-${number}` | 'refund-comment';
 
 export function initialRefund(): RefundState {
-  return { sale: null, refundId: null, result: null, cancelled: null };
+  return { sale: null, refundId: null, result: null, cancelled: null, cancelArmed: false };
 }
 
 export type RefundEvent =
@@ -31,4 +35,8 @@ export type RefundEvent =
   | { type: 'refund-started'; refundId: string }
   | { type: 'refund-done'; output: RefundResult }
   | { type: 'refund-failed'; error: ErrorBody }
+  /** The first press of Cancel: the cashier is asked to press again. */
+  | { type: 'cancel-arm' }
+  /** The second: the cancellation goes out. */
+  | { type: 'cancel-disarm' }
   | { type: 'cancel-done'; output: CancelResult };
