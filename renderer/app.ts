@@ -84,6 +84,9 @@ async function onRead(till: Controller, read: EventPayload<'device-read'>): Prom
   }
   if (read.kind === 'unrecognised')
     return till.dispatch({ type: 'notice', key: 'read.unrecognised' });
+  // A good's barcode: this screen adds goods by code; `catalog-search` resolves the barcode.
+  if (read.kind === 'goods')
+    return till.dispatch({ type: 'notice', key: 'read.goods', params: { barcode: read.barcode } });
   if (state.screen !== 'sale' || state.busy !== null) {
     return till.dispatch({ type: 'notice', key: 'read.not-now' });
   }

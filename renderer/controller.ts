@@ -6,14 +6,14 @@ import { render as renderInto } from 'preact';
 import { v7 } from 'uuid';
 import { perform as performAction, type Action } from './actions.js';
 import { isError, type Api } from './api.js';
-import { isLang, numberStyle, translator, type Lang } from './i18n.js';
+import { isLang, type Lang } from './i18n.js';
 import { reduce } from './reduce.js';
 import { calcCheck, type Built } from './requests.js';
 import type { Errors } from './slices/frame/state.js';
 import { initialState, type Event, type State } from './state.js';
 import type { Till } from './till.js';
 import type { CommandInput, CommandName, CommandOutput, ErrorBody } from './types.js';
-import { view } from './views/page.js';
+import { page } from './views/page.js';
 
 export interface AppDeps {
   api: Api;
@@ -75,8 +75,9 @@ export class Controller implements Till {
   render(): void {
     this.renderQueued = false;
     const { root } = this.deps;
-    const lang = this.state.settings.language;
-    renderInto(view(this.state, translator(lang), numberStyle(lang), this.perform), root);
+    // The page's language picks a touch number pad's decimal key and a screen reader's voice.
+    root.ownerDocument.documentElement.lang = this.state.settings.language;
+    renderInto(page(this.state, this.perform), root);
     const f = this.state.focus;
     if (f && f.seq !== this.lastFocus) {
       this.lastFocus = f.seq;

@@ -1,7 +1,8 @@
-// How numbers reach the screen. Amounts arrive as JSON numbers already rounded by the engine;
-// src/money reads them as exact decimals, rounds them to the check's digits and writes their
-// text (grouped by 3), never float arithmetic, so 0.1 + 0.2 style artefacts cannot appear on
-// a receipt preview. What is the screen's own is the language's two separators.
+// How numbers and dates reach the screen. Amounts arrive as JSON numbers already rounded by
+// the engine; src/money reads them as exact decimals, rounds them to the check's digits and
+// writes their text (grouped by 3), never float arithmetic, so 0.1 + 0.2 style artefacts
+// cannot appear on a receipt preview. What is the screen's own is the locale's: its two
+// separators (asked of Intl once, then applied to that exact text) and Intl's date format.
 import { dec, formatMoney as moneyText, type Dec } from './money.js';
 
 export interface NumberStyle {
@@ -12,6 +13,16 @@ export interface NumberStyle {
 }
 
 export const plainStyle: NumberStyle = { decimal: '.', group: '' };
+
+/**
+ * The separators `locale` writes numbers with, as Intl gives them (de-DE: ',' and '.'). The
+ * sample is only read for its separators: no amount goes through Intl's float formatting.
+ */
+export function localeNumberStyle(locale: string): NumberStyle {
+  const parts = new Intl.NumberFormat(locale).formatToParts(1234567.5);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value;
+  return { decimal: part('decimal') ?? '.', group: part('group') ?? '' };
+}
 
 /** Placeholder for a value the engine has not given yet. */
 export const NONE = '—';
@@ -70,11 +81,52 @@ export function formatAge(seconds: number | null | undefined): string {
   return `${Math.floor(seconds / 86_400)} d`;
 }
 
-/** An RFC 3339 time as `YYYY-MM-DD HH:MM` in the terminal's own zone. */
-export function formatDateTime(iso: string | null | undefined): string {
+/** How dates and times are written: the locale's order and the zone they are shown in. */
+export interface DateStyle {
+  readonly locale: string;
+  /** An IANA zone; undefined for the browser's own. */
+  readonly timeZone: string | undefined;
+}
+
+/** The style of `locale` in `zone`; a zone this browser does not know counts as absent. */
+export function localeDateStyle(locale: string, zone?: string | null): DateStyle {
+  return { locale, timeZone: zone && knownZone(zone) ? zone : undefined };
+}
+
+function knownZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat(undefined, { timeZone: zone });
+    return true;
+  } catch {
+    return false; // RangeError: not a zone this runtime has
+  }
+}
+
+// Formatters by locale and zone: building one is costly, and each is immutable.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dateFormat(style: DateStyle): Intl.DateTimeFormat {
+  const key = `${style.locale} ${style.timeZone ?? ''}`;
+  let f = dateFormats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(style.locale, {
+      timeZone: style.timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23', // a till's clock: 00:05, never 12:05 AM or 24:05
+    });
+    dateFormats.set(key, f);
+  }
+  return f;
+}
+
+/** An RFC 3339 time as the locale writes a date and time (de-DE `26.11.2026, 18:05`). */
+export function formatDateTime(iso: string | null | undefined, style: DateStyle): string {
   if (iso === null || iso === undefined) return NONE;
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+  return dateFormat(style).format(d);
 }

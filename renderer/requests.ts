@@ -2,8 +2,9 @@
 // the input, or the field errors that keep it from being sent (keyed by field name, so the
 // screen marks the right input). What a schema checks again at the boundary is checked here
 // only so the cashier hears about it before a round trip.
-import type { MessageKey } from './i18n.js';
+import { numberStyle, type MessageKey } from './i18n.js';
 import { ZERO, cmp, dec, parseTyped, toNumber, type Dec } from './money.js';
+import type { NumberStyle } from './format.js';
 import { field, type Errors } from './slices/frame/state.js';
 import { remaining } from './slices/payment/state.js';
 import {
@@ -24,16 +25,17 @@ import type {
 
 export type Built<T> = { input: T } | { errors: Errors };
 
-function nonNegative(text: string): Dec | MessageKey {
-  const d = parseTyped(text);
+/** A decimal >= 0 the cashier typed in a field, read in the state's language. */
+function nonNegative(state: State, text: string): Dec | MessageKey {
+  const d = parseTyped(text, numberStyle(state.settings.language));
   if (d === null) return 'validation.number';
   return cmp(d, ZERO) < 0 ? 'validation.positive' : d;
 }
 
-/** A positive decimal (or zero when allowed) from a field; the error key otherwise. */
-export function positive(text: string, allowZero = false): Dec | MessageKey {
+/** A positive decimal (or zero when allowed) typed in `num`'s style; the error key otherwise. */
+export function positive(text: string, num: NumberStyle, allowZero = false): Dec | MessageKey {
   if (text.trim() === '') return 'validation.required';
-  const d = parseTyped(text);
+  const d = parseTyped(text, num);
   if (d === null) return 'validation.number';
   const sign = cmp(d, ZERO);
   if (sign < 0 || (sign === 0 && !allowZero)) return 'validation.positive';
@@ -132,7 +134,7 @@ export function saleInput(state: State): Built<CommandInput<'sale-process'>> {
 
     const odometer = field(state, 'odometer').trim();
     if (odometer !== '') {
-      const d = nonNegative(odometer);
+      const d = nonNegative(state, odometer);
       if (typeof d === 'string') errors.odometer = d;
       else if (d.scale > 2) errors.odometer = 'validation.two-decimals';
       else {
@@ -153,7 +155,7 @@ export function saleInput(state: State): Built<CommandInput<'sale-process'>> {
   const given = field(state, 'cash-given').trim();
   let cashGiven: number | undefined;
   if (given !== '') {
-    const d = nonNegative(given);
+    const d = nonNegative(state, given);
     if (typeof d === 'string') errors['cash-given'] = d;
     else cashGiven = toNumber(d);
   }
@@ -176,7 +178,7 @@ export function signInInput(state: State): Built<CommandInput<'staff-sign-in'>> 
 export function shiftOpenInput(state: State): Built<CommandInput<'shift-open'>> {
   const text = field(state, 'opening-cash').trim();
   if (text === '') return { input: {} };
-  const d = nonNegative(text);
+  const d = nonNegative(state, text);
   return typeof d === 'string'
     ? { errors: { 'opening-cash': d } }
     : { input: { opening_cash: toNumber(d) } };
@@ -185,7 +187,7 @@ export function shiftOpenInput(state: State): Built<CommandInput<'shift-open'>> 
 export function shiftCloseInput(state: State): Built<CommandInput<'shift-close'>> {
   const text = field(state, 'counted-cash').trim();
   if (text === '') return { input: {} };
-  const d = nonNegative(text);
+  const d = nonNegative(state, text);
   return typeof d === 'string'
     ? { errors: { 'counted-cash': d } }
     : { input: { counted_cash: toNumber(d) } };
@@ -225,7 +227,7 @@ export function refundInput(state: State, refundId: string): Built<CommandInput<
     const name = `refund-qty-${index}` as const;
     const text = field(state, name).trim();
     if (text === '') return;
-    const d = nonNegative(text);
+    const d = nonNegative(state, text);
     if (typeof d === 'string') errors[name] = d;
     else if (cmp(d, dec(item.quantity)) > 0) errors[name] = 'validation.over-sold';
     else if (cmp(d, ZERO) > 0) lines.push({ index, quantity: toNumber(d) });

@@ -65,7 +65,7 @@ function AttentionCard({ ctx, it, i }: { ctx: Ctx; it: AttentionItem; i: number 
   return (
     <li data-testid={`attention-item-${i}`} class={it.resolved_at ? 'resolved' : undefined}>
       <strong data-testid={`attention-item-${i}-kind`}>{t(attentionKindKey[it.kind])}</strong>
-      <span class="muted small">{` ${formatDateTime(it.created_at)}`}</span>
+      <span class="muted small">{` ${formatDateTime(it.created_at, ctx.dates)}`}</span>
       <p data-testid={`attention-item-${i}-message`}>{it.message}</p>
       {it.transaction_id ? (
         <p class="muted small">{`${t('attention.transaction')} ${it.transaction_id}`}</p>
@@ -78,7 +78,7 @@ function AttentionCard({ ctx, it, i }: { ctx: Ctx; it: AttentionItem; i: number 
       {it.resolved_at ? (
         <p class="muted small" data-testid={`attention-item-${i}-resolved`}>
           {t('attention.resolved-at', {
-            at: formatDateTime(it.resolved_at),
+            at: formatDateTime(it.resolved_at, ctx.dates),
             by: it.resolved_by?.name ?? it.resolved_by?.id ?? '',
           })}
           {it.comment ? ` · ${it.comment}` : ''}

@@ -5,15 +5,19 @@
 // No `style` anywhere (the CSP refuses inline styles): every look is a class of styles.css.
 import type { ComponentChildren } from 'preact';
 import type { Action } from '../actions.js';
-import type { NumberStyle } from '../format.js';
+import type { DateStyle, NumberStyle } from '../format.js';
 import type { Translate } from '../i18n.js';
 import type { FieldName, State } from '../state.js';
 
-/** What every view is given: the state, the language's words and numbers, where actions go. */
+/**
+ * What every view is given: the state, the language's words, numbers and dates (in the POS's
+ * zone), where actions go.
+ */
 export interface Ctx {
   state: State;
   t: Translate;
   num: NumberStyle;
+  dates: DateStyle;
   act: (action: Action) => void;
 }
 

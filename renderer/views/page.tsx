@@ -1,12 +1,13 @@
 // The whole page as one pure function of the view model: header and navigation, the message
 // line, the snapshot progress bar, the current screen and the status bar. The controller has
-// Preact render `view(...)` into #app after every change.
+// Preact render `page(...)` into #app after every change.
 import type { VNode } from 'preact';
 import type { Action } from '../actions.js';
-import type { NumberStyle } from '../format.js';
-import { errorText, navKey, type Translate } from '../i18n.js';
+import type { DateStyle, NumberStyle } from '../format.js';
+import { dateStyle, errorText, navKey, numberStyle, translator, type Translate } from '../i18n.js';
 import { SHORTCUTS } from '../keys.js';
 import { NAV_SCREENS } from '../slices/frame/state.js';
+import { posTimeZone } from '../slices/sale/state.js';
 import type { State } from '../state.js';
 import { AttentionScreen } from './attention.js';
 import { Button, type Ctx } from './common.js';
@@ -23,9 +24,17 @@ export function view(
   state: State,
   t: Translate,
   num: NumberStyle,
+  dates: DateStyle,
   act: (action: Action) => void,
 ): VNode {
-  return <Page ctx={{ state, t, num, act }} />;
+  return <Page ctx={{ state, t, num, dates, act }} />;
+}
+
+/** The page in the state's language: its texts, its numbers, its dates in the POS's zone. */
+export function page(state: State, act: (action: Action) => void): VNode {
+  const lang = state.settings.language;
+  const dates = dateStyle(lang, posTimeZone(state));
+  return view(state, translator(lang), numberStyle(lang), dates, act);
 }
 
 export function Page({ ctx }: { ctx: Ctx }) {

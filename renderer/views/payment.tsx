@@ -3,6 +3,7 @@
 // the engine's `amount_to_pay`; the split and the change are exact decimals (src/money).
 import { formatAmount, formatDec } from '../format.js';
 import { errorText, paymentTypeKey } from '../i18n.js';
+import { parseTyped } from '../money.js';
 import { change, PAYMENT_TYPES, remaining } from '../slices/payment/state.js';
 import { accountsFor, amountDigits, isAccountPayment } from '../slices/sale/state.js';
 import type { DataRequired } from '../types.js';
@@ -197,7 +198,7 @@ function SplitFields({ ctx }: { ctx: Ctx }) {
           label={t('payment.add-part')}
         />
       </div>
-      <Tenders ctx={ctx} />
+      <Tenders ctx={ctx} digits={digits} />
       <dl class="facts">
         <Row
           label={t('payment.remaining')}
@@ -223,7 +224,7 @@ function SplitFields({ ctx }: { ctx: Ctx }) {
   );
 }
 
-function Tenders({ ctx }: { ctx: Ctx }) {
+function Tenders({ ctx, digits }: { ctx: Ctx; digits: number }) {
   const { t, state } = ctx;
   const { tenders } = state.payment;
   if (tenders.length === 0) return null;
@@ -232,7 +233,7 @@ function Tenders({ ctx }: { ctx: Ctx }) {
       {tenders.map((p, i) => (
         <li data-testid={`payment-tender-${i}`}>
           <span class="title">{t(paymentTypeKey[p.type])}</span>
-          <span class="detail">{p.amount}</span>
+          <span class="detail">{formatDec(parseTyped(p.amount), digits, ctx.num)}</span>
           <Button
             ctx={ctx}
             testid={`payment-tender-${i}-remove`}

@@ -1,11 +1,12 @@
 // The receipt preview of the sale just committed: the engine's processed check as the
-// printer got it, with what the central service knows of it yet (online or stood in offline).
+// printer got it, with what the central service knows of it yet (online or stood in offline),
+// and the paper itself: the ESC/POS bytes the printer was sent, decoded by the terminal.
 import { formatAmount, formatQuantity, NONE } from '../format.js';
 import { outboxStateKey, paymentTypeKey } from '../i18n.js';
 import { hasRole } from '../slices/frame/state.js';
 import type { Receipt } from '../slices/receipt/state.js';
 import { amountDigits, bonusDigits } from '../slices/sale/state.js';
-import type { CheckResponse } from '../types.js';
+import type { CheckResponse, SaleResult } from '../types.js';
 import { Button, Row, Section, type Ctx } from './common.js';
 
 export function ReceiptScreen({ ctx }: { ctx: Ctx }) {
@@ -55,6 +56,7 @@ export function ReceiptScreen({ ctx }: { ctx: Ctx }) {
           cls={r.receiptPrinted === false ? 'warn' : null}
         />
       </dl>
+      {r.preview ? <PrintedPaper ctx={ctx} p={r.preview} /> : null}
       {r.warnings.length > 0 ? (
         <ul class="warnings" data-testid="receipt-warnings">
           {r.warnings.map((w) => (
@@ -161,6 +163,58 @@ function ReceiptCoupons({ ctx, c }: { ctx: Ctx; c: CheckResponse }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+type Preview = NonNullable<SaleResult['receipt']>;
+type PaperRow = Preview['rows'][number];
+
+/**
+ * The paper as printed, row by row at the printer's width: text in a fixed-width font with
+ * its alignment and emphasis, QR codes, barcodes, the cut and the drawer as marked rows.
+ */
+function PrintedPaper({ ctx, p }: { ctx: Ctx; p: Preview }) {
+  const { t } = ctx;
+  return (
+    <figure class="paper" data-testid="receipt-paper" aria-label={t('receipt.paper')}>
+      <figcaption class="muted small">{t('receipt.paper')}</figcaption>
+      <div class="paper-rows" data-width={String(p.width)}>
+        {p.rows.map((row, i) => (
+          <PaperLine key={i} ctx={ctx} row={row} testid={`receipt-paper-${i}`} />
+        ))}
+      </div>
+    </figure>
+  );
+}
+
+/** One printed row: text with its look, or a marker for what is not text. */
+function PaperLine({ ctx, row, testid }: { ctx: Ctx; row: PaperRow; testid: string }) {
+  const { t } = ctx;
+  if (row.kind === 'text') {
+    const cls = [
+      'paper-text',
+      `align-${row.align}`,
+      row.bold ? 'bold' : '',
+      row.large ? 'large' : '',
+    ];
+    return (
+      <div class={cls.filter(Boolean).join(' ')} data-testid={testid}>
+        {row.text}
+      </div>
+    );
+  }
+  const text =
+    row.kind === 'qr'
+      ? t('receipt.paper-qr', { data: row.data })
+      : row.kind === 'barcode'
+        ? t('receipt.paper-barcode', { symbology: row.symbology, data: row.data })
+        : row.kind === 'cut'
+          ? t('receipt.paper-cut')
+          : t('receipt.paper-drawer');
+  return (
+    <div class={`paper-mark ${row.kind}`} data-testid={testid}>
+      {text}
+    </div>
   );
 }
 

@@ -50,12 +50,12 @@ function ReportFacts({ ctx, r }: { ctx: Ctx; r: ShiftReport }) {
       <Row label={t('report.shift')} value={String(r.shift.number)} testid="report-shift-number" />
       <Row
         label={t('report.opened')}
-        value={`${formatDateTime(r.shift.opened_at)} ${r.shift.opened_by.name ?? ''}`}
+        value={`${formatDateTime(r.shift.opened_at, ctx.dates)} ${r.shift.opened_by.name ?? ''}`}
         testid="report-opened"
       />
       <Row
         label={t('report.closed-at')}
-        value={r.shift.closed_at ? formatDateTime(r.shift.closed_at) : NONE}
+        value={r.shift.closed_at ? formatDateTime(r.shift.closed_at, ctx.dates) : NONE}
         testid="report-closed-at"
       />
       <Row label={t('report.sales')} value={tally(r.sales)} testid="report-sales" />

@@ -79,12 +79,12 @@ function SyncSection({ ctx }: { ctx: Ctx }) {
         />
         <Row
           label={t('status.last-contact')}
-          value={formatDateTime(sync?.last_contact_at)}
+          value={formatDateTime(sync?.last_contact_at, ctx.dates)}
           testid="settings-last-contact"
         />
         <Row
           label={t('settings.last-pull')}
-          value={formatDateTime(sync?.last_pull_at)}
+          value={formatDateTime(sync?.last_pull_at, ctx.dates)}
           testid="settings-last-pull"
         />
         <Row

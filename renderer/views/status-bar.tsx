@@ -25,7 +25,7 @@ export function StatusBar({ ctx }: { ctx: Ctx }) {
         </span>
       ) : null}
       <span data-testid="status-last-contact">
-        {t('status.last-contact-at', { at: formatDateTime(sync?.last_contact_at) })}
+        {t('status.last-contact-at', { at: formatDateTime(sync?.last_contact_at, ctx.dates) })}
       </span>
       <span data-testid="status-cache-age">
         {t('status.cache-age-n', { age: formatAge(sync?.cache_age_s) })}

@@ -55,15 +55,85 @@ export const DEMO = {
   },
 } as const;
 
+// Barcodes (ours, docs/devices.md "Goods barcodes"): EAN-13, EAN-8, UPC-A and a GTIN-14; the
+// cheese by weight and the cake by price are sold by our in-store labels (2 1 00042 ..., 2 2
+// 00043 ...), listed by their first seven digits.
 const goods = [
   { code: 'FUEL-95', category: 'fuel', title: 'Super 95', unit: 'l', price: 1.789 },
   { code: 'FUEL-98', category: 'fuel', title: 'Super Plus 98', unit: 'l', price: 1.899 },
   { code: 'DIESEL', category: 'fuel', title: 'Diesel', unit: 'l', price: 1.659 },
-  { code: 'COF-1', category: 'coffee', title: 'Coffee', unit: 'pc', price: 2.5 },
-  { code: 'COF-2', category: 'coffee', title: 'Latte', unit: 'pc', price: 3.2 },
-  { code: 'SNK-1', category: 'shop', title: 'Sandwich', unit: 'pc', price: 4.99 },
-  { code: 'WTR-1', category: 'shop', title: 'Water 0.5 l', unit: 'pc', price: 1.49 },
-  { code: 'OIL-1', category: 'shop', title: 'Motor oil 1 l', unit: 'pc', price: 12.9 },
+  {
+    code: 'COF-1',
+    category: 'coffee',
+    title: 'Coffee',
+    unit: 'pc',
+    price: 2.5,
+    barcodes: ['4260000000028'],
+  },
+  {
+    code: 'COF-2',
+    category: 'coffee',
+    title: 'Latte',
+    unit: 'pc',
+    price: 3.2,
+    barcodes: ['4260000000035'],
+  },
+  {
+    code: 'SNK-1',
+    category: 'shop',
+    title: 'Sandwich',
+    unit: 'pc',
+    price: 4.99,
+    barcodes: ['96385074'],
+  },
+  {
+    code: 'WTR-1',
+    category: 'shop',
+    title: 'Water 0.5 l',
+    unit: 'pc',
+    price: 1.49,
+    barcodes: ['4260000000011'],
+  },
+  {
+    code: 'OIL-1',
+    category: 'shop',
+    title: 'Motor oil 1 l',
+    unit: 'pc',
+    price: 12.9,
+    barcodes: ['036000291452'],
+  },
+  {
+    code: 'EGG-6',
+    category: 'shop',
+    title: 'Eggs, box of 6',
+    unit: 'box',
+    price: 2.79,
+    whole_number: 1,
+    barcodes: ['4260000000042'],
+  },
+  {
+    code: 'CHS-1',
+    category: 'shop',
+    title: 'Bergkäse by weight',
+    unit: 'kg',
+    price: 24.9,
+    barcodes: ['2100042'],
+  },
+  {
+    code: 'CAKE-1',
+    category: 'bakery',
+    title: 'Cake of the day',
+    unit: 'pc',
+    barcodes: ['2200043'],
+  },
+  {
+    code: 'WASH-5',
+    category: 'shop',
+    title: 'Screen wash 5 l',
+    unit: 'pc',
+    price: 7.5,
+    barcodes: ['09501101530003'],
+  },
 ];
 
 const pct = (v: number) => ({ type: 'percentage', thresholds: [{ from: 0, value: v }] });
@@ -97,6 +167,22 @@ function seedBusiness(up: Up): void {
     base_time_zone: DEMO.timeZone,
     currency: DEMO.currency,
     role_based_model: { active: true },
+    public_title: { en: 'Demo Fuel GmbH' },
+    // ours: the business's CheckCustomerFeedbackSettings, printed on receipts.
+    customer_feedback_settings: {
+      active: 1,
+      feedback_source: {
+        id: demoId(5),
+        title: 'Demo Station Nord feedback',
+        invitation_text: 'How was your visit?',
+        urls: {
+          base_url: 'https://feedback.example/demo-nord',
+          short_url: 'https://fb.example/dn',
+        },
+      },
+      print_feedback_on_check: 'all',
+      print_feedback_on_check_message_text: 'Tell us how we did: scan the code',
+    },
   });
   up('loyalty', {
     id: DEMO.loyaltyId,
@@ -111,6 +197,7 @@ function seedBusiness(up: Up): void {
     id: DEMO.posId,
     loyalty_id: DEMO.loyaltyId,
     title: 'Demo Station Nord',
+    addresses: 'Nordring 1, 10115 Berlin',
     type: 'fuel-station',
     time_zone: DEMO.timeZone,
     active: 1,

@@ -2,9 +2,9 @@
 // database. `status`, `check` and `backup` never migrate or otherwise change the file (a
 // damaged file is reported, not recovered); `migrate` recovers one as a start does.
 import { dirname, join } from 'node:path';
-import { HELP_FLAG, parseFlags } from '../config/flags.js';
+import { DATA_FLAGS, HELP_FLAG, parseFlags } from '../config/flags.js';
 import { secretStoreIn } from '../config/secret-store.js';
-import { defaultDataDir } from '../config/settings.js';
+import { resolveSettings, type SettingsFlags } from '../config/settings.js';
 import { classifyStoreError } from '../store/errors.js';
 import type { Migration, SchemaStatus } from '../store/migrate.js';
 import { backupFile, checkFile, inspectFile, resolveMigrations } from '../store/open.js';
@@ -16,7 +16,7 @@ import { openTerminalStore } from '../terminal/terminal.js';
 import { stampOf } from '../store/backup.js';
 import { refuseUsage, type CliIO } from './io.js';
 
-export const DB_HELP = `Usage: loyalty-terminal db COMMAND [--db FILE | --data DIR]
+export const DB_HELP = `Usage: loyalty-terminal db COMMAND [--db FILE | --data DIR] [--config FILE]
 
 Commands:
   status    the applied and pending migrations (exit 1 when the app must refuse the file)
@@ -27,12 +27,17 @@ Commands:
             DIR/backups/manual-STAMP.sqlite)
   check     PRAGMA integrity_check, foreign keys and the ledger's invariants (exit 1 on a fault)
 
-The database is DIR/terminal.sqlite (DIR default ~/.loyalty-terminal) unless --db names it.
+The database is --db FILE, else terminal.sqlite in the data directory the agent uses:
+the configuration's terminal.data_dir (config from --config FILE, else DIR/config.json),
+else DIR (--data, default ~/.loyalty-terminal).
 `;
 
 interface Parsed {
   command: string | undefined;
-  file: string;
+  /** `--db FILE`: the database itself, whatever the configuration says. */
+  db: string | undefined;
+  /** `--data`, `--config`: where the configuration, and through it the database, is. */
+  settings: SettingsFlags;
   out: string | undefined;
   migrationsDir: string | undefined;
   help: boolean;
@@ -40,13 +45,12 @@ interface Parsed {
 
 const DB_FLAGS = {
   ...HELP_FLAG,
+  ...DATA_FLAGS,
   db: { type: 'string' },
-  data: { type: 'string' },
   out: { type: 'string' },
   migrations: { type: 'string' },
 } as const;
 
-/** The database works on a file, not a configuration: --db FILE, else DIR/terminal.sqlite. */
 function parse(args: string[]): Parsed | { error: string } {
   const parsed = parseFlags(args[0] === 'db' ? args.slice(1) : args, DB_FLAGS);
   if (!parsed.ok) return { error: parsed.message };
@@ -55,11 +59,29 @@ function parse(args: string[]): Parsed | { error: string } {
   if (extra !== undefined) return { error: `unexpected argument ${extra}` };
   return {
     command,
-    file: values.db ?? join(values.data ?? defaultDataDir(), 'terminal.sqlite'),
+    db: values.db,
+    settings: { data: values.data, config: values.config },
     out: values.out,
     migrationsDir: values.migrations,
     help: values.help ?? false,
   };
+}
+
+/** A command on one database file. */
+type OnFile = Parsed & { file: string };
+
+/**
+ * The database the command works on: `--db FILE`, else DIR/terminal.sqlite of the data
+ * directory every other command resolves (`terminal.data_dir` honoured, src/config).
+ */
+async function databaseFile(
+  p: Parsed,
+  io: CliIO,
+): Promise<{ ok: true; file: string } | { ok: false; message: string }> {
+  if (p.db !== undefined) return { ok: true, file: p.db };
+  const resolved = await resolveSettings(p.settings, { readText: (f) => io.readInput(f) });
+  if (!resolved.ok) return resolved;
+  return { ok: true, file: join(resolved.settings.dataDir, 'terminal.sqlite') };
 }
 
 const pad = (v: number): string => String(v).padStart(4, '0');
@@ -90,7 +112,7 @@ function describeSchema(s: SchemaStatus, all: readonly Migration[]): string {
  * DIR/backups/ (and listed for the cashier). It holds the data directory's lock meanwhile, so
  * it never moves or migrates a file under a running terminal.
  */
-async function migrate(p: Parsed, migrations: readonly Migration[], io: CliIO): Promise<number> {
+async function migrate(p: OnFile, migrations: readonly Migration[], io: CliIO): Promise<number> {
   const lock = acquireDataDirLock(dirname(p.file));
   if (!lock.ok) {
     io.stderr(`db migrate: ${lock.error.message}\n`);
@@ -141,6 +163,15 @@ export async function runDb(args: string[], io: CliIO): Promise<number> {
     io.stdout(DB_HELP);
     return p.command === undefined && !p.help ? 2 : 0;
   }
+  const target = await databaseFile(p, io);
+  if (!target.ok) {
+    io.stderr(`${target.message}\n`);
+    return 2;
+  }
+  return onFile({ ...p, file: target.file }, io);
+}
+
+async function onFile(p: OnFile, io: CliIO): Promise<number> {
   try {
     const migrations = resolveMigrations({ migrationsDir: p.migrationsDir });
     switch (p.command) {

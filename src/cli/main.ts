@@ -31,7 +31,7 @@ Usage:
   loyalty-terminal central --port P --db FILE [--seed demo]
                                            the sandbox central service
   loyalty-terminal sync status|pull|push   the link to the central service, for operators
-  loyalty-terminal db migrate|status|backup|check --db FILE
+  loyalty-terminal db migrate|status|backup|check [--db FILE | --data DIR]
                                            operate the terminal's database
   loyalty-terminal secrets set NAME [--data DIR]
                                            store the agent's secret NAME (central.api_key,

@@ -67,6 +67,32 @@ function callerObject<
 
 const s = strictShared;
 
+/**
+ * A code as the scanner sends it (an AIM identifier, GS1's GS separators and a composite's
+ * `|` kept) or as it was answered (digits, GS1 in brackets): 1..512 characters, no control
+ * character but GS.
+ */
+export const scannedCode = z
+  .string()
+  .min(1, { error: 'a barcode cannot be empty' })
+  .max(512, { error: 'at most 512 characters' })
+  // eslint-disable-next-line no-control-regex
+  .refine((v) => !/[\u0000-\u001c\u001e\u001f\u007f-\u009f]/.test(v), {
+    error: 'no control characters but GS',
+  });
+
+/**
+ * Why a line is entered by hand (docs/terminal.md, "Goods"): required for a good the POS
+ * catalogue does not list, or a catalogue good at another price, where the POS allows it.
+ */
+const manualReason = z
+  .string()
+  .trim()
+  .min(3, { error: 'say in a few words why this line is entered by hand' })
+  .max(200, { error: 'at most 200 characters' })
+  // eslint-disable-next-line no-control-regex
+  .refine((v) => !/[\u0000-\u001f\u007f-\u009f]/.test(v), { error: 'no control characters' });
+
 /** A line as the caller sends it: what the goods are, how many, at what price. */
 const CheckItemRequest = callerObject(s.CheckItem.shape, [
   'code',
@@ -90,7 +116,17 @@ const CheckItemRequest = callerObject(s.CheckItem.shape, [
   'taxes',
   'margins',
   'passthru_data',
-]);
+]).extend({
+  // ours, not the wire's: the terminal reads them and sends neither on
+  barcode: scannedCode.optional().meta({
+    description:
+      'The barcode the good was scanned by (catalog-search answers it in scanned.line): it must name this good; a label\u2019s weight or price is the line\u2019s.',
+  }),
+  manual_reason: manualReason.optional().meta({
+    description:
+      'Why this line is entered by hand: required for a good the POS catalogue does not list, or for a catalogue good at another price, where the POS allows lines by hand.',
+  }),
+});
 
 /** A service as the caller adds it; the terminal fills its id and catalogue record. */
 const CheckServiceRequest = callerObject(s.CheckService.shape, [
@@ -146,6 +182,9 @@ const ExternalInfoRequest = z
     refund_lines: refusedField(`the lines a refund took back; ${SET_BY_TERMINAL}`),
     clock_suspect: refusedField(
       'whether the till\u2019s clock was in doubt; set by the terminal, not by the caller',
+    ),
+    manual_lines: refusedField(
+      `the lines entered by hand, from each line\u2019s manual_reason; ${SET_BY_TERMINAL}`,
     ),
   })
   .superRefine(freeFormBounds);

@@ -18,7 +18,9 @@ import {
   TransactionPaymentType,
   TransactionSubType,
 } from './enums.js';
-import { CheckRequest, refusedField, SET_BY_TERMINAL } from './check-request.js';
+import { CatalogSearchOutput } from './catalog.js';
+import { CheckRequest, refusedField, SET_BY_TERMINAL, scannedCode } from './check-request.js';
+import { ReceiptPreview } from './receipt.js';
 import { looseShared } from './shared.js';
 import {
   comment as commentText,
@@ -47,8 +49,10 @@ export const ErrorResponse = z.strictObject({ error: ErrorBody });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
 
 /**
- * The codes the shell itself gives, each with its HTTP status. Any other code a handler
- * returns is a business refusal (422): the engine's codes, `role-required`, ...
+ * The codes with a status of their own: those the shell itself gives, and `sale-unreadable`
+ * (a recorded sale whose stored record no longer reads, docs/terminal.md: a refusal, never
+ * 500). Any other code a handler returns is a business refusal (422): the engine's codes,
+ * `role-required`, ...
  */
 export const shellErrorStatus = {
   'invalid-input': 400,
@@ -63,6 +67,7 @@ export const shellErrorStatus = {
   'not-implemented': 501,
   'instance-locked': 503,
   internal: 500,
+  'sale-unreadable': 422,
 } as const satisfies Record<string, number>;
 export type ShellErrorCode = keyof typeof shellErrorStatus;
 
@@ -137,6 +142,18 @@ export type Shift = z.infer<typeof Shift>;
 
 const Tally = z.strictObject({ count: z.int().min(0), amount: num });
 
+/** Cash paid into or out of the drawer outside a sale, with why (`cash-movement`). */
+export const CashMovement = z.strictObject({
+  id: z.uuid(),
+  shift_id: z.uuid(),
+  kind: z.enum(['paid-in', 'paid-out']),
+  amount: num,
+  reason: z.string(),
+  staff: StaffRef,
+  recorded_at: dateTime,
+});
+export type CashMovement = z.infer<typeof CashMovement>;
+
 export const ShiftReport = z.strictObject({
   shift: Shift,
   currency: currency.optional(),
@@ -149,7 +166,9 @@ export const ShiftReport = z.strictObject({
     z.strictObject({ type: TransactionPaymentType, count: z.int().min(0), amount: num }),
   ),
   bonuses: z.strictObject({ added: num, redeemed: num }),
-  /** Cash expected in the drawer: opening cash + cash in - cash out. */
+  /** Cash paid in and out outside sales, oldest first; counted in `expected_cash`. Absent: none. */
+  cash_movements: z.array(CashMovement).optional(),
+  /** Cash expected in the drawer: opening cash + cash in - cash out (paid-ins and -outs too). */
   expected_cash: num.optional(),
   /** Outbox rows of this shift not yet accepted by the central service. */
   unsynced: z.int().min(0),
@@ -334,6 +353,11 @@ const SaleResult = z.strictObject({
   receipt_printed: z.boolean(),
   /** Present when cash was handed over (`cash_given`, or a fuel prepay's cash at completion). */
   cash: CashTender.optional(),
+  /**
+   * The receipt as printed: the ESC/POS bytes sent to the printer, decoded into lines and
+   * markers (docs/devices.md). Absent when the sale printed none (a pump authorisation).
+   */
+  receipt: ReceiptPreview.optional(),
 });
 
 /** What only the terminal says of a sale (its answer's fields). */
@@ -343,6 +367,7 @@ const SALE_OWNED = {
     'the card operations the terminal ran (the check\u2019s own payments are the caller\u2019s)',
   sync: 'the sale\u2019s outbox row',
   receipt_printed: 'the printer',
+  receipt: 'what the printer was sent',
 } as const;
 
 /** What only the terminal says of a cancel or a refund: it takes back the sale as recorded. */
@@ -408,6 +433,25 @@ export const commands = {
     ),
     output: z.strictObject({ report: ShiftReport }),
   },
+  'cash-movement': {
+    /**
+     * Cash paid into (`paid-in`) or out of (`paid-out`) the drawer outside a sale, in the open
+     * shift, with the reason (docs/terminal.md, "Cash movements").
+     */
+    input: callerInput(
+      {
+        kind: z.enum(['paid-in', 'paid-out']),
+        amount: cash.refine((v) => v > 0, { error: 'must be > 0' }),
+        reason: comment.trim().min(1, { error: 'say why the cash moves' }),
+      },
+      {
+        id: 'the terminal',
+        shift_id: 'the open shift',
+        recorded_at: 'the time it is recorded',
+      },
+    ),
+    output: z.strictObject({ movement: CashMovement }),
+  },
   'customer-identify': {
     input: callerInput(
       {
@@ -427,6 +471,31 @@ export const commands = {
       /** `cache`: answered from the local copy (offline, or the lookup timed out). */
       source: z.enum(['online', 'cache']),
     }),
+  },
+  'catalog-search': {
+    /**
+     * The POS catalogue (docs/terminal.md, "Goods"): `query` finds a good by its code, its
+     * barcode, or the words of its title (all of them, case and accents ignored); `barcode`
+     * is a scanned code, which answers its good and the line it makes (`scanned`). Nothing
+     * given: every good, catalogue order. `quick_keys`: also the touch screen's quick keys.
+     */
+    input: callerInput(
+      {
+        query: shortText.trim().min(1, { error: 'type a code, a barcode or words' }).optional(),
+        barcode: scannedCode.optional(),
+        category: shortText.min(1, { error: 'a category cannot be empty' }).optional(),
+        limit: z.int().min(1).max(200, { error: 'at most 200 goods' }).optional(),
+        quick_keys: z.boolean().optional(),
+        /** Absent = the till's POS (its first). */
+        pos_id: z.uuid().optional(),
+      },
+      {
+        goods: 'the POS catalogue',
+        scanned: 'what the barcode carries',
+        check_item_enter_mode: 'the POS record',
+      },
+    ),
+    output: CatalogSearchOutput,
   },
   'check-calc': {
     input: callerInput({ check: CheckIn }, { warnings: 'the engine\u2019s warnings' }),
@@ -541,6 +610,75 @@ export const commands = {
       sync: SaleSync,
     }),
   },
+  'receipt-reprint': {
+    /** A sale stored on this terminal: its receipt is printed again, marked COPY. */
+    input: callerInput(
+      { transaction_id: z.uuid() },
+      { copy: 'a reprint is always a copy', receipt: SALE_OWNED.receipt },
+    ),
+    output: z.strictObject({
+      transaction_id: z.uuid(),
+      receipt_printed: z.boolean(),
+      receipt: ReceiptPreview,
+    }),
+  },
+  'sales-recent': {
+    /**
+     * This terminal's sales, newest first (docs/terminal.md, "Recent sales"), so a UI opens
+     * one to reprint, refund or cancel it without anybody typing an id. `from`/`to`: when it
+     * was recorded (`to` excluded); `amount` exact, or `amount_min`/`amount_max`; `card`: the
+     * last digits of a masked card or a loyalty card number; `customer`: a name, phone, card
+     * or id. `cursor`: the `next_cursor` of the page before.
+     */
+    input: callerInput(
+      {
+        from: dateTime.optional(),
+        to: dateTime.optional(),
+        amount: cash.optional(),
+        amount_min: cash.optional(),
+        amount_max: cash.optional(),
+        card: shortText.trim().min(2, { error: 'type at least 2 digits of the card' }).optional(),
+        customer: shortText.trim().min(2, { error: 'type at least 2 characters' }).optional(),
+        limit: z.int().min(1).max(100, { error: 'at most 100 sales' }).optional(),
+        cursor: z
+          .string()
+          .regex(/^[1-9][0-9]{0,15}$/, { error: 'a next_cursor as answered' })
+          .optional(),
+      },
+      { sales: 'the ledger', next_cursor: 'the page answered' },
+    ),
+    output: z.strictObject({
+      sales: z.array(
+        z.strictObject({
+          transaction_id: z.uuid(),
+          recorded_at: dateTime,
+          total: num,
+          payment_types: z.array(z.string()),
+          cards: z.array(z.string()),
+          customer: z
+            .strictObject({
+              id: z.string(),
+              name: z.string().optional(),
+              card: z.string().optional(),
+            })
+            .nullable(),
+          /** `queued`: recorded here, not yet confirmed by the central service. */
+          status: z.enum(['committed', 'queued', 'rejected', 'cancelled']),
+          lines: z.array(
+            z.strictObject({
+              index: z.int().min(0),
+              title: z.string().optional(),
+              quantity: num,
+              amount: num,
+              refunded: z.strictObject({ quantity: num, amount: num }),
+            }),
+          ),
+        }),
+      ),
+      /** null when the page ran out of sales (a full page may be followed by an empty one). */
+      next_cursor: z.string().nullable(),
+    }),
+  },
   'payment-recover': {
     /** Absent `payment_id` = every operation still `inprocess` in the payment journal. */
     input: callerInput(
@@ -615,7 +753,8 @@ export type CommandResult<N extends CommandName> = CommandOutput<N> | ErrorRespo
 
 /**
  * A swipe or a scan, as recognised by the terminal (devices.md, "Recognition"). An identifier
- * goes to the screen, which identifies the customer with it; a bank card is only ever masked.
+ * goes to the screen, which identifies the customer with it; a bank card is only ever masked;
+ * a good's barcode goes to `catalog-search`.
  */
 const ReadSource = z.enum(['msr', 'scanner']);
 
@@ -630,6 +769,13 @@ export const DeviceRead = z.discriminatedUnion('kind', [
     kind: z.literal('bank-card'),
     masked: z.string().min(1),
     source: ReadSource,
+  }),
+  // A good's barcode (docs/devices.md, "Goods barcodes"): `catalog-search` with it as
+  // `barcode` answers the good and the line to add.
+  z.strictObject({
+    kind: z.literal('goods'),
+    barcode: z.string().min(1),
+    source: z.literal('scanner'),
   }),
   z.strictObject({
     kind: z.literal('unrecognised'),

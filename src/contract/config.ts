@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { IdType } from './enums.js';
 import { problemsOf, type Problem } from './problems.js';
+import { code } from './wire.js';
 
 /** The demo terminal the embedded sandbox is seeded with; the sandbox seed uses the same values. */
 export const DEMO_TERMINAL_ID = '018f0000-0000-7000-8000-000000000001';
@@ -13,34 +14,49 @@ export const DEMO_API_KEY = 'sandbox-demo-terminal-api-key';
 const ms = z.int().min(0);
 const positiveMs = z.int().min(1);
 
+/** A regular expression over a scan's candidate text, compiled with `u`. */
+const rulePattern = z
+  .string()
+  .min(1)
+  .refine(
+    (p) => {
+      try {
+        new RegExp(p, 'u');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { error: 'not a valid regular expression' },
+  );
+/** Scanner symbologies a rule applies to (`qr`, `ean-13`...); absent = all. */
+const ruleSymbologies = z.array(z.string().min(1)).optional();
+/** For GS1 scans: take this AI's value as the candidate (`8004`, `01`). */
+const ruleGs1Ai = z
+  .string()
+  .regex(/^\d{2,4}$/, 'a GS1 application identifier of 2 to 4 digits')
+  .optional();
+
 // How a swipe or a scan becomes a customer identifier; src/devices/recognition.ts builds its
 // RecognitionConfigSchema on this rule and fills what is left out with its defaults.
 // It sits under `terminal`, not `devices`: every key of `devices` is a device.
 export const RecognitionRule = z.strictObject({
   source: z.enum(['msr', 'scanner', 'any']).default('any'),
-  /** Scanner symbologies the rule applies to (`qr`, `ean-13`...); absent = all. */
-  symbologies: z.array(z.string().min(1)).optional(),
-  /** For GS1 scans: take this AI's value as the candidate (`8004`, `01`). */
-  gs1_ai: z
-    .string()
-    .regex(/^\d{2,4}$/, 'a GS1 application identifier of 2 to 4 digits')
-    .optional(),
+  symbologies: ruleSymbologies,
+  gs1_ai: ruleGs1Ai,
   /** A regular expression over the candidate (compiled with `u`); a group `id` picks the id. */
-  pattern: z
-    .string()
-    .min(1)
-    .refine(
-      (p) => {
-        try {
-          new RegExp(p, 'u');
-          return true;
-        } catch {
-          return false;
-        }
-      },
-      { error: 'not a valid regular expression' },
-    ),
+  pattern: rulePattern,
   id_type: IdType,
+});
+
+/**
+ * A scan that is a good, not a customer's identifier (docs/devices.md, "Goods barcodes"):
+ * tried before the identifier rules, like a barcode the POS catalogue lists.
+ */
+export const GoodsRule = z.strictObject({
+  symbologies: ruleSymbologies,
+  gs1_ai: ruleGs1Ai,
+  pattern: rulePattern,
 });
 const Recognition = z.strictObject({
   bank_ranges: z
@@ -48,6 +64,18 @@ const Recognition = z.strictObject({
     .optional(),
   msr_field: z.enum(['pan', 'discretionary']).optional(),
   rules: z.array(RecognitionRule).optional(),
+  /** Absent = the built-in goods rules (GS1 symbols with a GTIN, our in-store labels). */
+  goods_rules: z.array(GoodsRule).optional(),
+});
+
+/**
+ * One page of the touch screen's quick keys: its label (a category, usually) and the goods
+ * on it by code, in order. Codes are checked against the POS catalogue when used: one it
+ * does not list is left out (docs/terminal.md, "Goods").
+ */
+export const QuickKeysPage = z.strictObject({
+  category: z.string().min(1).max(80),
+  codes: z.array(code).min(1).max(60),
 });
 
 const TerminalSection = z.strictObject({
@@ -82,6 +110,11 @@ const TerminalSection = z.strictObject({
     .prefault({}),
   /** Card reader and scanner recognition rules; absent = the built-in rules. */
   recognition: Recognition.optional(),
+  /**
+   * The quick keys of the touch screen, page by page; absent = one page per category of the
+   * POS catalogue, its goods in catalogue order.
+   */
+  quick_keys: z.array(QuickKeysPage).max(20).optional(),
   /**
    * Pump authorisations: a card pre-authorisation no completion has booked is released on the
    * unit this long after it was taken (docs/terminal.md, "Fuel").

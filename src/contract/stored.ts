@@ -4,6 +4,7 @@
 // from it meets the bounded output schema where it is given (checkout's `readable`).
 import { z } from 'zod';
 import { EngineCheckResult, RefundLine } from './engine.js';
+import { ReceiptDocument } from './receipt.js';
 import { FreeFormObject } from './wire.js';
 
 /** A check's free-form info, with what the terminal itself writes there typed. */
@@ -53,11 +54,27 @@ const FuelRelease = z.strictObject({
 });
 export type FuelRelease = z.output<typeof FuelRelease>;
 
-/** The fuel records kept beside the commands' answers (command_result), by their key. */
+/**
+ * What the payment unit reported of an approved card operation beyond the card journal's
+ * columns, for its slip on the receipt; kept under `card-slip` by the journal entry's id.
+ */
+export const CardSlipRecord = z.strictObject({
+  auth_code: z.string().nullable(),
+  terminal_id: z.string().nullable(),
+});
+export type CardSlipRecord = z.output<typeof CardSlipRecord>;
+
+/**
+ * The records kept beside the commands' answers (command_result), by their key: the fuel
+ * records; `receipt`, the receipt a sale printed (by its transaction id), which
+ * `receipt-reprint` prints again as a copy; and `card-slip` (by the card operation's id).
+ */
 export const fuelRecords = {
   'fuel-authorisation': FuelAuthorisation,
   'fuel-completion': FuelCompletion,
   'fuel-released': FuelRelease,
+  receipt: ReceiptDocument,
+  'card-slip': CardSlipRecord,
 } as const;
 export type FuelRecordKind = keyof typeof fuelRecords;
 

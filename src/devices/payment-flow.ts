@@ -7,6 +7,7 @@ import type {
   BankCardExternalPaymentStatus,
 } from '../contract/enums.js';
 import { fromMinor, toNumber } from '../money/index.js';
+import { Mutex } from './mutex.js';
 import type { JournalEntry, JournalPatch, PaymentJournal } from './payment-journal.js';
 import type {
   CardTransactionResult,
@@ -58,6 +59,12 @@ export class PaymentFlow {
   private readonly journal: PaymentJournal;
   private readonly policy: RecoveryPolicy;
   private readonly newId: () => string;
+  /**
+   * One operation (or reconciliation) at a time, from reading the journal to its last write:
+   * an entry `inprocess` is then a crash's leftover, never one this process has on the unit
+   * right now (reconciling that one would reverse what the unit just approved).
+   */
+  private readonly lock = new Mutex();
 
   constructor(o: PaymentFlowOptions) {
     this.unit = o.unit;
@@ -68,10 +75,14 @@ export class PaymentFlow {
   }
 
   /** Runs one payment operation; refuses while an earlier one is unresolved after reconciling. */
-  async run(req: PaymentRequest): Promise<PaymentOutcome> {
+  run(req: PaymentRequest): Promise<PaymentOutcome> {
+    return this.lock.run(() => this.runAlone(req));
+  }
+
+  private async runAlone(req: PaymentRequest): Promise<PaymentOutcome> {
     const open = await this.journal.listUnresolved(this.unitName);
     if (open.length > 0) {
-      await this.reconcile();
+      await this.reconcileAlone();
       const still = await this.journal.listUnresolved(this.unitName);
       if (still.length > 0) throw new PaymentBlocked(still.map((e) => e.id));
     }
@@ -124,7 +135,11 @@ export class PaymentFlow {
   }
 
   /** Resolves every `inprocess` operation of this unit (run at start and before a sale). */
-  async reconcile(): Promise<ReconcileItem[]> {
+  reconcile(): Promise<ReconcileItem[]> {
+    return this.lock.run(() => this.reconcileAlone());
+  }
+
+  private async reconcileAlone(): Promise<ReconcileItem[]> {
     const out: ReconcileItem[] = [];
     for (const entry of await this.journal.listUnresolved(this.unitName)) {
       const after = await this.resolveEntry(entry);

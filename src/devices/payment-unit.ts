@@ -32,6 +32,9 @@ export interface CardTransactionResult {
   message: string;
   /** Receipt lines the unit asked the ECR to print. */
   print_lines: string[];
+  /** The issuer's authorisation code and the unit's terminal id, for the card slip (ZVT). */
+  auth_code?: string | null;
+  terminal_id?: string | null;
 }
 
 /** Progress reported while a transaction runs; the flow writes the journal on each. */

@@ -11,7 +11,7 @@ import { PrinterSimulator } from './escpos/simulator.js';
 import type { LineFraming } from './line-framer.js';
 import { type ByteLink, ManagedLink, MemoryLink } from './link.js';
 import type { PaymentUnit } from './payment-unit.js';
-import { Recognizer, type RecognitionConfig } from './recognition.js';
+import { type CatalogLookup, Recognizer, type RecognitionConfig } from './recognition.js';
 import { openSerial } from './serial.js';
 import type { Simulator } from './sim/host.js';
 import { CONCERT_SIM_FILE, ZVT_SIM_FILE } from './sim/state-file.js';
@@ -39,6 +39,8 @@ export interface DeviceSet {
 
 export interface RegistryOptions {
   recognition?: Partial<RecognitionConfig>;
+  /** Whether the POS catalogue lists a scanned barcode: such a scan is a good's. */
+  catalog?: CatalogLookup;
   /** Overrides `devices.payment.zvt_password` (the configured value is the default). */
   zvtPassword?: string;
   /** Overrides `devices.payment.currency` (the configured value is the default). */
@@ -94,7 +96,7 @@ interface Wiring {
 export function createDevices(devices: Devices, options: RegistryOptions = {}): DeviceSet {
   const w: Wiring = {
     states: new DeviceStates(),
-    recognizer: new Recognizer(options.recognition ?? {}),
+    recognizer: new Recognizer(options.recognition ?? {}, options.catalog),
     simulators: {},
     links: [],
     closers: [],

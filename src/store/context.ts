@@ -5,8 +5,10 @@
 // terminal spent that the cache does not show yet).
 //
 // Cached records were checked against the engine's schemas when they arrived (entities.ts);
-// here they are only picked and combined, never parsed again, so a sale stays well under a
-// millisecond. Rules come from memory (rules.ts), validated once when loaded.
+// here they are only picked and combined, not checked by those again, so a sale stays well
+// under a millisecond. The cache reads each back through the store's own schema of its entity
+// (JSON.parse and zod: about a fifth of the time here, bench/store.ts). Rules come from
+// memory (rules.ts), validated once when loaded.
 import {
   EngineBusiness,
   EngineLoyalty,
@@ -26,7 +28,8 @@ import { localDate, samePeriod, STAT_PERIODS, zoneOf } from '../contract/local-t
 import { add, dec, gt, toNumber, ZERO, type Dec } from '../money/index.js';
 import type { Cache, CachedCustomer, CachedVehicle, IdType } from './cache.js';
 import { pick } from '../contract/wire.js';
-import { engineShapes, type Entity, type RecordOf } from './entities.js';
+import type { Entity } from '../contract/feed.js';
+import { engineShapes, type RecordOf } from './entities.js';
 import type { Ledger } from './ledger.js';
 import type { RuleSet } from './rules.js';
 
@@ -214,227 +217,279 @@ function accessUsage(
 
 const shapeKeys = (entity: Entity): readonly string[] => engineShapes[entity]?.keys ?? [];
 
+/** The fields the engine reads of each cached entity. */
+const KEYS = {
+  customer: shapeKeys('customer'),
+  lot: shapeKeys('bonus_lot'),
+  account: shapeKeys('special_account'),
+  access: shapeKeys('corporate_access'),
+  coupon: shapeKeys('coupon'),
+  pos: shapeKeys('pos'),
+  service: shapeKeys('additional_service'),
+  cost: shapeKeys('additional_cost'),
+};
+
+function business(cache: Cache): EngineContext['business'] {
+  const settings = cache.all('business_settings')[0];
+  return EngineBusiness.parse({
+    id: settings?.business_id ?? (settings as { id?: string } | undefined)?.id ?? 'unknown',
+    currency: (settings as { currency?: string } | undefined)?.currency,
+    // An unknown zone counts as absent here too (zoneOf), rather than failing every sale.
+    base_time_zone: zoneOf(null, settings),
+  });
+}
+
+function loyalty(cache: Cache, id: string | null): EngineContext['loyalty'] {
+  const rec = id ? cache.get('loyalty', id) : null;
+  return EngineLoyalty.parse(rec ? pick(rec, engineShapes.loyalty?.keys ?? []) : id ? { id } : {});
+}
+
+function pos(cache: Cache, id: string | null): EngineContext['pos'] {
+  const rec = id ? cache.get('pos', id) : null;
+  if (!rec) return id ? { id } : undefined;
+  return pick(rec, KEYS.pos) as EngineContext['pos'];
+}
+
+/** A vehicle with the higher of its cached odometer and the readings taken here. */
+function withLocalOdometer(
+  ledger: Ledger,
+  vehicleId: string,
+  cached: { value: number; unit: 'km' | 'mi' | 'h' } | null | undefined,
+): EngineVehicle {
+  if (cached) {
+    const local = ledger.lastOdometer(vehicleId, cached.unit);
+    const value = local && gt(local, dec(cached.value)) ? toNumber(local) : cached.value;
+    return { vehicle_id: vehicleId, last_odometer: { value, unit: cached.unit } };
+  }
+  for (const unit of ['km', 'mi', 'h'] as const) {
+    const local = ledger.lastOdometer(vehicleId, unit);
+    if (local) return { vehicle_id: vehicleId, last_odometer: { value: toNumber(local), unit } };
+  }
+  return { vehicle_id: vehicleId, last_odometer: null };
+}
+
+function vehicleEntries(
+  ledger: Ledger,
+  records: readonly CachedVehicle[],
+  checkVehicle: string | undefined,
+): EngineVehicle[] {
+  const out = new Map<string, EngineVehicle>();
+  for (const v of records) {
+    const vehicleId = v.vehicle_id ?? v.qr_code ?? v.id;
+    if (!out.has(vehicleId))
+      out.set(vehicleId, withLocalOdometer(ledger, vehicleId, v.last_odometer));
+  }
+  // A vehicle the cache does not know still keeps the readings taken here.
+  if (checkVehicle && !out.has(checkVehicle)) {
+    const local = withLocalOdometer(ledger, checkVehicle, null);
+    if (local.last_odometer) out.set(checkVehicle, local);
+  }
+  return [...out.values()];
+}
+
+function coupon(cache: Cache, ledger: Ledger, record: RecordOf<'coupon'>): EngineCoupon {
+  const c = pick(record, KEYS.coupon) as EngineCoupon;
+  const batch = c.batch as (Record<string, unknown> & { code?: string }) | undefined;
+  let out: EngineCoupon = c;
+  if (!batch?.code && c.batch_id) {
+    const b = cache.get('coupon_batch', c.batch_id);
+    if (b?.code) out = { ...c, batch: { ...(batch ?? {}), code: b.code } as EngineCoupon['batch'] };
+  }
+  // This till's own redeem or cancel wins over a cached status that does not show it yet.
+  const mark = ledger.couponMark(out.code ?? record.code);
+  if (out.status === 'open' && mark === 'redeemed') out = { ...out, status: 'redeemed' };
+  if (out.status === 'redeemed' && mark === 'reopened') out = { ...out, status: 'open' };
+  return out;
+}
+
+/** Coupons presented on the check, by code (a code listed twice is one coupon). */
+function presentedCoupons(cache: Cache, ledger: Ledger, check: EngineCheck): EngineCoupon[] {
+  const codes = new Set(
+    (check.redeemed_coupons ?? [])
+      .map((c) => c.code)
+      .filter((c): c is string => typeof c === 'string'),
+  );
+  const coupons: EngineCoupon[] = [];
+  for (const code of codes)
+    for (const c of cache.couponsByCode(code)) coupons.push(coupon(cache, ledger, c));
+  return coupons.filter((c, i) => coupons.findIndex((d) => d.id === c.id) === i);
+}
+
+type Found = { customer: CachedCustomer | null; vehicle: CachedVehicle | null };
+
+/** Who: the check's customer id, else the identifier, else the vehicle on the check. */
+function whoIs(cache: Cache, req: ContextRequest): Found {
+  const check = req.check;
+  let found: Found = { customer: null, vehicle: null };
+  if (check.customer_id) found = { customer: cache.customerById(check.customer_id), vehicle: null };
+  else {
+    const ident =
+      req.identifier ??
+      (check.id && check.id_type && (ID_TYPES as readonly string[]).includes(check.id_type)
+        ? { id: check.id, idType: check.id_type as IdType }
+        : null);
+    if (ident) found = cache.identify(ident.id, ident.idType);
+  }
+  if (!found.vehicle && (check.vehicle_id || check.avi_id)) {
+    const v = check.vehicle_id
+      ? cache.identify(check.vehicle_id, 'vehicle')
+      : cache.identify(check.avi_id ?? '', 'avi');
+    found = { customer: found.customer ?? v.customer, vehicle: v.vehicle };
+  }
+  return found;
+}
+
+/** What the engine reads of a customer and of the accounts and accesses they hold. */
+interface CustomerPart {
+  readonly customer: EngineCustomer | null;
+  readonly specialAccounts: EngineSpecialAccount[];
+  readonly accesses: EngineCorporateAccess[];
+  readonly vehicleRecords: CachedVehicle[];
+  readonly pending: EngineContext['pending'];
+}
+
+function engineCustomer(cache: Cache, cust: CachedCustomer, today: string): EngineCustomer {
+  const lots = cache.bonusLotsOf(cust.id).map((l) => pick(l, KEYS.lot) as PromotionalLot);
+  const base = pick(cust, KEYS.customer) as EngineCustomer;
+  return {
+    ...base,
+    bonuses: { regular: base.bonuses?.regular ?? 0, promotional: lots },
+    stats: cachedStats(cache.statsOf(cust.id), today),
+  };
+}
+
+/** The customer's special accounts and corporate accesses, usage rolled to today. */
+function accountsOf(
+  cache: Cache,
+  cust: CachedCustomer,
+  verified: ContextRequest['pinVerified'],
+  today: string,
+): Pick<CustomerPart, 'specialAccounts' | 'accesses'> {
+  const pin = (id: string) => {
+    const v = verified?.(id);
+    return v === undefined ? {} : { pin_verified: v };
+  };
+  const specialAccounts = cache.specialAccountsOf(cust.id).map((a) => {
+    const acc = pick(a, KEYS.account) as EngineSpecialAccount;
+    return { ...acc, ...accountUsage(acc, a.used_as_of, today), ...pin(a.id) };
+  });
+  const accesses = cache.corporateAccessesOf(cust.id).map((a) => {
+    const acc = pick(a, KEYS.access) as EngineCorporateAccess;
+    return { ...acc, ...accessUsage(acc, a.used_as_of, today), ...pin(a.id) };
+  });
+  return { specialAccounts, accesses };
+}
+
+/** This terminal's holds against the customer, their accounts and their accesses. */
+function heldFor(
+  cache: Cache,
+  ledger: Ledger,
+  cust: CachedCustomer,
+  part: Pick<CustomerPart, 'specialAccounts' | 'accesses'>,
+  today: string,
+): EngineContext['pending'] {
+  const accessAccountIds = cache
+    .corporateAccessesOf(cust.id)
+    .map((a) => a.corporate_customer_special_account?.special_account?.id)
+    .filter((x): x is string => typeof x === 'string');
+  const held = ledger.pendingFor(
+    cust.id,
+    [...part.specialAccounts.map((a) => a.id), ...accessAccountIds],
+    part.accesses.map((a) => a.id),
+  );
+  return {
+    bonuses_redeemed: toNumber(held.bonuses),
+    accounts: Object.fromEntries([...held.accounts].map(([id, v]) => [id, toNumber(v)])),
+    stats: pendingStats(held.stats, today),
+  };
+}
+
+function customerPart(
+  cache: Cache,
+  ledger: Ledger,
+  found: Found,
+  req: ContextRequest,
+  today: string,
+): CustomerPart {
+  const cust = found.customer;
+  const vehicleRecords = found.vehicle ? [found.vehicle] : [];
+  if (!cust) {
+    const pending = { bonuses_redeemed: 0, accounts: {}, stats: {} };
+    return { customer: null, specialAccounts: [], accesses: [], vehicleRecords, pending };
+  }
+  const customer = engineCustomer(cache, cust, today);
+  const accounts = accountsOf(cache, cust, req.pinVerified, today);
+  return {
+    customer,
+    ...accounts,
+    vehicleRecords: vehicleRecords.length === 0 ? cache.vehiclesOf(cust.id) : vehicleRecords,
+    pending: heldFor(cache, ledger, cust, accounts, today),
+  };
+}
+
+/** The engine's context for a check, read inside the caller's read transaction. */
+function assembleIn(
+  cache: Cache,
+  ledger: Ledger,
+  rules: RuleSet<EngineRule>,
+  req: ContextRequest,
+  nowMs: number,
+): AssembledContext {
+  const check = req.check;
+  const posId = req.posId ?? check.pos?.id ?? null;
+  const loyaltyId = req.loyaltyId ?? check.loyalty?.id ?? null;
+  const biz = business(cache);
+  const posCtx = pos(cache, posId);
+  const today = localDate(nowMs, zoneOf(posCtx, biz));
+  const found = whoIs(cache, req);
+  const cust = found.customer;
+  const part = customerPart(cache, ledger, found, req, today);
+  const coupons = presentedCoupons(cache, ledger, check);
+  const terminal = req.terminal
+    ? {
+        id: req.terminal.id,
+        coupon_prefix: req.terminal.couponPrefix,
+        next_coupon_seq: ledger.nextCouponSeq(),
+      }
+    : undefined;
+  const context: EngineContext = {
+    now: new Date(nowMs).toISOString(),
+    mode: req.mode ?? 'calc',
+    business: biz,
+    loyalty: loyalty(cache, loyaltyId),
+    ...(posCtx ? { pos: posCtx } : {}),
+    customer: part.customer,
+    special_accounts: part.specialAccounts,
+    corporate_accesses: part.accesses,
+    coupons,
+    additional_services: cache
+      .all('additional_service')
+      .map((s) => pick(s, KEYS.service)) as EngineContext['additional_services'],
+    additional_costs: (loyaltyId
+      ? cache.additionalCostsOf(loyaltyId)
+      : cache.all('additional_cost')
+    ).map((c) => pick(c, KEYS.cost)) as EngineContext['additional_costs'],
+    vehicles: vehicleEntries(ledger, part.vehicleRecords, check.vehicle_id),
+    pending: part.pending,
+    ...(terminal ? { terminal } : {}),
+    check: cust && !check.customer_id ? { ...check, customer_id: cust.id } : check,
+  };
+  return {
+    context,
+    rules: rules.candidates(loyaltyId, posId),
+    customer: cust,
+    vehicle: found.vehicle,
+  };
+}
+
 export function createContextAssembler(deps: {
   cache: () => Cache;
   ledger: () => Ledger;
   rules: RuleSet<EngineRule>;
   read: <T>(fn: () => T) => T;
 }) {
-  const customerKeys = shapeKeys('customer');
-  const lotKeys = shapeKeys('bonus_lot');
-  const accountKeys = shapeKeys('special_account');
-  const accessKeys = shapeKeys('corporate_access');
-  const couponKeys = shapeKeys('coupon');
-  const posKeys = shapeKeys('pos');
-  const serviceKeys = shapeKeys('additional_service');
-  const costKeys = shapeKeys('additional_cost');
-
-  function business(): EngineContext['business'] {
-    const settings = deps.cache().all('business_settings')[0];
-    return EngineBusiness.parse({
-      id: settings?.business_id ?? (settings as { id?: string } | undefined)?.id ?? 'unknown',
-      currency: (settings as { currency?: string } | undefined)?.currency,
-      // An unknown zone counts as absent here too (zoneOf), rather than failing every sale.
-      base_time_zone: zoneOf(null, settings),
-    });
-  }
-
-  function loyalty(id: string | null): EngineContext['loyalty'] {
-    const rec = id ? deps.cache().get('loyalty', id) : null;
-    return EngineLoyalty.parse(
-      rec ? pick(rec, engineShapes.loyalty?.keys ?? []) : id ? { id } : {},
-    );
-  }
-
-  function pos(id: string | null): EngineContext['pos'] {
-    const rec = id ? deps.cache().get('pos', id) : null;
-    if (!rec) return id ? { id } : undefined;
-    return pick(rec, posKeys) as EngineContext['pos'];
-  }
-
-  function vehicleEntries(
-    records: readonly CachedVehicle[],
-    checkVehicle: string | undefined,
-  ): EngineVehicle[] {
-    const ledger = deps.ledger();
-    const out = new Map<string, EngineVehicle>();
-    const withLocal = (
-      vehicleId: string,
-      cached: { value: number; unit: 'km' | 'mi' | 'h' } | null | undefined,
-    ): EngineVehicle => {
-      if (cached) {
-        const local = ledger.lastOdometer(vehicleId, cached.unit);
-        const value = local && gt(local, dec(cached.value)) ? toNumber(local) : cached.value;
-        return { vehicle_id: vehicleId, last_odometer: { value, unit: cached.unit } };
-      }
-      for (const unit of ['km', 'mi', 'h'] as const) {
-        const local = ledger.lastOdometer(vehicleId, unit);
-        if (local)
-          return { vehicle_id: vehicleId, last_odometer: { value: toNumber(local), unit } };
-      }
-      return { vehicle_id: vehicleId, last_odometer: null };
-    };
-    for (const v of records) {
-      const vehicleId = v.vehicle_id ?? v.qr_code ?? v.id;
-      if (!out.has(vehicleId)) out.set(vehicleId, withLocal(vehicleId, v.last_odometer));
-    }
-    // A vehicle the cache does not know still keeps the readings taken here.
-    if (checkVehicle && !out.has(checkVehicle)) {
-      const local = withLocal(checkVehicle, null);
-      if (local.last_odometer) out.set(checkVehicle, local);
-    }
-    return [...out.values()];
-  }
-
-  function coupon(record: RecordOf<'coupon'>): EngineCoupon {
-    const c = pick(record, couponKeys) as EngineCoupon;
-    const batch = c.batch as (Record<string, unknown> & { code?: string }) | undefined;
-    let out: EngineCoupon = c;
-    if (!batch?.code && c.batch_id) {
-      const b = deps.cache().get('coupon_batch', c.batch_id);
-      if (b?.code)
-        out = { ...c, batch: { ...(batch ?? {}), code: b.code } as EngineCoupon['batch'] };
-    }
-    // This till's own redeem or cancel wins over a cached status that does not show it yet.
-    const mark = deps.ledger().couponMark(out.code ?? record.code);
-    if (out.status === 'open' && mark === 'redeemed') out = { ...out, status: 'redeemed' };
-    if (out.status === 'redeemed' && mark === 'reopened') out = { ...out, status: 'open' };
-    return out;
-  }
-
   function assemble(req: ContextRequest, nowMs: number): AssembledContext {
-    return deps.read(() => {
-      const cache = deps.cache();
-      const ledger = deps.ledger();
-      const check = req.check;
-      const posId = req.posId ?? check.pos?.id ?? null;
-      const loyaltyId = req.loyaltyId ?? check.loyalty?.id ?? null;
-      const biz = business();
-      const posCtx = pos(posId);
-      const today = localDate(nowMs, zoneOf(posCtx, biz));
-
-      // Who: the check's customer id, else the identifier, else the vehicle on the check.
-      let found: { customer: CachedCustomer | null; vehicle: CachedVehicle | null } = {
-        customer: null,
-        vehicle: null,
-      };
-      if (check.customer_id)
-        found = { customer: cache.customerById(check.customer_id), vehicle: null };
-      else {
-        const ident =
-          req.identifier ??
-          (check.id && check.id_type && (ID_TYPES as readonly string[]).includes(check.id_type)
-            ? { id: check.id, idType: check.id_type as IdType }
-            : null);
-        if (ident) found = cache.identify(ident.id, ident.idType);
-      }
-      if (!found.vehicle && (check.vehicle_id || check.avi_id)) {
-        const v = check.vehicle_id
-          ? cache.identify(check.vehicle_id, 'vehicle')
-          : cache.identify(check.avi_id ?? '', 'avi');
-        found = { customer: found.customer ?? v.customer, vehicle: v.vehicle };
-      }
-      const cust = found.customer;
-
-      let customer: EngineCustomer | null = null;
-      let specialAccounts: EngineSpecialAccount[] = [];
-      let accesses: EngineCorporateAccess[] = [];
-      let coupons: EngineCoupon[] = [];
-      let vehicleRecords: CachedVehicle[] = found.vehicle ? [found.vehicle] : [];
-      let pending: EngineContext['pending'] = { bonuses_redeemed: 0, accounts: {}, stats: {} };
-
-      if (cust) {
-        const lots = cache.bonusLotsOf(cust.id).map((l) => pick(l, lotKeys) as PromotionalLot);
-        const base = pick(cust, customerKeys) as EngineCustomer;
-        customer = {
-          ...base,
-          bonuses: { regular: base.bonuses?.regular ?? 0, promotional: lots },
-          stats: cachedStats(cache.statsOf(cust.id), today),
-        };
-        const verified = req.pinVerified;
-        specialAccounts = cache.specialAccountsOf(cust.id).map((a) => {
-          const acc = pick(a, accountKeys) as EngineSpecialAccount;
-          const v = verified?.(a.id);
-          return {
-            ...acc,
-            ...accountUsage(acc, a.used_as_of, today),
-            ...(v === undefined ? {} : { pin_verified: v }),
-          };
-        });
-        accesses = cache.corporateAccessesOf(cust.id).map((a) => {
-          const acc = pick(a, accessKeys) as EngineCorporateAccess;
-          const v = verified?.(a.id);
-          return {
-            ...acc,
-            ...accessUsage(acc, a.used_as_of, today),
-            ...(v === undefined ? {} : { pin_verified: v }),
-          };
-        });
-        if (vehicleRecords.length === 0) vehicleRecords = cache.vehiclesOf(cust.id);
-        const accessAccountIds = cache
-          .corporateAccessesOf(cust.id)
-          .map((a) => a.corporate_customer_special_account?.special_account?.id)
-          .filter((x): x is string => typeof x === 'string');
-        const held = ledger.pendingFor(
-          cust.id,
-          [...specialAccounts.map((a) => a.id), ...accessAccountIds],
-          accesses.map((a) => a.id),
-        );
-        pending = {
-          bonuses_redeemed: toNumber(held.bonuses),
-          accounts: Object.fromEntries([...held.accounts].map(([id, v]) => [id, toNumber(v)])),
-          stats: pendingStats(held.stats, today),
-        };
-      }
-
-      // Coupons presented on the check, by code (a code listed twice is one coupon).
-      const codes = new Set(
-        (check.redeemed_coupons ?? [])
-          .map((c) => c.code)
-          .filter((c): c is string => typeof c === 'string'),
-      );
-      for (const code of codes) for (const c of cache.couponsByCode(code)) coupons.push(coupon(c));
-      coupons = coupons.filter((c, i) => coupons.findIndex((d) => d.id === c.id) === i);
-
-      const terminal = req.terminal
-        ? {
-            id: req.terminal.id,
-            coupon_prefix: req.terminal.couponPrefix,
-            next_coupon_seq: ledger.nextCouponSeq(),
-          }
-        : undefined;
-
-      const checkOut: EngineCheck =
-        cust && !check.customer_id ? { ...check, customer_id: cust.id } : check;
-      const context: EngineContext = {
-        now: new Date(nowMs).toISOString(),
-        mode: req.mode ?? 'calc',
-        business: biz,
-        loyalty: loyalty(loyaltyId),
-        ...(posCtx ? { pos: posCtx } : {}),
-        customer,
-        special_accounts: specialAccounts,
-        corporate_accesses: accesses,
-        coupons,
-        additional_services: cache
-          .all('additional_service')
-          .map((s) => pick(s, serviceKeys)) as EngineContext['additional_services'],
-        additional_costs: (loyaltyId
-          ? cache.additionalCostsOf(loyaltyId)
-          : cache.all('additional_cost')
-        ).map((c) => pick(c, costKeys)) as EngineContext['additional_costs'],
-        vehicles: vehicleEntries(vehicleRecords, check.vehicle_id),
-        pending,
-        ...(terminal ? { terminal } : {}),
-        check: checkOut,
-      };
-      return {
-        context,
-        rules: deps.rules.candidates(loyaltyId, posId),
-        customer: cust,
-        vehicle: found.vehicle,
-      };
-    });
+    return deps.read(() => assembleIn(deps.cache(), deps.ledger(), deps.rules, req, nowMs));
   }
 
   return {

@@ -15,9 +15,7 @@ import {
 } from '../contract/engine.js';
 import { STAT_PERIODS } from '../contract/local-time.js';
 
-import { ENTITIES, Entity } from '../contract/feed.js';
-
-export { ENTITIES, Entity };
+import type { Entity } from '../contract/feed.js';
 
 const str = z.string().min(1);
 const optStr = z.string().nullish();

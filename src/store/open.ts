@@ -42,6 +42,8 @@ import { createCardJournal } from './card-journal.js';
 import { createCommandResults } from './command-results.js';
 import { createOnlineAttempts } from './online-attempts.js';
 import { createRefunds } from './refunds.js';
+import { createSalesIndex } from './sales-index.js';
+import { createCashMovements } from './cash-movements.js';
 import { createShifts } from './shifts.js';
 import { createSigninGuard } from './signin-guard.js';
 import { privateDatabaseFile, privateDir } from './private-files.js';
@@ -203,21 +205,24 @@ export async function openStore(options: OpenStoreOptions) {
   return store;
 }
 
-function buildStore(
-  db: Database.Database,
-  options: OpenStoreOptions & {
-    backupsDir: string;
-    retention: BackupRetention;
-    migrations: readonly Migration[];
-  },
-) {
-  const { clock } = options;
-  // Modules prepare their statements on first use, so a file at an earlier schema (a test
-  // building schema N-1, an operator's `db status`) opens without the later tables.
-  const lazy = <T>(make: () => T): (() => T) => {
-    let value: T | undefined;
-    return () => (value ??= make());
-  };
+type BuildOptions = OpenStoreOptions & {
+  backupsDir: string;
+  retention: BackupRetention;
+  migrations: readonly Migration[];
+};
+
+/** A value made on first use, then kept. */
+const lazy = <T>(make: () => T): (() => T) => {
+  let value: T | undefined;
+  return () => (value ??= make());
+};
+
+/**
+ * The store's modules, each made on first use: a module prepares its statements when made, so
+ * a file at an earlier schema (a test building schema N-1, an operator's `db status`) opens
+ * without the later tables.
+ */
+function storeModules(db: Database.Database, options: BuildOptions) {
   const rules = createRuleSet<EngineRule>(db, options.ruleValidator ?? engineRuleValidator);
   const secretHashes = options.secretHashes ?? plainSecretHashes;
   const cacheOf = lazy(() =>
@@ -229,20 +234,68 @@ function buildStore(
   );
   const outboxOf = lazy(() => createOutbox(db, { payloadSchemas: options.payloadSchemas }));
   const ledgerOf = lazy(() => createLedger(db, outboxOf()));
-  // The till's own records (0003).
-  const shiftsOf = lazy(() => createShifts(db));
-  const signinOf = lazy(() => createSigninGuard(db));
-  const pinsOf = lazy(() => createPinGuard(db));
-  const attentionOf = lazy(() => createAttention(db));
-  const resultsOf = lazy(() => createCommandResults(db));
-  const attemptsOf = lazy(() => createOnlineAttempts(db));
-  const cardJournalOf = lazy(() => createCardJournal(db));
-  const refundsOf = lazy(() => createRefunds(db));
-  const syncOf = lazy(() => createSyncState(db, cacheOf(), ledgerOf));
   const read = <T>(fn: () => T): T => db.transaction(fn).deferred();
-  const contextOf = lazy(() =>
-    createContextAssembler({ cache: cacheOf, ledger: ledgerOf, rules, read }),
+  return {
+    rules,
+    secretHashes,
+    read,
+    cacheOf,
+    outboxOf,
+    ledgerOf,
+    syncOf: lazy(() => createSyncState(db, cacheOf(), ledgerOf)),
+    contextOf: lazy(() =>
+      createContextAssembler({ cache: cacheOf, ledger: ledgerOf, rules, read }),
+    ),
+    // The till's own records (0003).
+    shiftsOf: lazy(() => createShifts(db)),
+    signinOf: lazy(() => createSigninGuard(db)),
+    pinsOf: lazy(() => createPinGuard(db)),
+    attentionOf: lazy(() => createAttention(db)),
+    resultsOf: lazy(() => createCommandResults(db)),
+    attemptsOf: lazy(() => createOnlineAttempts(db)),
+    cardJournalOf: lazy(() => createCardJournal(db)),
+    refundsOf: lazy(() => createRefunds(db)),
+    salesOf: lazy(() => createSalesIndex(db)),
+    cashMovesOf: lazy(() => createCashMovements(db)),
+  };
+}
+
+/** PRAGMA integrity_check (['ok'] when whole) and the number of foreign key violations. */
+function integrityOf(db: Database.Database): {
+  integrity: string[];
+  foreignKeyViolations: number;
+} {
+  const integrity = (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map(
+    (r) => r.integrity_check,
   );
+  return { integrity, foreignKeyViolations: (db.pragma('foreign_key_check') as unknown[]).length };
+}
+
+/** Whether a check found the file whole. */
+const whole = (r: Omit<CheckReport, 'ok'>): boolean =>
+  r.integrity.length === 1 &&
+  r.integrity[0] === 'ok' &&
+  r.foreignKeyViolations === 0 &&
+  r.ledger.length === 0;
+
+/** The pragmas in force (for `db status` and tests). */
+function pragmasOf(db: Database.Database): {
+  journalMode: string;
+  synchronous: number;
+  foreignKeys: number;
+  busyTimeout: number;
+} {
+  return {
+    journalMode: db.pragma('journal_mode', { simple: true }) as string,
+    synchronous: db.pragma('synchronous', { simple: true }) as number,
+    foreignKeys: db.pragma('foreign_keys', { simple: true }) as number,
+    busyTimeout: db.pragma('busy_timeout', { simple: true }) as number,
+  };
+}
+
+function buildStore(db: Database.Database, options: BuildOptions) {
+  const { clock } = options;
+  const m = storeModules(db, options);
   let closed = false;
   const tableNames = db.prepare<[string], { name: string }>(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?",
@@ -254,61 +307,69 @@ function buildStore(
     backupsDir: options.backupsDir,
     clock,
     get cache() {
-      return cacheOf();
+      return m.cacheOf();
     },
     get ledger() {
-      return ledgerOf();
+      return m.ledgerOf();
     },
     get outbox() {
       // The ledger wires the outbox's confirm/reject hooks; build it first.
-      return ledgerOf() && outboxOf();
+      return m.ledgerOf() && m.outboxOf();
     },
     get sync() {
-      return syncOf();
+      return m.syncOf();
     },
     get shifts() {
-      return shiftsOf();
+      return m.shiftsOf();
     },
     get signin() {
-      return signinOf();
+      return m.signinOf();
     },
     /** Wrong special-account and corporate-access PINs per target (0006). */
     get pins() {
-      return pinsOf();
+      return m.pinsOf();
     },
     get attention() {
-      return attentionOf();
+      return m.attentionOf();
     },
     get commandResults() {
-      return resultsOf();
+      return m.resultsOf();
     },
     /** Online-first sales sent and not yet recorded (0005). */
     get onlineAttempts() {
-      return attemptsOf();
+      return m.attemptsOf();
     },
     /** The payment flow's view of the payment journal (phases, receipts). */
     get cardJournal() {
-      return cardJournalOf();
+      return m.cardJournalOf();
     },
     /** Refunds recorded against a sale. */
     get refunds() {
-      return refundsOf();
+      return m.refundsOf();
     },
-    rules,
+    /** Recorded sales, newest first (sales-recent). */
+    get salesIndex() {
+      return m.salesOf();
+    },
+    /** Cash paid into or out of the drawer outside a sale (0008). */
+    get cashMovements() {
+      return m.cashMovesOf();
+    },
+    rules: m.rules,
     /** How cached auth-code and PIN hashes are kept and checked (keyed or as sent). */
-    secretHashes,
+    secretHashes: m.secretHashes,
     /** What the start-up step did to hashes an older cache held unkeyed. */
     rekeyed: { rekeyed: 0, foreign: 0 } as RekeyReport,
     /** Records an operation with its effects and outbox row (ledger.record) at the clock's now. */
     record(op: OperationInput): RecordResult {
-      return ledgerOf().record(op, clock.now());
+      return m.ledgerOf().record(op, clock.now());
     },
     /** Applies one page of the change feed (sync-state.applyPage); rules reload after it. */
     applyPage(page: PageInput): PageResult {
-      return syncOf().applyPage(page, clock.now(), () => rules.reload());
+      return m.syncOf().applyPage(page, clock.now(), () => m.rules.reload());
     },
     /** Runs `fn` in one read transaction: every read inside sees the same snapshot. */
-    read,
+    read: m.read,
     /**
      * Runs `fn` in one IMMEDIATE write transaction: one commit (one fsync) for all its writes,
      * the write lock taken up front so no upgrade can fail half-way (bulk seeding, the outbox
@@ -319,11 +380,11 @@ function buildStore(
     },
     /** The engine's context for a check, in one read transaction (context.ts). */
     assembleContext(req: ContextRequest): AssembledContext {
-      return contextOf().assemble(req, clock.now());
+      return m.contextOf().assemble(req, clock.now());
     },
     /** The engine's context to refund or cancel a check this terminal stored. */
     assembleRefund(req: RefundRequest): AssembledContext | null {
-      return contextOf().assembleRefund(req, clock.now());
+      return m.contextOf().assembleRefund(req, clock.now());
     },
     /** The applied and pending migrations. */
     schema(): SchemaStatus {
@@ -345,36 +406,11 @@ function buildStore(
     hasTable,
     /** Integrity check, foreign keys and the ledger's invariants. */
     check(): CheckReport {
-      const integrity = (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map(
-        (r) => r.integrity_check,
-      );
-      const foreignKeyViolations = (db.pragma('foreign_key_check') as unknown[]).length;
-      const ledgerProblems = hasTable('ledger_operation') ? ledgerOf().verify() : [];
-      return {
-        ok:
-          integrity.length === 1 &&
-          integrity[0] === 'ok' &&
-          foreignKeyViolations === 0 &&
-          ledgerProblems.length === 0,
-        integrity,
-        foreignKeyViolations,
-        ledger: ledgerProblems,
-      };
+      const found = integrityOf(db);
+      const ledger = hasTable('ledger_operation') ? m.ledgerOf().verify() : [];
+      return { ok: whole({ ...found, ledger }), ...found, ledger };
     },
-    /** The pragmas in force (for `db status` and tests). */
-    pragmas(): {
-      journalMode: string;
-      synchronous: number;
-      foreignKeys: number;
-      busyTimeout: number;
-    } {
-      return {
-        journalMode: db.pragma('journal_mode', { simple: true }) as string,
-        synchronous: db.pragma('synchronous', { simple: true }) as number,
-        foreignKeys: db.pragma('foreign_keys', { simple: true }) as number,
-        busyTimeout: db.pragma('busy_timeout', { simple: true }) as number,
-      };
-    },
+    pragmas: () => pragmasOf(db),
     get closed(): boolean {
       return closed;
     },
@@ -400,18 +436,10 @@ export function checkFile(
   const db = openConnection(file, 5_000);
   try {
     const schema = inspectSchema(db, migrations);
-    const integrity = (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map(
-      (r) => r.integrity_check,
-    );
-    const foreignKeyViolations = (db.pragma('foreign_key_check') as unknown[]).length;
+    const found = integrityOf(db);
     const current = !schema.problem && schema.pending.length === 0 && !schema.empty;
     const ledger = current ? createLedger(db, createOutbox(db, {})).verify() : [];
-    const ok =
-      integrity.length === 1 &&
-      integrity[0] === 'ok' &&
-      foreignKeyViolations === 0 &&
-      ledger.length === 0;
-    return { schema, report: { ok, integrity, foreignKeyViolations, ledger } };
+    return { schema, report: { ok: whole({ ...found, ledger }), ...found, ledger } };
   } catch (error) {
     throw asStoreError(error);
   } finally {

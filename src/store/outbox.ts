@@ -1,7 +1,7 @@
 // The outbox: writes owed to the central service, in SQLite so retries survive restarts
 // (sync.md). Rows go queued -> sending -> done | rejected, oldest first; nothing is deleted and
 // a payload is never rewritten. A row is created only by the ledger, in the transaction of the
-// operation it reports (ledger.ts); this module moves rows through their states.
+// operation it reports (ledger-record.ts); this module moves rows through their states.
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { OutboxState } from '../contract/commands.js';
@@ -92,215 +92,159 @@ const COLUMNS =
 const json = (text: string | null): unknown =>
   text === null ? null : (JSON.parse(text) as unknown);
 
-export function createOutbox(db: Database.Database, options: { payloadSchemas?: PayloadSchemas }) {
-  const insert = db.prepare(
-    `INSERT INTO outbox (transaction_id, seq, operation, payload, payload_version, status, next_attempt_at, response, created_at, updated_at)
+function outboxStatements(db: Database.Database) {
+  return {
+    insert: db.prepare(
+      `INSERT INTO outbox (transaction_id, seq, operation, payload, payload_version, status, next_attempt_at, response, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const due = db.prepare<[number, number, number], OutboxRowRaw>(
-    `SELECT ${COLUMNS} FROM outbox WHERE status = 'queued' AND (next_attempt_at <= ? OR next_attempt_at > ?) ORDER BY id LIMIT ?`,
-  );
-  const oldestQueued = db.prepare<[], { next_attempt_at: number }>(
-    "SELECT min(next_attempt_at) AS next_attempt_at FROM outbox WHERE status = 'queued'",
-  );
-  const byId = db.prepare<[number], OutboxRowRaw>(`SELECT ${COLUMNS} FROM outbox WHERE id = ?`);
-  const byTransaction = db.prepare<[string], OutboxRowRaw>(
-    `SELECT ${COLUMNS} FROM outbox WHERE transaction_id = ?`,
-  );
-  const toSending = db.prepare(
-    "UPDATE outbox SET status = 'sending', attempts = attempts + 1, updated_at = ? WHERE id = ? AND status = 'queued'",
-  );
-  const toDone = db.prepare(
-    "UPDATE outbox SET status = 'done', response = ?, last_error = NULL, updated_at = ? WHERE id = ? AND status IN ('queued', 'sending')",
-  );
-  const toRetry = db.prepare(
-    "UPDATE outbox SET status = 'queued', next_attempt_at = ?, last_error = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'sending')",
-  );
-  const toRejected = db.prepare(
-    "UPDATE outbox SET status = 'rejected', response = ?, last_error = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'sending')",
-  );
-  // Served by the partial index outbox_unsent (0004): the pusher walks every unsent row in order.
-  const unsentAfter = db.prepare<[number, number], OutboxRowRaw>(
-    `SELECT ${COLUMNS} FROM outbox WHERE status IN ('queued', 'sending') AND id > ? ORDER BY id LIMIT ?`,
-  );
-  const toUnsent = db.prepare(
-    "UPDATE outbox SET status = 'queued', attempts = max(attempts - 1, 0), updated_at = ? WHERE id = ? AND status = 'sending'",
-  );
-  const resetSending = db.prepare(
-    "UPDATE outbox SET status = 'queued', updated_at = ? WHERE status = 'sending'",
-  );
-  const attention = db.prepare<[], OutboxRowRaw>(
-    `SELECT ${COLUMNS} FROM outbox WHERE status = 'rejected' AND resolved_at IS NULL ORDER BY id`,
-  );
-  const resolve = db.prepare(
-    "UPDATE outbox SET resolved_at = ?, resolved_by = ? WHERE id = ? AND status = 'rejected' AND resolved_at IS NULL",
-  );
-  const depth = db.prepare<[], { queued: number; sending: number; rejected: number }>(
-    `SELECT coalesce(sum(status = 'queued'), 0) AS queued, coalesce(sum(status = 'sending'), 0) AS sending,
+    ),
+    due: db.prepare<[number, number, number], OutboxRowRaw>(
+      `SELECT ${COLUMNS} FROM outbox WHERE status = 'queued' AND (next_attempt_at <= ? OR next_attempt_at > ?) ORDER BY id LIMIT ?`,
+    ),
+    oldestQueued: db.prepare<[], { next_attempt_at: number }>(
+      "SELECT min(next_attempt_at) AS next_attempt_at FROM outbox WHERE status = 'queued'",
+    ),
+    byId: db.prepare<[number], OutboxRowRaw>(`SELECT ${COLUMNS} FROM outbox WHERE id = ?`),
+    byTransaction: db.prepare<[string], OutboxRowRaw>(
+      `SELECT ${COLUMNS} FROM outbox WHERE transaction_id = ?`,
+    ),
+    ...transitionStatements(db),
+    // Served by the partial index outbox_unsent (0004): the pusher walks every unsent row in order.
+    unsentAfter: db.prepare<[number, number], OutboxRowRaw>(
+      `SELECT ${COLUMNS} FROM outbox WHERE status IN ('queued', 'sending') AND id > ? ORDER BY id LIMIT ?`,
+    ),
+    attention: db.prepare<[], OutboxRowRaw>(
+      `SELECT ${COLUMNS} FROM outbox WHERE status = 'rejected' AND resolved_at IS NULL ORDER BY id`,
+    ),
+    depth: db.prepare<[], { queued: number; sending: number; rejected: number }>(
+      `SELECT coalesce(sum(status = 'queued'), 0) AS queued, coalesce(sum(status = 'sending'), 0) AS sending,
             coalesce(sum(status = 'rejected' AND resolved_at IS NULL), 0) AS rejected
        FROM outbox WHERE status <> 'done'`,
-  );
-  const unsent = db.prepare<[], OutboxRowRaw>(
-    `SELECT ${COLUMNS} FROM outbox WHERE status IN ('queued', 'sending') ORDER BY id`,
-  );
-  // Served by the partial index outbox_unsent (0004); the WHERE must match its predicate.
-  const oldestUnsent = db.prepare<
-    [],
-    Pick<
-      OutboxRowRaw,
-      'id' | 'transaction_id' | 'operation' | 'attempts' | 'created_at' | 'next_attempt_at'
-    >
-  >(
-    `SELECT id, transaction_id, operation, attempts, created_at, next_attempt_at
+    ),
+    unsent: db.prepare<[], OutboxRowRaw>(
+      `SELECT ${COLUMNS} FROM outbox WHERE status IN ('queued', 'sending') ORDER BY id`,
+    ),
+    // Served by the partial index outbox_unsent (0004); the WHERE must match its predicate.
+    oldestUnsent: db.prepare<
+      [],
+      Pick<
+        OutboxRowRaw,
+        'id' | 'transaction_id' | 'operation' | 'attempts' | 'created_at' | 'next_attempt_at'
+      >
+    >(
+      `SELECT id, transaction_id, operation, attempts, created_at, next_attempt_at
        FROM outbox WHERE status IN ('queued', 'sending') ORDER BY id LIMIT 1`,
-  );
-
-  /** The payload read back through its schema (any JSON without one), or why it no longer reads. */
-  function readPayload(raw: OutboxRowRaw): StoredRead<unknown> {
-    const schema = options.payloadSchemas?.(raw.operation, raw.payload_version) ?? z.unknown();
-    return readStored(schema, raw.payload, 'payload');
-  }
-
-  /** A row; a payload that no longer reads throws, or with `lenient` marks the row unreadable. */
-  function decode(raw: OutboxRowRaw, lenient = false): OutboxRow {
-    const read = readPayload(raw);
-    if (!read.ok && !lenient)
-      throw storeError(
-        'invalid-record',
-        `outbox row ${raw.id} (${raw.operation} v${raw.payload_version}): ${read.problem}`,
-      );
-    const payload = read.ok ? read.value : null;
-    return {
-      ...(read.ok ? {} : { unreadable: read.problem }),
-      id: raw.id,
-      transactionId: raw.transaction_id,
-      seq: raw.seq,
-      operation: raw.operation,
-      payload,
-      payloadVersion: raw.payload_version,
-      status: raw.status,
-      attempts: raw.attempts,
-      nextAttemptAt: raw.next_attempt_at,
-      lastError: raw.last_error,
-      response: json(raw.response),
-      createdAt: raw.created_at,
-      updatedAt: raw.updated_at,
-      resolvedAt: raw.resolved_at,
-      resolvedBy: raw.resolved_by,
-    };
-  }
-
-  let hooks: OutboxLedgerHooks | null = null;
-  const ledger = (): OutboxLedgerHooks => {
-    if (!hooks) throw new Error('outbox: ledger hooks not wired');
-    return hooks;
+    ),
   };
+}
 
-  const markDone = db.transaction((id: number, response: unknown, nowMs: number): boolean => {
-    const row = byId.get(id);
-    if (!row || toDone.run(JSON.stringify(response ?? null), nowMs, id).changes === 0) return false;
-    ledger().confirm(row.transaction_id, nowMs);
-    return true;
-  });
-
-  const markRejected = db.transaction((id: number, reason: unknown, nowMs: number): boolean => {
-    const row = byId.get(id);
-    const text =
-      typeof reason === 'object' && reason !== null ? JSON.stringify(reason) : String(reason);
-    if (!row || toRejected.run(JSON.stringify(reason ?? null), text, nowMs, id).changes === 0)
-      return false;
-    ledger().reject(row.transaction_id);
-    return true;
-  });
-
+/** The statements that move a row from one state to the next. */
+function transitionStatements(db: Database.Database) {
   return {
-    /** Internal: wires the ledger's confirm/reject into done/rejected. */
-    wire(h: OutboxLedgerHooks): void {
-      hooks = h;
-    },
-    /** Internal: called by the ledger inside the operation's transaction. */
-    enqueue(transactionId: string, seq: number, entry: OutboxEntry, nowMs: number): void {
-      insert.run(
-        transactionId,
-        seq,
-        entry.operation,
-        JSON.stringify(entry.payload),
-        entry.version,
-        entry.status ?? 'queued',
-        nowMs,
-        entry.response === undefined ? null : JSON.stringify(entry.response),
-        nowMs,
-        nowMs,
-      );
-    },
+    toSending: db.prepare(
+      "UPDATE outbox SET status = 'sending', attempts = attempts + 1, updated_at = ? WHERE id = ? AND status = 'queued'",
+    ),
+    toDone: db.prepare(
+      "UPDATE outbox SET status = 'done', response = ?, last_error = NULL, updated_at = ? WHERE id = ? AND status IN ('queued', 'sending')",
+    ),
+    toRetry: db.prepare(
+      "UPDATE outbox SET status = 'queued', next_attempt_at = ?, last_error = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'sending')",
+    ),
+    toRejected: db.prepare(
+      "UPDATE outbox SET status = 'rejected', response = ?, last_error = ?, updated_at = ? WHERE id = ? AND status IN ('queued', 'sending')",
+    ),
+    toUnsent: db.prepare(
+      "UPDATE outbox SET status = 'queued', attempts = max(attempts - 1, 0), updated_at = ? WHERE id = ? AND status = 'sending'",
+    ),
+    resetSending: db.prepare(
+      "UPDATE outbox SET status = 'queued', updated_at = ? WHERE status = 'sending'",
+    ),
+    resolve: db.prepare(
+      "UPDATE outbox SET resolved_at = ?, resolved_by = ? WHERE id = ? AND status = 'rejected' AND resolved_at IS NULL",
+    ),
+  };
+}
+
+type OutboxStatements = ReturnType<typeof outboxStatements>;
+
+/** The payload read back through its schema (any JSON without one), or why it no longer reads. */
+function readPayload(raw: OutboxRowRaw, schemas: PayloadSchemas | undefined): StoredRead<unknown> {
+  const schema = schemas?.(raw.operation, raw.payload_version) ?? z.unknown();
+  return readStored(schema, raw.payload, 'payload');
+}
+
+/** A row; a payload that no longer reads throws, or with `lenient` marks the row unreadable. */
+function decode(
+  raw: OutboxRowRaw,
+  schemas: PayloadSchemas | undefined,
+  lenient: boolean,
+): OutboxRow {
+  const read = readPayload(raw, schemas);
+  if (!read.ok && !lenient)
+    throw storeError(
+      'invalid-record',
+      `outbox row ${raw.id} (${raw.operation} v${raw.payload_version}): ${read.problem}`,
+    );
+  const payload = read.ok ? read.value : null;
+  return {
+    ...(read.ok ? {} : { unreadable: read.problem }),
+    id: raw.id,
+    transactionId: raw.transaction_id,
+    seq: raw.seq,
+    operation: raw.operation,
+    payload,
+    payloadVersion: raw.payload_version,
+    status: raw.status,
+    attempts: raw.attempts,
+    nextAttemptAt: raw.next_attempt_at,
+    lastError: raw.last_error,
+    response: json(raw.response),
+    createdAt: raw.created_at,
+    updatedAt: raw.updated_at,
+    resolvedAt: raw.resolved_at,
+    resolvedBy: raw.resolved_by,
+  };
+}
+
+/** The outbox's reads: rows due, unsent or listed for staff, and its depth. */
+function outboxReads(
+  db: Database.Database,
+  s: OutboxStatements,
+  read: (raw: OutboxRowRaw, lenient?: boolean) => OutboxRow,
+) {
+  return {
     /**
      * Queued rows due at `nowMs`, oldest first. A row due after `beyondMs` is due too: no
      * backoff waits that long, so its time was set by a wall clock that has since gone back.
      */
-    due(nowMs: number, limit = 50, beyondMs = Number.MAX_SAFE_INTEGER): OutboxRow[] {
-      return due.all(nowMs, beyondMs, limit).map((r) => decode(r));
-    },
+    due: (nowMs: number, limit = 50, beyondMs = Number.MAX_SAFE_INTEGER): OutboxRow[] =>
+      s.due.all(nowMs, beyondMs, limit).map((r) => read(r)),
     /** When the earliest queued row becomes due (null: nothing queued). */
-    nextDueAt(): number | null {
-      return oldestQueued.get()?.next_attempt_at ?? null;
-    },
+    nextDueAt: (): number | null => s.oldestQueued.get()?.next_attempt_at ?? null,
     get(id: number): OutboxRow | null {
-      const r = byId.get(id);
-      return r ? decode(r, true) : null;
+      const r = s.byId.get(id);
+      return r ? read(r, true) : null;
     },
     /** The row of a transaction (lenient: its state is wanted even when its payload is bad). */
     byTransaction(transactionId: string): OutboxRow | null {
-      const r = byTransaction.get(transactionId);
-      return r ? decode(r, true) : null;
+      const r = s.byTransaction.get(transactionId);
+      return r ? read(r, true) : null;
     },
     /**
      * Unsent rows after `afterId`, oldest first, a row whose payload no longer reads marked
      * `unreadable` instead of throwing: one bad row must not stop the outbox.
      */
-    unsentAfter(afterId: number, limit: number): OutboxRow[] {
-      return unsentAfter.all(afterId, limit).map((r) => decode(r, true));
-    },
-    /** sending -> queued with the attempt uncounted: it was never made (its lane stopped). */
-    unsend(id: number, nowMs: number): boolean {
-      return toUnsent.run(nowMs, id).changes === 1;
-    },
-    /** queued -> sending, counting the attempt; false when the row was not queued. */
-    markSending(id: number, nowMs: number): boolean {
-      return toSending.run(nowMs, id).changes === 1;
-    },
-    /** -> done with the server's answer; the operation's pending effects become confirmed. */
-    markDone(id: number, response: unknown, nowMs: number): boolean {
-      return markDone(id, response, nowMs);
-    },
-    /** -> queued again at `nextAttemptAt` with the error (backoff is the caller's). */
-    markRetry(id: number, error: string, nextAttemptAt: number, nowMs: number): boolean {
-      return toRetry.run(nextAttemptAt, error, nowMs, id).changes === 1;
-    },
-    /** -> rejected (a 422): kept, listed for staff, and the local ledger drops what it held. */
-    markRejected(id: number, reason: unknown, nowMs: number): boolean {
-      return markRejected(id, reason, nowMs);
-    },
-    /** At start: a row left `sending` by a crash goes back to `queued` (sync.md). */
-    resetSending(nowMs: number): number {
-      return resetSending.run(nowMs).changes;
-    },
+    unsentAfter: (afterId: number, limit: number): OutboxRow[] =>
+      s.unsentAfter.all(afterId, limit).map((r) => read(r, true)),
     /** Rejected rows nobody has resolved yet: the attention list. */
-    attention(): OutboxRow[] {
-      return attention.all().map((r) => decode(r, true));
-    },
-    resolve(id: number, by: string, nowMs: number): boolean {
-      return resolve.run(nowMs, by, id).changes === 1;
-    },
-    depth(): { queued: number; sending: number; rejected: number } {
-      return depth.get() ?? { queued: 0, sending: 0, rejected: 0 };
-    },
+    attention: (): OutboxRow[] => s.attention.all().map((r) => read(r, true)),
+    depth: (): { queued: number; sending: number; rejected: number } =>
+      s.depth.get() ?? { queued: 0, sending: 0, rejected: 0 },
     /** Every row not yet done (for an export before sign-out or reset). */
-    unsent(): OutboxRow[] {
-      return unsent.all().map((r) => decode(r));
-    },
+    unsent: (): OutboxRow[] => s.unsent.all().map((r) => read(r)),
     /** The oldest row not yet delivered, or null; one index probe, no payload decoded. */
     oldestUnsent(): OldestUnsent | null {
-      const r = oldestUnsent.get();
+      const r = s.oldestUnsent.get();
       return r
         ? {
             id: r.id,
@@ -313,13 +257,91 @@ export function createOutbox(db: Database.Database, options: { payloadSchemas?: 
         : null;
     },
     /** EXPLAIN QUERY PLAN of oldestUnsent (a test checks that the index serves it). */
-    oldestUnsentPlan(): string {
-      return db
-        .prepare<[], { detail: string }>(`EXPLAIN QUERY PLAN ${oldestUnsent.source}`)
+    oldestUnsentPlan: (): string =>
+      db
+        .prepare<[], { detail: string }>(`EXPLAIN QUERY PLAN ${s.oldestUnsent.source}`)
         .all()
         .map((r) => r.detail)
-        .join('\n');
+        .join('\n'),
+  };
+}
+
+/** done and rejected: the row's state and its ledger effect in one transaction. */
+function resolutions(db: Database.Database, s: OutboxStatements, ledger: () => OutboxLedgerHooks) {
+  return {
+    markDone: db.transaction((id: number, response: unknown, nowMs: number): boolean => {
+      const row = s.byId.get(id);
+      if (!row || s.toDone.run(JSON.stringify(response ?? null), nowMs, id).changes === 0)
+        return false;
+      ledger().confirm(row.transaction_id, nowMs);
+      return true;
+    }),
+    markRejected: db.transaction((id: number, reason: unknown, nowMs: number): boolean => {
+      const row = s.byId.get(id);
+      const text =
+        typeof reason === 'object' && reason !== null ? JSON.stringify(reason) : String(reason);
+      if (!row || s.toRejected.run(JSON.stringify(reason ?? null), text, nowMs, id).changes === 0)
+        return false;
+      ledger().reject(row.transaction_id);
+      return true;
+    }),
+  };
+}
+
+/** The outbox's moves of a row through its states (the pusher's, the ledger's, staff's). */
+function outboxMoves(s: OutboxStatements, resolved: ReturnType<typeof resolutions>) {
+  return {
+    /** Internal: called by the ledger inside the operation's transaction. */
+    enqueue(transactionId: string, seq: number, entry: OutboxEntry, nowMs: number): void {
+      s.insert.run(
+        transactionId,
+        seq,
+        entry.operation,
+        JSON.stringify(entry.payload),
+        entry.version,
+        entry.status ?? 'queued',
+        nowMs,
+        entry.response === undefined ? null : JSON.stringify(entry.response),
+        nowMs,
+        nowMs,
+      );
     },
+    /** sending -> queued with the attempt uncounted: it was never made (its lane stopped). */
+    unsend: (id: number, nowMs: number): boolean => s.toUnsent.run(nowMs, id).changes === 1,
+    /** queued -> sending, counting the attempt; false when the row was not queued. */
+    markSending: (id: number, nowMs: number): boolean => s.toSending.run(nowMs, id).changes === 1,
+    /** -> done with the server's answer; the operation's pending effects become confirmed. */
+    markDone: (id: number, response: unknown, nowMs: number): boolean =>
+      resolved.markDone(id, response, nowMs),
+    /** -> queued again at `nextAttemptAt` with the error (backoff is the caller's). */
+    markRetry: (id: number, error: string, nextAttemptAt: number, nowMs: number): boolean =>
+      s.toRetry.run(nextAttemptAt, error, nowMs, id).changes === 1,
+    /** -> rejected (a 422): kept, listed for staff, and the local ledger drops what it held. */
+    markRejected: (id: number, reason: unknown, nowMs: number): boolean =>
+      resolved.markRejected(id, reason, nowMs),
+    /** At start: a row left `sending` by a crash goes back to `queued` (sync.md). */
+    resetSending: (nowMs: number): number => s.resetSending.run(nowMs).changes,
+    resolve: (id: number, by: string, nowMs: number): boolean =>
+      s.resolve.run(nowMs, by, id).changes === 1,
+  };
+}
+
+export function createOutbox(db: Database.Database, options: { payloadSchemas?: PayloadSchemas }) {
+  const s = outboxStatements(db);
+  const read = (raw: OutboxRowRaw, lenient = false): OutboxRow =>
+    decode(raw, options.payloadSchemas, lenient);
+  let hooks: OutboxLedgerHooks | null = null;
+  const ledger = (): OutboxLedgerHooks => {
+    if (!hooks) throw new Error('outbox: ledger hooks not wired');
+    return hooks;
+  };
+  return {
+    /** Internal: wires the ledger's confirm/reject into done/rejected. */
+    wire(h: OutboxLedgerHooks): void {
+      hooks = h;
+    },
+    ...outboxMoves(s, resolutions(db, s, ledger)),
+    ...outboxReads(db, s, read),
   };
 }
 

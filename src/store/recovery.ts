@@ -2,11 +2,9 @@
 // aside, never deleted or written; the newest backup that passes its checks is restored with
 // SQLite's backup API; then every unsent operation still readable in the damaged file is put
 // back (operation, effects, holds and outbox row in one transaction each), or, when it cannot
-// be, exported to DIR/export/unsent-STAMP.jsonl for support to replay. The report says what
-// happened in words the cashier can be shown, and is also kept beside the quarantined file.
-//
-// Reads of the damaged file are per row and tolerate failures: a damaged page loses the rows
-// on it, not the rest.
+// be, exported to DIR/export/unsent-STAMP.jsonl for support to replay (the salvage is in
+// recovery-salvage.ts). The report says what happened in words the cashier can be shown, and
+// is also kept beside the quarantined file.
 import {
   existsSync,
   mkdirSync,
@@ -24,6 +22,7 @@ import { stampOf } from './backup.js';
 import { classifyStoreError } from './errors.js';
 import { inspectSchema, type Migration } from './migrate.js';
 import { openStore, resolveMigrations, type OpenStoreOptions, type Store } from './open.js';
+import { salvage } from './recovery-salvage.js';
 
 export interface RecoveryReport {
   /** Why the file was set aside (the open's failure). */
@@ -82,39 +81,6 @@ export interface OpenedWithRecovery {
 }
 
 const SIDE_FILES = ['-wal', '-shm', '-journal'] as const;
-const UNSENT = new Set(['queued', 'sending']);
-/**
- * Tables copied row by row when the restored file lacks a row (bank-card state, answers, the
- * till's own records), in this order. A row is named by its primary key, or by `key` for the
- * failure logs: their ids are rowids a prune reuses, so the same id can be another failure;
- * there every failure the damaged file holds and the restored one lacks is copied (a right PIN
- * or sign-in made after the backup may so bring back older failures: erring towards a lock).
- */
-// online_attempt: a sale sent online first and never recorded must still be voided at start
-// (sync.md, "Online attempts"); a backup taken before it would otherwise forget it.
-// pin_failure, signin_failure: a restore must not reset a PIN or sign-in lockout.
-// shift before cash_prepay: a prepay names its shift.
-const COPY_MISSING: ReadonlyArray<{ table: string; key?: readonly string[] }> = [
-  { table: 'payment_journal' },
-  { table: 'command_result' },
-  { table: 'online_attempt' },
-  { table: 'cash_tender' },
-  { table: 'shift' },
-  { table: 'cash_prepay' },
-  { table: 'pin_failure', key: ['target', 'at'] },
-  { table: 'signin_failure', key: ['at'] },
-];
-/** A shift's columns its close sets (0003). */
-const SHIFT_CLOSE = ['closed_at', 'closed_by', 'closed_by_name', 'counted_cash', 'last_seq'];
-/** Ids probed past the last readable one when the outbox's own index cannot be walked. */
-const PROBE_SPAN = 10_000;
-/** The rowid's name in a walk of the damaged file (no table of ours has such a column). */
-const ROWID = '__recovery_rowid';
-
-type Row = Record<string, unknown>;
-
-/** A quoted SQL identifier: names here come from the schema, never from a sale's data. */
-const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 class CorruptAtStart extends Error {}
 
@@ -295,331 +261,6 @@ async function restoreCopy(from: string, to: string): Promise<void> {
   renameSync(temp, to);
 }
 
-/** One table that references ledger_operation, and the column that does. */
-interface Child {
-  readonly table: string;
-  readonly column: string;
-}
-
-function tableColumns(
-  db: Database.Database,
-  table: string,
-): Map<string, { pk: boolean; type: string }> {
-  const rows = db.pragma(`table_info(${q(table)})`) as Array<{
-    name: string;
-    type: string;
-    pk: number;
-  }>;
-  return new Map(rows.map((r) => [r.name, { pk: r.pk > 0, type: r.type.toUpperCase() }]));
-}
-
-/** The INTEGER PRIMARY KEY alias of a table (a rowid the restored file assigns anew), if any. */
-function rowidAlias(cols: Map<string, { pk: boolean; type: string }>): string | null {
-  const pks = [...cols].filter(([, c]) => c.pk);
-  return pks.length === 1 && pks[0]?.[1].type === 'INTEGER' ? (pks[0]?.[0] ?? null) : null;
-}
-
-function childrenOf(db: Database.Database): Child[] {
-  const tables = db
-    .prepare<[], { name: string }>(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
-    )
-    .all()
-    .map((r) => r.name);
-  const out: Child[] = [];
-  for (const table of tables) {
-    const fks = db.pragma(`foreign_key_list(${q(table)})`) as Array<{
-      table: string;
-      from: string;
-    }>;
-    for (const fk of fks) if (fk.table === 'ledger_operation') out.push({ table, column: fk.from });
-  }
-  // The outbox row last: it is what makes the operation due.
-  return out.sort((a, b) => Number(a.table === 'outbox') - Number(b.table === 'outbox'));
-}
-
-/** Reads from the damaged file; every read may fail on its own. */
-class DamagedReader {
-  readonly db: Database.Database;
-  private readonly cache = new Map<string, Database.Statement>();
-  constructor(db: Database.Database) {
-    this.db = db;
-  }
-
-  private stmt(sql: string): Database.Statement {
-    let s = this.cache.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      this.cache.set(sql, s);
-    }
-    return s;
-  }
-
-  hasTable(name: string): boolean {
-    try {
-      return (
-        this.stmt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !==
-        undefined
-      );
-    } catch {
-      return false;
-    }
-  }
-
-  /** Outbox ids: walked in order while the table's pages read, then probed one by one. */
-  outboxIds(probeFrom: number): { ids: number[]; failedWalk: boolean } {
-    const ids: number[] = [];
-    let failedWalk = false;
-    try {
-      for (const r of this.stmt('SELECT id FROM outbox ORDER BY id').iterate() as Iterable<{
-        id: number;
-      }>)
-        ids.push(r.id);
-      return { ids, failedWalk };
-    } catch {
-      failedWalk = true;
-    }
-    // The walk is in id order: everything up to the last id it gave is known.
-    const start = (ids[ids.length - 1] ?? 0) + 1;
-    const end = Math.max(probeFrom, start) + PROBE_SPAN;
-    const one = this.stmt('SELECT id FROM outbox WHERE id = ?');
-    for (let id = start; id <= end; id++) {
-      try {
-        if (one.get(id) !== undefined) ids.push(id);
-      } catch {
-        // A damaged page: the id is unknown; counted when its row is read.
-      }
-    }
-    return { ids, failedWalk };
-  }
-
-  row(table: string, column: string, value: unknown): Row | undefined {
-    return this.stmt(`SELECT * FROM ${q(table)} WHERE ${q(column)} = ?`).get(value) as
-      Row | undefined;
-  }
-
-  rows(table: string, column: string, value: unknown): Row[] {
-    return this.stmt(`SELECT * FROM ${q(table)} WHERE ${q(column)} = ?`).all(value) as Row[];
-  }
-
-  /**
-   * Every row of a table that reads, in rowid order. When a damaged page stops the walk, it
-   * goes on from the next rowid that a seek can reach: the rows of that page are lost, not
-   * the rest. Gives up after PROBE_SPAN rowids in a row that no seek reaches.
-   */
-  allRows(table: string): Row[] {
-    const out: Row[] = [];
-    let from: Database.Statement;
-    try {
-      from = this.stmt(
-        `SELECT rowid AS ${q(ROWID)}, * FROM ${q(table)} WHERE rowid >= ? ORDER BY rowid`,
-      );
-    } catch {
-      // No rowid to walk by (a WITHOUT ROWID table), or a schema that does not read.
-      return [];
-    }
-    let next: number | null = Number.MIN_SAFE_INTEGER;
-    let misses = 0;
-    while (next !== null && misses <= PROBE_SPAN) {
-      const start: number = next;
-      let got = false;
-      try {
-        for (const r of from.iterate(start) as Iterable<Row>) {
-          const { [ROWID]: rowid, ...row } = r;
-          out.push(row);
-          next = Number(rowid) + 1;
-          got = true;
-        }
-        next = null;
-      } catch {
-        // The first failed seek starts from 1 (rowids are assigned from 1); a seek that gave
-        // rows resumes past them; one that gave none tries the next rowid.
-        if (!got) next = start === Number.MIN_SAFE_INTEGER ? 1 : start + 1;
-        misses = got ? 0 : misses + 1;
-      }
-    }
-    return out;
-  }
-
-  close(): void {
-    this.db.close();
-  }
-}
-
-interface Bundle {
-  readonly outbox: Row;
-  readonly operation: Row | null;
-  readonly children: ReadonlyArray<{ table: string; rows: Row[] }>;
-  readonly readError: string | null;
-}
-
-function readBundle(reader: DamagedReader, outbox: Row, children: readonly Child[]): Bundle {
-  const id = outbox.transaction_id;
-  try {
-    const operation = reader.row('ledger_operation', 'id', id) ?? null;
-    if (!operation) return { outbox, operation: null, children: [], readError: 'no operation row' };
-    const rows = children
-      .filter((c) => c.table !== 'outbox' && reader.hasTable(c.table))
-      .map((c) => ({ table: c.table, rows: reader.rows(c.table, c.column, id) }));
-    return { outbox, operation, children: rows, readError: null };
-  } catch (error) {
-    return { outbox, operation: null, children: [], readError: classifyStoreError(error).message };
-  }
-}
-
-/** Writes into the restored file: one transaction per operation, or nothing of it. */
-class RestoredWriter {
-  readonly db: Database.Database;
-  private readonly columns = new Map<string, Map<string, { pk: boolean; type: string }>>();
-  constructor(db: Database.Database) {
-    this.db = db;
-  }
-
-  private cols(table: string) {
-    let c = this.columns.get(table);
-    if (!c) {
-      c = tableColumns(this.db, table);
-      this.columns.set(table, c);
-    }
-    return c;
-  }
-
-  insert(table: string, row: Row, orIgnore = false): number {
-    const cols = this.cols(table);
-    const alias = rowidAlias(cols);
-    // The rowid is assigned anew (the restored file may use the old one); the rest is kept.
-    const names = Object.keys(row).filter((k) => cols.has(k) && k !== alias);
-    const sql = `INSERT ${orIgnore ? 'OR IGNORE ' : ''}INTO ${q(table)} (${names.map(q).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
-    return this.db.prepare(sql).run(...names.map((n) => row[n])).changes;
-  }
-
-  has(table: string, column: string, value: unknown): boolean {
-    return (
-      this.db.prepare(`SELECT 1 FROM ${q(table)} WHERE ${q(column)} = ?`).get(value) !== undefined
-    );
-  }
-
-  primaryKey(table: string): string[] {
-    return [...this.cols(table)].filter(([, c]) => c.pk).map(([n]) => n);
-  }
-
-  hasTable(name: string): boolean {
-    return (
-      this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !==
-      undefined
-    );
-  }
-
-  hasRow(table: string, row: Row): boolean {
-    const pk = this.primaryKey(table);
-    if (pk.length === 0) return false;
-    const where = pk.map((c) => `${q(c)} = ?`).join(' AND ');
-    return (
-      this.db.prepare(`SELECT 1 FROM ${q(table)} WHERE ${where}`).get(...pk.map((c) => row[c])) !==
-      undefined
-    );
-  }
-
-  countWhere(table: string, columns: readonly string[], row: Row): number {
-    const where = columns.map((c) => `${q(c)} = ?`).join(' AND ');
-    return (
-      this.db
-        .prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM ${q(table)} WHERE ${where}`)
-        .get(...columns.map((c) => row[c]))?.n ?? 0
-    );
-  }
-
-  /** A shift the backup has open and the damaged file closed is closed as it was. */
-  closeShift(row: Row): void {
-    if (row.closed_at === null || row.closed_at === undefined) return;
-    this.db
-      .prepare(
-        `UPDATE shift SET closed_at = ?, closed_by = ?, closed_by_name = ?, counted_cash = ?,
-           last_seq = ? WHERE id = ? AND closed_at IS NULL`,
-      )
-      .run(...SHIFT_CLOSE.map((c) => row[c]), row.id);
-  }
-
-  putBundle(b: Bundle): void {
-    this.db
-      .transaction(() => {
-        if (!b.operation) throw new Error('no operation');
-        this.insert('ledger_operation', b.operation);
-        for (const c of b.children) for (const r of c.rows) this.insert(c.table, r);
-        this.insert('outbox', { ...b.outbox, status: 'queued' });
-        const cancelled = b.children.find((c) => c.table === 'ledger_cancellation')?.rows[0]
-          ?.transaction_id;
-        // The ledger marks the check a cancellation cancels, in the same transaction.
-        if (typeof cancelled === 'string')
-          this.db
-            .prepare(
-              'UPDATE ledger_check SET cancelled_by = ? WHERE operation_id = ? AND cancelled_by IS NULL',
-            )
-            .run(b.operation.id, cancelled);
-        const violations = this.db.pragma('foreign_key_check') as unknown[];
-        if (violations.length > 0) throw new Error(`${violations.length} foreign key violations`);
-      })
-      .immediate();
-  }
-
-  /** Moves the provisional coupon counter past what the damaged file had used. */
-  raiseCouponSeq(value: unknown, nowMs: number): void {
-    const theirs = Number(value);
-    if (!Number.isFinite(theirs)) return;
-    const mine = this.db
-      .prepare<[], { value: string }>("SELECT value FROM sync_state WHERE key = 'next_coupon_seq'")
-      .get();
-    if (mine && Number(mine.value) >= theirs) return;
-    this.db
-      .prepare(
-        "INSERT INTO sync_state (key, value, updated_at) VALUES ('next_coupon_seq', ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-      )
-      .run(String(value), nowMs);
-  }
-
-  close(): void {
-    this.db.close();
-  }
-}
-
-function jsonOrText(v: unknown): unknown {
-  if (typeof v !== 'string') return v;
-  try {
-    return JSON.parse(v) as unknown;
-  } catch {
-    return v;
-  }
-}
-
-/** Copies the rows of one table the restored file lacks; answers how many went in. */
-function copyMissing(
-  reader: DamagedReader,
-  writer: RestoredWriter,
-  spec: { table: string; key?: readonly string[] },
-): number {
-  const { table, key } = spec;
-  const seen = new Map<string, number>();
-  let copied = 0;
-  for (const r of reader.allRows(table)) {
-    try {
-      if (key) {
-        // The n-th damaged row with this key goes in when the restored file has fewer than n.
-        const k = JSON.stringify(key.map((c) => r[c]));
-        const n = (seen.get(k) ?? 0) + 1;
-        seen.set(k, n);
-        if (writer.countWhere(table, key, r) >= n) continue;
-      } else if (writer.hasRow(table, r)) {
-        if (table === 'shift') writer.closeShift(r);
-        continue;
-      }
-      copied += writer.insert(table, r, true);
-    } catch {
-      // A row that no longer fits is left in the quarantined file for support.
-    }
-  }
-  return table === 'payment_journal' ? copied : 0;
-}
-
 function messageOf(r: Omit<RecoveryReport, 'message'>): string {
   const parts = [
     r.restoredFrom
@@ -643,6 +284,65 @@ function messageOf(r: Omit<RecoveryReport, 'message'>): string {
   return parts.join(' ');
 }
 
+/** Where a recovery keeps the damaged file, and why it runs. */
+interface SetAside {
+  readonly quarantineDir: string;
+  readonly damaged: string;
+  readonly reason: string;
+}
+
+/** Moves the damaged file aside (or finds it where a cut recovery left it) and notes why. */
+function setAside(
+  options: RecoveryOptions,
+  why: string | null,
+  stamp: string,
+  resumeDir: string | undefined,
+): SetAside {
+  const { file } = options;
+  if (resumeDir) {
+    const damaged = join(resumeDir, basename(file));
+    prepareResume(file, damaged);
+    return { quarantineDir: resumeDir, damaged, reason: why ?? savedReason(resumeDir) };
+  }
+  const quarantineDir = join(options.quarantineDir ?? join(dirname(file), 'quarantine'), stamp);
+  const damaged = quarantine(file, quarantineDir);
+  const reason = why ?? 'damaged';
+  writeFileSync(join(quarantineDir, PROGRESS), JSON.stringify({ reason }) + '\n', {
+    mode: 0o600,
+  });
+  return { quarantineDir, damaged, reason };
+}
+
+/** Restores the newest backup that passes its checks; says which, and why others did not. */
+async function restoreNewest(
+  options: RecoveryOptions,
+  migrations: readonly Migration[],
+): Promise<Pick<RecoveryReport, 'restoredFrom' | 'rejectedBackups'>> {
+  const backupsDir = options.backupsDir ?? join(dirname(options.file), 'backups');
+  const rejectedBackups: Array<{ file: string; reason: string }> = [];
+  for (const c of backupCandidates(backupsDir)) {
+    const problem = backupProblem(c.file, migrations);
+    if (problem === null) {
+      await restoreCopy(c.file, options.file);
+      return { restoredFrom: c.file, rejectedBackups };
+    }
+    rejectedBackups.push({ file: c.file, reason: problem });
+  }
+  return { restoredFrom: null, rejectedBackups };
+}
+
+/** Writes the operations that could not be put back to DIR/export/unsent-STAMP.jsonl. */
+function writeExport(options: RecoveryOptions, stamp: string, rows: unknown[]): string | null {
+  if (rows.length === 0) return null;
+  const dir = options.exportDir ?? join(dirname(options.file), 'export');
+  mkdirSync(dir, { recursive: true });
+  const exportFile = join(dir, `unsent-${stamp}.jsonl`);
+  writeFileSync(exportFile, rows.map((r) => JSON.stringify(r)).join('\n') + '\n', {
+    mode: 0o600,
+  });
+  return exportFile;
+}
+
 /** Recovers; with `resumeDir`, finishes a recovery a kill cut short (its reason is saved). */
 async function recover(
   options: RecoveryOptions,
@@ -650,152 +350,29 @@ async function recover(
   resumeDir?: string,
 ): Promise<OpenedWithRecovery> {
   const { file, clock } = options;
-  const dataDir = dirname(file);
   const stamp = stampOf(clock.now());
-  const quarantineDir =
-    resumeDir ?? join(options.quarantineDir ?? join(dataDir, 'quarantine'), stamp);
-  const backupsDir = options.backupsDir ?? join(dataDir, 'backups');
   const migrations = resolveMigrations(options);
-  let damaged: string;
-  let reason: string;
-  if (resumeDir) {
-    damaged = join(resumeDir, basename(file));
-    prepareResume(file, damaged);
-    reason = why ?? savedReason(resumeDir);
-  } else {
-    damaged = quarantine(file, quarantineDir);
-    reason = why ?? 'damaged';
-    writeFileSync(join(quarantineDir, PROGRESS), JSON.stringify({ reason }) + '\n', {
-      mode: 0o600,
-    });
-  }
-
-  const rejectedBackups: Array<{ file: string; reason: string }> = [];
-  let restoredFrom: string | null = null;
-  for (const c of backupCandidates(backupsDir)) {
-    const problem = backupProblem(c.file, migrations);
-    if (problem === null) {
-      await restoreCopy(c.file, file);
-      restoredFrom = c.file;
-      break;
-    }
-    rejectedBackups.push({ file: c.file, reason: problem });
-  }
-
+  const { quarantineDir, damaged, reason } = setAside(options, why, stamp, resumeDir);
+  const restored = await restoreNewest(options, migrations);
   // Bring the restored copy (or a new file) to this app's schema before anything goes in.
   (await openStore({ ...options, dailyBackup: false })).close();
-
-  const reinserted: string[] = [];
-  const exportRows: unknown[] = [];
-  let alreadyPresent = 0;
-  let unreadableRows = 0;
-  let unreadableFile = false;
-  let outboxDamaged = false;
-  let paymentsReinserted = 0;
-
-  let reader: DamagedReader | null = null;
-  try {
-    reader = new DamagedReader(new Database(damaged, { readonly: true, fileMustExist: true }));
-    if (!reader.hasTable('outbox')) throw new Error('no outbox table can be read');
-  } catch {
-    reader?.close();
-    reader = null;
-    unreadableFile = true;
-  }
-
-  if (reader) {
-    const writer = new RestoredWriter(new Database(file));
-    try {
-      writer.db.pragma('foreign_keys = ON');
-      const children = childrenOf(writer.db);
-      const restoredMax =
-        writer.db.prepare<[], { m: number | null }>('SELECT max(id) AS m FROM outbox').get()?.m ??
-        0;
-      const { ids, failedWalk } = reader.outboxIds(restoredMax + 1);
-      outboxDamaged = failedWalk;
-      for (const id of ids) {
-        let row: Row | undefined;
-        try {
-          row = reader.row('outbox', 'id', id);
-        } catch {
-          unreadableRows += 1;
-          continue;
-        }
-        if (!row || !UNSENT.has(String(row.status))) continue;
-        if (writer.has('ledger_operation', 'id', row.transaction_id)) {
-          alreadyPresent += 1;
-          continue;
-        }
-        const bundle = readBundle(reader, row, children);
-        let failure = bundle.readError;
-        if (failure === null) {
-          try {
-            writer.putBundle(bundle);
-            reinserted.push(String(row.transaction_id));
-            continue;
-          } catch (error) {
-            failure = error instanceof Error ? error.message : String(error);
-          }
-        }
-        exportRows.push({
-          transaction_id: row.transaction_id,
-          seq: row.seq,
-          operation: row.operation,
-          payload_version: row.payload_version,
-          payload: jsonOrText(row.payload),
-          status: row.status,
-          created_at: row.created_at,
-          why_not_restored: failure,
-          ledger: bundle.operation
-            ? {
-                operation: bundle.operation,
-                ...Object.fromEntries(bundle.children.map((c) => [c.table, c.rows])),
-              }
-            : null,
-        });
-      }
-      try {
-        const seq = reader.row('sync_state', 'key', 'next_coupon_seq');
-        if (seq) writer.raiseCouponSeq(seq.value, clock.now());
-      } catch {
-        // Unreadable: the counter of the backup stands; the server renumbers on conflict.
-      }
-      for (const spec of COPY_MISSING) {
-        if (!reader.hasTable(spec.table) || !writer.hasTable(spec.table)) continue;
-        paymentsReinserted += copyMissing(reader, writer, spec);
-      }
-    } finally {
-      writer.close();
-      reader.close();
-    }
-  }
-
-  let exportFile: string | null = null;
-  if (exportRows.length > 0) {
-    const dir = options.exportDir ?? join(dataDir, 'export');
-    mkdirSync(dir, { recursive: true });
-    exportFile = join(dir, `unsent-${stamp}.jsonl`);
-    writeFileSync(exportFile, exportRows.map((r) => JSON.stringify(r)).join('\n') + '\n', {
-      mode: 0o600,
-    });
-  }
+  const { exportRows, ...salvaged } = salvage(damaged, file, clock.now());
+  const exportFile = writeExport(options, stamp, exportRows);
 
   const store = await openStore(options);
-  const check = store.check();
   const partial = {
     reason,
     quarantineDir,
-    restoredFrom,
-    rejectedBackups,
-    reinserted,
-    alreadyPresent,
+    ...restored,
+    reinserted: salvaged.reinserted,
+    alreadyPresent: salvaged.alreadyPresent,
     exported: exportRows.length,
     exportFile,
-    unreadableRows,
-    unreadableFile,
-    outboxDamaged,
-    paymentsReinserted,
-    ledgerProblems: check.ledger,
+    unreadableRows: salvaged.unreadableRows,
+    unreadableFile: salvaged.unreadableFile,
+    outboxDamaged: salvaged.outboxDamaged,
+    paymentsReinserted: salvaged.paymentsReinserted,
+    ledgerProblems: store.check().ledger,
   };
   const report: RecoveryReport = { ...partial, message: messageOf(partial) };
   if (options.attentionId) noteRecovery(store, report, options.attentionId(), clock.now());

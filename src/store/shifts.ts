@@ -136,239 +136,259 @@ function unreadable({ op, checkRead }: ReadOperation): string | null {
 const money = (v: number | string | undefined | null): string | null =>
   v === undefined || v === null ? null : toFixed(dec(v));
 
-export function createShifts(db: Database.Database) {
-  const open = db.prepare<[], Raw>('SELECT * FROM shift WHERE closed_at IS NULL');
-  const byId = db.prepare<[string], Raw>('SELECT * FROM shift WHERE id = ?');
-  const last = db.prepare<[], Raw>('SELECT * FROM shift ORDER BY number DESC LIMIT 1');
-  const maxSeq = db.prepare<[], { seq: number }>(
-    'SELECT coalesce(max(seq), 0) AS seq FROM ledger_operation',
-  );
-  const nextNumber = db.prepare<[], { n: number }>(
-    'SELECT coalesce(max(number), 0) + 1 AS n FROM shift',
-  );
-  const insert = db.prepare(
-    `INSERT INTO shift (id, number, opened_at, opened_by, opened_by_name, opening_cash, first_seq_after)
+/** An operation row of a shift, with its check and what it cancels. */
+interface OpRow {
+  id: string;
+  seq: number;
+  kind: string;
+  subtype: 'online' | 'offline';
+  sync_status: string;
+  outbox_status: string | null;
+  transaction_type: string | null;
+  amount_to_pay: string | null;
+  check_json: string | null;
+  cancelled_by: string | null;
+  cancels: string | null;
+}
+
+function shiftStatements(db: Database.Database) {
+  return {
+    open: db.prepare<[], Raw>('SELECT * FROM shift WHERE closed_at IS NULL'),
+    byId: db.prepare<[string], Raw>('SELECT * FROM shift WHERE id = ?'),
+    last: db.prepare<[], Raw>('SELECT * FROM shift ORDER BY number DESC LIMIT 1'),
+    maxSeq: db.prepare<[], { seq: number }>(
+      'SELECT coalesce(max(seq), 0) AS seq FROM ledger_operation',
+    ),
+    nextNumber: db.prepare<[], { n: number }>(
+      'SELECT coalesce(max(number), 0) + 1 AS n FROM shift',
+    ),
+    insert: db.prepare(
+      `INSERT INTO shift (id, number, opened_at, opened_by, opened_by_name, opening_cash, first_seq_after)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const close = db.prepare(
-    `UPDATE shift SET closed_at = ?, closed_by = ?, closed_by_name = ?, counted_cash = ?, last_seq = ?
+    ),
+    close: db.prepare(
+      `UPDATE shift SET closed_at = ?, closed_by = ?, closed_by_name = ?, counted_cash = ?, last_seq = ?
       WHERE id = ? AND closed_at IS NULL`,
-  );
-  const ops = db.prepare<
-    [number, number],
-    {
-      id: string;
-      seq: number;
-      kind: string;
-      subtype: 'online' | 'offline';
-      sync_status: string;
-      outbox_status: string | null;
-      transaction_type: string | null;
-      amount_to_pay: string | null;
-      check_json: string | null;
-      cancelled_by: string | null;
-      cancels: string | null;
-    }
-  >(
-    `SELECT o.id, o.seq, o.kind, o.subtype, o.sync_status, x.status AS outbox_status,
+    ),
+    ...operationStatements(db),
+  };
+}
+
+/** A shift's ledger operations, payments and bonus movements, by seq range. */
+function operationStatements(db: Database.Database) {
+  return {
+    ops: db.prepare<[number, number], OpRow>(
+      `SELECT o.id, o.seq, o.kind, o.subtype, o.sync_status, x.status AS outbox_status,
             c.transaction_type, c.amount_to_pay, c.check_json, c.cancelled_by, k.transaction_id AS cancels
        FROM ledger_operation o
        LEFT JOIN outbox x ON x.transaction_id = o.id
        LEFT JOIN ledger_check c ON c.operation_id = o.id
        LEFT JOIN ledger_cancellation k ON k.operation_id = o.id
       WHERE o.seq > ? AND o.seq <= ? ORDER BY o.seq`,
-  );
-  const payments = db.prepare<
-    [number, number],
-    { operation_id: string; payment_type: string; amount: string }
-  >(
-    `SELECT p.operation_id, p.payment_type, p.amount FROM ledger_payment p
+    ),
+    payments: db.prepare<
+      [number, number],
+      { operation_id: string; payment_type: string; amount: string }
+    >(
+      `SELECT p.operation_id, p.payment_type, p.amount FROM ledger_payment p
        JOIN ledger_operation o ON o.id = p.operation_id WHERE o.seq > ? AND o.seq <= ? ORDER BY o.seq, p.idx`,
-  );
-  const bonuses = db.prepare<
-    [number, number],
-    { operation_id: string; kind: string; amount: string }
-  >(
-    `SELECT b.operation_id, b.kind, b.amount FROM ledger_bonus_op b
+    ),
+    bonuses: db.prepare<[number, number], { operation_id: string; kind: string; amount: string }>(
+      `SELECT b.operation_id, b.kind, b.amount FROM ledger_bonus_op b
        JOIN ledger_operation o ON o.id = b.operation_id WHERE o.seq > ? AND o.seq <= ? ORDER BY o.seq, b.idx`,
-  );
+    ),
+  };
+}
 
-  const putTender = db.prepare(
-    'INSERT OR REPLACE INTO cash_tender (transaction_id, given, change) VALUES (?, ?, ?)',
-  );
-  const getTender = db.prepare<[string], { given: string; change: string }>(
-    'SELECT given, change FROM cash_tender WHERE transaction_id = ?',
-  );
-  const dropTender = db.prepare('DELETE FROM cash_tender WHERE transaction_id = ?');
-  const putPrepay = db.prepare(
-    'INSERT OR IGNORE INTO cash_prepay (authorisation_id, shift_id, amount, taken_at) VALUES (?, ?, ?, ?)',
-  );
-  const prepaysIn = db.prepare<[string], { authorisation_id: string; amount: string }>(
-    'SELECT authorisation_id, amount FROM cash_prepay WHERE shift_id = ? ORDER BY taken_at',
-  );
-  const prepayOf = db.prepare<[string], { amount: string }>(
-    'SELECT amount FROM cash_prepay WHERE authorisation_id = ?',
-  );
+type ShiftStatements = ReturnType<typeof shiftStatements>;
 
-  const openTx = db.transaction(
-    (
-      s: { id: string; staffId: string; staffName: string | null; openingCash?: number | null },
-      nowMs: number,
-    ): ShiftRecord => {
-      if (open.get()) throw storeError('constraint', 'a shift is already open');
-      const number = nextNumber.get()?.n ?? 1;
-      insert.run(
-        s.id,
-        number,
-        nowMs,
-        s.staffId,
-        s.staffName,
-        money(s.openingCash),
-        maxSeq.get()?.seq ?? 0,
-      );
-      return decode(byId.get(s.id)!);
-    },
-  );
-
-  const closeTx = db.transaction(
-    (
-      s: { id: string; staffId: string; staffName: string | null; countedCash?: number | null },
-      nowMs: number,
-    ): ShiftRecord => {
-      const r = close.run(
-        nowMs,
-        s.staffId,
-        s.staffName,
-        money(s.countedCash),
-        maxSeq.get()?.seq ?? 0,
-        s.id,
-      );
-      if (r.changes === 0) throw storeError('constraint', `shift ${s.id} is not open`);
-      return decode(byId.get(s.id)!);
-    },
-  );
-
+/** Cash at the till (0007): tenders of sales and fuel prepays. */
+function cashStatements(db: Database.Database) {
   return {
-    /** The open shift, or null. */
-    current(): ShiftRecord | null {
-      const r = open.get();
-      return r ? decode(r) : null;
-    },
-    get(id: string): ShiftRecord | null {
-      const r = byId.get(id);
-      return r ? decode(r) : null;
-    },
-    last(): ShiftRecord | null {
-      const r = last.get();
-      return r ? decode(r) : null;
-    },
-    /** Opens a shift; refuses (`constraint`) while another is open. */
-    open(
-      s: { id: string; staffId: string; staffName: string | null; openingCash?: number | null },
-      nowMs: number,
-    ): ShiftRecord {
-      try {
-        return openTx.immediate(s, nowMs);
-      } catch (e) {
-        throw asStoreError(e);
-      }
-    },
-    /** Closes the open shift `id`, fixing its last operation. */
-    close(
-      s: { id: string; staffId: string; staffName: string | null; countedCash?: number | null },
-      nowMs: number,
-    ): ShiftRecord {
-      try {
-        return closeTx.immediate(s, nowMs);
-      } catch (e) {
-        throw asStoreError(e);
-      }
-    },
+    putTender: db.prepare(
+      'INSERT OR REPLACE INTO cash_tender (transaction_id, given, change) VALUES (?, ?, ?)',
+    ),
+    getTender: db.prepare<[string], { given: string; change: string }>(
+      'SELECT given, change FROM cash_tender WHERE transaction_id = ?',
+    ),
+    dropTender: db.prepare('DELETE FROM cash_tender WHERE transaction_id = ?'),
+    putPrepay: db.prepare(
+      'INSERT OR IGNORE INTO cash_prepay (authorisation_id, shift_id, amount, taken_at) VALUES (?, ?, ?, ?)',
+    ),
+    prepaysIn: db.prepare<[string], { authorisation_id: string; amount: string }>(
+      'SELECT authorisation_id, amount FROM cash_prepay WHERE shift_id = ? ORDER BY taken_at',
+    ),
+    prepayOf: db.prepare<[string], { amount: string }>(
+      'SELECT amount FROM cash_prepay WHERE authorisation_id = ?',
+    ),
+  };
+}
+
+type OpenShift = {
+  id: string;
+  staffId: string;
+  staffName: string | null;
+  openingCash?: number | null;
+};
+type CloseShift = {
+  id: string;
+  staffId: string;
+  staffName: string | null;
+  countedCash?: number | null;
+};
+
+function openShift(s: ShiftStatements, o: OpenShift, nowMs: number): ShiftRecord {
+  if (s.open.get()) throw storeError('constraint', 'a shift is already open');
+  const number = s.nextNumber.get()?.n ?? 1;
+  s.insert.run(
+    o.id,
+    number,
+    nowMs,
+    o.staffId,
+    o.staffName,
+    money(o.openingCash),
+    s.maxSeq.get()?.seq ?? 0,
+  );
+  return decode(s.byId.get(o.id)!);
+}
+
+function closeShift(s: ShiftStatements, c: CloseShift, nowMs: number): ShiftRecord {
+  const r = s.close.run(
+    nowMs,
+    c.staffId,
+    c.staffName,
+    money(c.countedCash),
+    s.maxSeq.get()?.seq ?? 0,
+    c.id,
+  );
+  if (r.changes === 0) throw storeError('constraint', `shift ${c.id} is not open`);
+  return decode(s.byId.get(c.id)!);
+}
+
+/** Rows grouped by their operation id, in the order read. */
+function byOperation<R extends { operation_id: string }, T>(
+  rows: readonly R[],
+  item: (r: R) => T,
+): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of rows) {
+    const list = out.get(r.operation_id) ?? [];
+    list.push(item(r));
+    out.set(r.operation_id, list);
+  }
+  return out;
+}
+
+/** Every operation of a shift as read, in one read transaction. */
+function readOperations(db: Database.Database, s: ShiftStatements, shift: ShiftRecord) {
+  const upTo = shift.lastSeq ?? Number.MAX_SAFE_INTEGER;
+  const from = shift.firstSeqAfter;
+  return db
+    .transaction(() => {
+      const pay = byOperation(s.payments.all(from, upTo), (p) => ({
+        type: p.payment_type,
+        amount: p.amount,
+      }));
+      const bon = byOperation(s.bonuses.all(from, upTo), (b) => ({
+        kind: b.kind,
+        amount: b.amount,
+      }));
+      return s.ops.all(from, upTo).map((o): ReadOperation => {
+        const check = o.check_json === null ? null : readStored(ShiftCheck, o.check_json);
+        const op: ShiftOperation = {
+          id: o.id,
+          seq: o.seq,
+          kind: o.kind,
+          subtype: o.subtype,
+          syncStatus: o.sync_status,
+          outboxStatus: o.outbox_status,
+          transactionType: o.transaction_type,
+          amountToPay: o.amount_to_pay,
+          check: check?.ok ? check.value : null,
+          cancelledBy: o.cancelled_by,
+          cancels: o.cancels,
+          payments: pay.get(o.id) ?? [],
+          bonuses: bon.get(o.id) ?? [],
+        };
+        return { op, checkRead: check === null || check.ok };
+      });
+    })
+    .deferred();
+}
+
+/** The shifts' methods over cash at the till. */
+function cashMethods(c: ReturnType<typeof cashStatements>) {
+  return {
     /**
      * Cash handed over for a sale and the change given back (exact decimal text). Written
      * before the sale is recorded; read only beside the ledger operation of that id.
      */
     putCashTender(transactionId: string, given: string, change: string): void {
-      putTender.run(transactionId, toFixed(dec(given)), toFixed(dec(change)));
+      c.putTender.run(transactionId, toFixed(dec(given)), toFixed(dec(change)));
     },
-    cashTenderOf(transactionId: string): { given: string; change: string } | null {
-      return getTender.get(transactionId) ?? null;
-    },
+    cashTenderOf: (transactionId: string): { given: string; change: string } | null =>
+      c.getTender.get(transactionId) ?? null,
     /** A refused sale's tender goes. */
     dropCashTender(transactionId: string): void {
-      dropTender.run(transactionId);
+      c.dropTender.run(transactionId);
     },
     /** Cash taken up front for a fuel prepay in the open shift `shiftId` (once per id). */
     takeCashPrepay(authorisationId: string, shiftId: string, amount: string, nowMs: number): void {
-      putPrepay.run(authorisationId, shiftId, toFixed(dec(amount)), nowMs);
+      c.putPrepay.run(authorisationId, shiftId, toFixed(dec(amount)), nowMs);
     },
     /** The cash prepays a shift took. */
-    cashPrepaysOf(shiftId: string): Array<{ authorisationId: string; amount: string }> {
-      return prepaysIn
+    cashPrepaysOf: (shiftId: string): Array<{ authorisationId: string; amount: string }> =>
+      c.prepaysIn
         .all(shiftId)
-        .map((r) => ({ authorisationId: r.authorisation_id, amount: r.amount }));
-    },
+        .map((r) => ({ authorisationId: r.authorisation_id, amount: r.amount })),
     /** The cash taken for authorisation `id`, or null (not a cash prepay). */
-    cashPrepayOf(authorisationId: string): string | null {
-      return prepayOf.get(authorisationId)?.amount ?? null;
+    cashPrepayOf: (authorisationId: string): string | null =>
+      c.prepayOf.get(authorisationId)?.amount ?? null,
+  };
+}
+
+export function createShifts(db: Database.Database) {
+  const s = shiftStatements(db);
+  const openTx = db.transaction((o: OpenShift, nowMs: number) => openShift(s, o, nowMs));
+  const closeTx = db.transaction((c: CloseShift, nowMs: number) => closeShift(s, c, nowMs));
+  const read = (r: Raw | undefined): ShiftRecord | null => (r ? decode(r) : null);
+  return {
+    /** The open shift, or null. */
+    current: (): ShiftRecord | null => read(s.open.get()),
+    get: (id: string): ShiftRecord | null => read(s.byId.get(id)),
+    last: (): ShiftRecord | null => read(s.last.get()),
+    /** Opens a shift; refuses (`constraint`) while another is open. */
+    open(o: OpenShift, nowMs: number): ShiftRecord {
+      try {
+        return openTx.immediate(o, nowMs);
+      } catch (e) {
+        throw asStoreError(e);
+      }
     },
+    /** Closes the open shift `id`, fixing its last operation. */
+    close(c: CloseShift, nowMs: number): ShiftRecord {
+      try {
+        return closeTx.immediate(c, nowMs);
+      } catch (e) {
+        throw asStoreError(e);
+      }
+    },
+    ...cashMethods(cashStatements(db)),
     /**
      * The ledger operations of a shift with their payments and bonus movements; operations
      * whose figures cannot be reported are left out (see `unreadableOf`).
      */
-    operationsOf(shift: ShiftRecord): ShiftOperation[] {
-      return allOf(shift)
+    operationsOf: (shift: ShiftRecord): ShiftOperation[] =>
+      readOperations(db, s, shift)
         .filter((r) => unreadable(r) === null)
-        .map((r) => r.op);
-    },
+        .map((r) => r.op),
     /** The operations `operationsOf` leaves out, each with the figure that is out of bounds. */
-    unreadableOf(shift: ShiftRecord): Array<{ id: string; field: string }> {
-      return allOf(shift).flatMap((r) => {
+    unreadableOf: (shift: ShiftRecord): Array<{ id: string; field: string }> =>
+      readOperations(db, s, shift).flatMap((r) => {
         const field = unreadable(r);
         return field === null ? [] : [{ id: r.op.id, field }];
-      });
-    },
+      }),
   };
-
-  function allOf(shift: ShiftRecord): ReadOperation[] {
-    const upTo = shift.lastSeq ?? Number.MAX_SAFE_INTEGER;
-    const from = shift.firstSeqAfter;
-    return db
-      .transaction(() => {
-        const pay = new Map<string, { type: string; amount: string }[]>();
-        for (const p of payments.all(from, upTo)) {
-          const list = pay.get(p.operation_id) ?? [];
-          list.push({ type: p.payment_type, amount: p.amount });
-          pay.set(p.operation_id, list);
-        }
-        const bon = new Map<string, { kind: string; amount: string }[]>();
-        for (const b of bonuses.all(from, upTo)) {
-          const list = bon.get(b.operation_id) ?? [];
-          list.push({ kind: b.kind, amount: b.amount });
-          bon.set(b.operation_id, list);
-        }
-        return ops.all(from, upTo).map((o): ReadOperation => {
-          const check = o.check_json === null ? null : readStored(ShiftCheck, o.check_json);
-          const op: ShiftOperation = {
-            id: o.id,
-            seq: o.seq,
-            kind: o.kind,
-            subtype: o.subtype,
-            syncStatus: o.sync_status,
-            outboxStatus: o.outbox_status,
-            transactionType: o.transaction_type,
-            amountToPay: o.amount_to_pay,
-            check: check?.ok ? check.value : null,
-            cancelledBy: o.cancelled_by,
-            cancels: o.cancels,
-            payments: pay.get(o.id) ?? [],
-            bonuses: bon.get(o.id) ?? [],
-          };
-          return { op, checkRead: check === null || check.ok };
-        });
-      })
-      .deferred();
-  }
 }
 
 export type Shifts = ReturnType<typeof createShifts>;

@@ -5,6 +5,7 @@
 import type { CommandOutput, ErrorResponse } from '../contract/commands.js';
 import type { BankCardExternalPaymentOperationType } from '../contract/enums.js';
 import { PaymentBlocked, PaymentFlow } from '../devices/payment-flow.js';
+import type { CardTransactionResult } from '../devices/payment-unit.js';
 import type {
   JournalEntry,
   JournalPatch,
@@ -338,6 +339,24 @@ export class CardPayments {
       );
   }
 
+  /**
+   * The authorisation code and the unit's terminal id of an approved operation, for the card
+   * slip on the receipt (the card journal has no column for them); a write that fails loses
+   * only those two lines of the slip.
+   */
+  private keepSlip(
+    id: string,
+    result: Pick<CardTransactionResult, 'auth_code' | 'terminal_id'> | null,
+  ): void {
+    if (!result?.auth_code && !result?.terminal_id) return;
+    const slip = { auth_code: result.auth_code ?? null, terminal_id: result.terminal_id ?? null };
+    try {
+      this.p.store.commandResults.put('card-slip', id, '', slip, this.p.clock.now());
+    } catch (e) {
+      this.p.log.warn('card slip not kept', { payment_id: id, err: e });
+    }
+  }
+
   private async exec(
     operation: BankCardExternalPaymentOperationType,
     amount: number,
@@ -356,7 +375,7 @@ export class CardPayments {
     const cents = Number(toMinor(dec(amount), 2));
     this.running += 1;
     try {
-      const { entry } = await this.flow.run({
+      const { entry, result } = await this.flow.run({
         operation,
         amount_cents: cents,
         currency: this.currency,
@@ -385,6 +404,7 @@ export class CardPayments {
           ),
         };
       }
+      this.keepSlip(entry.id, result);
       return { ok: true, entry };
     } catch (e) {
       if (e instanceof PaymentBlocked) {

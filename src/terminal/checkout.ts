@@ -44,7 +44,7 @@ import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-p
 import { refuse } from './command-map.js';
 import { InFlight, requestHash } from './idempotency.js';
 import type { TerminalPorts } from './ports.js';
-import { cashLines, paymentTitle, receiptOf } from './receipt.js';
+import type { PrintSale } from './receipt-service.js';
 import {
   cappedSpend,
   keptFromAuthorisation,
@@ -55,16 +55,22 @@ import {
 import { amountDisagrees } from './line-amounts.js';
 import { withPresentedCustomer } from './presented-customer.js';
 import { businessStaffOf } from './business-staff.js';
+import { CatalogService } from './catalog.js';
+import { catalogLines, type ManualLine } from './catalog-lines.js';
 
 type CheckIn = HandlerInput<'check-calc'>['check'];
 type SaleAnswer = CommandOutput<'sale-process'>;
 
-interface CatalogItem {
-  code: string;
-  category?: string;
-  title?: string;
-  unit?: string;
-  price?: number;
+/**
+ * The lines entered by hand and why, kept with the check in `external_additional_info`
+ * (`manual_lines`, the terminal's key), so the record and the central service see them.
+ */
+function withManualLines(
+  info: CheckIn['external_additional_info'],
+  manual: readonly ManualLine[],
+): Pick<EngineCheck, 'external_additional_info'> {
+  if (manual.length === 0) return {};
+  return { external_additional_info: { ...info, manual_lines: manual } };
 }
 
 /** The engine's refusal as the command's error: its code, message, path and details. */
@@ -273,25 +279,26 @@ export class CheckoutService {
   private readonly p: TerminalPorts;
   private readonly cards: CardPayments;
   private readonly sales: SaleService;
-  /** The customer's balances after a sale, for the receipt (identify.ts). */
-  private readonly balancesOf: (customerId: string) => Array<{ title: string; value: string }>;
+  /** Prints a recorded sale's receipt (receipt-service.ts). */
+  private readonly printSale: PrintSale;
+  private readonly catalog: CatalogService;
 
   constructor(
     p: TerminalPorts,
     cards: CardPayments,
     sales: SaleService,
-    balancesOf: (customerId: string) => Array<{ title: string; value: string }> = () => [],
+    printSale: PrintSale = () => Promise.resolve(false),
+    catalog: CatalogService = new CatalogService(p),
   ) {
     this.p = p;
     this.cards = cards;
     this.sales = sales;
-    this.balancesOf = balancesOf;
+    this.printSale = printSale;
+    this.catalog = catalog;
   }
 
   private posRecord(check: CheckIn): (Record<string, unknown> & { id: string }) | null {
-    const cache = this.p.store.cache;
-    const id = check.pos?.id ?? cache.all('pos')[0]?.id;
-    return id ? (cache.get('pos', id) as (Record<string, unknown> & { id: string }) | null) : null;
+    return this.catalog.pos(check.pos?.id);
   }
 
   /**
@@ -310,31 +317,13 @@ export class CheckoutService {
       };
     const loyaltyId =
       (pos?.loyalty_id as string | undefined) ?? this.p.store.cache.all('loyalty')[0]?.id;
-    const mode = (pos?.check_item_enter_mode ?? 'without-limits') as string;
-    const catalog = Array.isArray(pos?.catalog) ? (pos.catalog as CatalogItem[]) : [];
-    const items = [...(check.check_items ?? [])];
-    for (const [i, it] of items.entries()) {
-      const preset = catalog.find((c) => c.code === it.code);
-      if (mode === 'presets-only' && !preset) {
-        return {
-          error: refuse(
-            'item-not-preset',
-            `this till sells only preset goods; ${it.code} is not one`,
-            `check.check_items[${i}].code`,
-          ),
-        };
-      }
-      // A preset fills what the cashier did not type (title, category, unit, price).
-      if (preset && mode !== 'manually-only') {
-        items[i] = {
-          ...it,
-          ...(it.title === undefined && preset.title ? { title: preset.title } : {}),
-          ...(it.category === undefined && preset.category ? { category: preset.category } : {}),
-          ...(it.unit === undefined && preset.unit ? { unit: preset.unit } : {}),
-          ...(it.price === undefined && preset.price !== undefined ? { price: preset.price } : {}),
-        };
-      }
-    }
+    // Lines take the catalogue's figures; the POS's enter mode decides what else may sell.
+    const lines = catalogLines(
+      check.check_items ?? [],
+      this.catalog.catalog(pos),
+      check.transaction_type === 'completion',
+    );
+    if ('error' in lines) return lines;
     // A tank listed on the check is there to record the dip the attendant measured in it.
     const missing = (check.tanks ?? []).findIndex((t) => t.physical_dip_amount === undefined);
     if (missing >= 0)
@@ -347,7 +336,8 @@ export class CheckoutService {
       };
     const out: EngineCheck = {
       ...(check as EngineCheck),
-      ...(check.check_items ? { check_items: items } : {}),
+      ...(check.check_items ? { check_items: lines.items } : {}),
+      ...withManualLines(check.external_additional_info, lines.manual),
       ...(pos ? { pos: { id: pos.id } } : {}),
       ...(loyaltyId ? { loyalty: { id: loyaltyId } } : {}),
       ...businessStaffOf(by),
@@ -968,36 +958,13 @@ export class CheckoutService {
   }
 
   /** Prints the receipt; a printer problem never undoes a sale (logged, answered false). */
-  async print(
+  print(
     check: EngineCheckResult,
     sale: EngineCheck,
     offline: boolean,
-    title?: string,
+    _title?: string,
     cash?: { given: number; change: number },
   ): Promise<boolean> {
-    const printer = this.p.devices?.printer;
-    if (!printer) return false;
-    const split = sale.payments ?? [];
-    const payments =
-      split.length > 0
-        ? split.map((p) => ({ title: paymentTitle(p.type), amount: p.amount }))
-        : [{ title: paymentTitle(sale.payment_type ?? 'cash'), amount: check.amount_to_pay ?? 0 }];
-    if (cash) payments.push(...cashLines(cash));
-    const pos = this.posRecord(sale as CheckIn);
-    try {
-      await printer.print(
-        receiptOf(check, {
-          header: [typeof pos?.title === 'string' ? pos.title : 'loyalty-terminal'],
-          payments,
-          balances: check.customer_id ? this.balancesOf(check.customer_id) : [],
-          offline,
-          ...(title ? { title } : {}),
-        }),
-      );
-      return true;
-    } catch (e) {
-      this.p.log.warn('receipt not printed', { transaction_id: check.transaction_id, err: e });
-      return false;
-    }
+    return this.printSale({ check, sale, offline, cash: cash ?? null });
   }
 }

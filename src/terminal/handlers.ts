@@ -17,7 +17,11 @@ import type { TerminalPorts } from './ports.js';
 import type { SaleService } from './sale-service.js';
 import type { AttentionService } from './attention.js';
 import type { CardPayments } from './card-payments.js';
+import type { CashMovementService } from './cash-movements.js';
+import type { CatalogService } from './catalog.js';
 import type { CheckoutService } from './checkout.js';
+import type { ReceiptService } from './receipt-service.js';
+import type { SalesRecent } from './sales-recent.js';
 import type { IdentifyService } from './identify.js';
 import type { ReturnsService } from './returns.js';
 import type { ShiftService } from './shifts.js';
@@ -29,11 +33,19 @@ export interface Services {
   workflow: Workflow;
   staff: StaffService;
   shifts: ShiftService;
+  /** Cash paid into or out of the drawer outside a sale. */
+  cashMoves: CashMovementService;
   identify: IdentifyService;
   checkout: CheckoutService;
+  /** The POS catalogue: search, scanned codes, quick keys. */
+  catalog: CatalogService;
   /** Records a sale, or sends it online first (the pipeline's last step). */
   sales: SaleService;
   returns: ReturnsService;
+  /** Receipts: the sale's preview, reprints. */
+  receipts: ReceiptService;
+  /** This terminal's sales, newest first. */
+  recent: SalesRecent;
   cards: CardPayments;
   attention: AttentionService;
   /** Whether the sync loops run. */
@@ -162,14 +174,24 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
       ),
     ),
     'shift-report': admitted('shift-report', (i) => s.shifts.report(i.shift_id)),
+    'cash-movement': admitted(
+      'cash-movement',
+      oneTransaction('cash-movement', (i) => s.cashMoves.record(i)),
+    ),
     'customer-identify': admitted('customer-identify', (i) => s.identify.identify(i)),
+    'catalog-search': admitted('catalog-search', (i) => s.catalog.search(i)),
     // The seller is the signed-in staff member, never the caller's word.
     'check-calc': admitted('check-calc', (i) => s.checkout.calc(i, wf.staff)),
-    'sale-process': admitted('sale-process', (i) => s.checkout.process(i, wf.staff)),
+    // The answer carries the receipt's preview, decoded from the bytes the printer was sent.
+    'sale-process': admitted('sale-process', async (i) =>
+      s.receipts.withPreview(await s.checkout.process(i, wf.staff)),
+    ),
     'sale-status': admitted('sale-status', (i) => s.checkout.status(i.transaction_id)),
     // Who gives the money back is the signed-in staff member, not the sale's seller.
     'sale-cancel': admitted('sale-cancel', (i) => s.returns.cancel(i, wf.staff)),
     'sale-refund': admitted('sale-refund', (i) => s.returns.refund(i, wf.staff)),
+    'receipt-reprint': admitted('receipt-reprint', (i) => s.receipts.reprint(i.transaction_id)),
+    'sales-recent': admitted('sales-recent', (i) => s.recent.list(i)),
     'payment-recover': admitted('payment-recover', (i) => s.cards.recover(i.payment_id)),
     'attention-list': admitted('attention-list', (i) =>
       s.attention.list(i.include_resolved ?? false),

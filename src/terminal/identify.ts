@@ -81,22 +81,6 @@ export class IdentifyService {
     return { customer: this.summary(found.customer), source };
   }
 
-  /** Balances for a receipt: the bonuses available and each account (what this till knows). */
-  receiptBalances(customerId: string): Array<{ title: string; value: string }> {
-    const c = this.p.store.cache.customerById(customerId);
-    if (!c) return [];
-    const s = this.summary(c);
-    return [
-      { title: 'Bonuses', value: String(s.bonuses.available) },
-      ...s.special_accounts
-        .filter((a) => a.available !== null)
-        .map((a) => ({
-          title: a.title ?? 'Account',
-          value: `${a.available} ${a.currency ?? ''}`.trim(),
-        })),
-    ];
-  }
-
   /**
    * The card category with its title when the cache knows one: the customer record's own
    * `card_category` (a lookup may carry it); the feed has no category entity of its own.

@@ -8,6 +8,7 @@ import type {
   CommandOutput,
   ErrorResponse,
   HandlerInput,
+  SaleSync,
   SignedInStaff,
   Warning,
 } from '../contract/commands.js';
@@ -16,18 +17,22 @@ import type { EngineCheckResult, EngineProcessedCheck } from '../contract/engine
 import { add, dec, fromMinor, gt, min, sub, toNumber, ZERO, type Dec } from '../money/index.js';
 import { calculate, remainderOf } from '../engine/index.js';
 import type { JournalEntry } from '../devices/payment-journal.js';
-import { paymentRecordOf, type CardPayments, type PaymentRecord } from './card-payments.js';
+import { paymentRecordOf, type CardPayments } from './card-payments.js';
 import { businessStaffOf } from './business-staff.js';
 import { engineRefusal, saleSyncOf } from './checkout.js';
 import { posToday } from './pos-date.js';
 import { preparedRules } from './sale-service.js';
 import { refuse } from './command-map.js';
+import type { OperationInput } from '../store/ledger.js';
+import { StoreError } from '../store/errors.js';
+import type { RecordedRefund } from '../store/refunds.js';
 import { InFlight, requestHash } from './idempotency.js';
 import {
   accountsOf,
   cancellationOperation,
   refundOperation,
   type PayloadMeta,
+  type ReturnOp,
 } from './ledger-ops.js';
 import type { TerminalPorts } from './ports.js';
 
@@ -35,6 +40,54 @@ import type { TerminalPorts } from './ports.js';
 interface CardCharge {
   readonly entry: JournalEntry;
   left: Dec;
+}
+
+/** A stored sale a return gives back from, and its customer. */
+interface Sale {
+  readonly original: EngineProcessedCheck;
+  readonly customerId: string | null;
+}
+
+/** A sale being refunded, with the refunds recorded against it before this one. */
+interface RefundedSale extends Sale {
+  readonly earlier: readonly RecordedRefund[];
+}
+
+/** A return computed from the stored check: what goes back and the bonuses left owed. */
+interface Computed {
+  readonly back: EngineCheckResult;
+  readonly owed: number;
+  readonly warnings: Warning[];
+}
+
+/** The card operations that gave a return's money back, under the return's id. */
+interface CardsBack {
+  readonly opId: string;
+  readonly settled: JournalEntry[];
+}
+
+/** A refund's money given back: its card operations and every payment it records. */
+interface Repaid extends CardsBack {
+  readonly payments: ReturnOp['payments'];
+}
+
+/** Which stored record of a sale no longer reads: its check, a refund's, the kept answer. */
+type UnreadableRecord = 'sale' | 'refund' | 'answer';
+
+/** What a cashier is told of each, naming the sale. */
+const UNREADABLE: Record<UnreadableRecord, (saleId: string) => string> = {
+  sale: (id) =>
+    `sale ${id} is recorded, but its stored check no longer reads: nothing can be given back here; do not sell it again, call support`,
+  refund: (id) =>
+    `sale ${id} is recorded, but a stored refund of it no longer reads: nothing can be given back here; do not sell it again, call support`,
+  answer: (id) =>
+    `this return of sale ${id} is recorded, but its kept answer no longer reads: it was not done again; see sale-status, or call support`,
+};
+
+/** How a return is booked: its subtype and the local date at the sale's POS. */
+interface Booking {
+  readonly subtype: 'online' | 'offline';
+  readonly localDate: string;
 }
 
 /** Refunds give back to the last card charged first (docs/terminal.md, "Bank cards"). */
@@ -170,6 +223,41 @@ export class ReturnsService {
     );
   }
 
+  /**
+   * The refunds recorded against a sale, or `sale-unreadable` naming the sale when one of
+   * them no longer reads (the store refuses such a row as `invalid-record`).
+   */
+  private refundsOf(saleId: string, path: string): readonly RecordedRefund[] | ErrorResponse {
+    try {
+      return this.p.store.refunds.of(saleId);
+    } catch (e) {
+      if (!(e instanceof StoreError) || e.code !== 'invalid-record') throw e;
+      return this.unreadable(saleId, path, 'refund', e.message);
+    }
+  }
+
+  /**
+   * A return of a recorded sale one of whose stored records (the sale, a refund of it, the
+   * return's kept answer) no longer reads back through its schema: a refusal naming the sale,
+   * with nothing given back, never 500 (docs/terminal.md). The log keeps what failed to read.
+   */
+  private unreadable(
+    saleId: string,
+    path: string,
+    record: UnreadableRecord,
+    problem: string,
+  ): ErrorResponse {
+    this.p.log.warn('a stored record of a sale no longer reads', {
+      transaction_id: saleId,
+      record,
+      problem,
+    });
+    return refuse('sale-unreadable', UNREADABLE[record](saleId), path, {
+      transaction_id: saleId,
+      record,
+    });
+  }
+
   private readonly inFlight = new InFlight();
 
   cancel(
@@ -213,27 +301,54 @@ export class ReturnsService {
     hash: string,
     by: SignedInStaff | null,
   ): Promise<CommandOutput<'sale-cancel'> | ErrorResponse> {
-    const { store, clock, log, sync } = this.p;
     const id = input.transaction_id;
-    const kept = store.commandResults.get('sale-cancel', id);
-    if (kept) {
-      if (kept.requestHash !== hash)
-        return refuse(
-          'idempotency-conflict',
-          'this sale was cancelled with another request',
-          'transaction_id',
-        );
-      return kept.response;
-    }
-    const stored = store.ledger.storedCheck(id);
-    const status = store.ledger.status(id);
-    if (!stored || !status)
+    const kept = this.keptCancel(id, hash);
+    if (kept) return kept;
+    const sale = this.cancellable(id);
+    if ('error' in sale) return sale;
+    const computed = this.computeCancel(id, by);
+    if ('error' in computed) return computed;
+    await this.saleSentFirst(id);
+    const cards = await this.reverseCards(id);
+    if ('error' in cards) return cards;
+    const at = this.bookedAt(sale.original);
+    const answer = this.recordCancel({ input, hash, by, sale, computed, cards, at });
+    this.p.sync.kick();
+    this.p.log.info('sale cancelled', {
+      transaction_id: id,
+      cancellation_id: cards.opId,
+      subtype: at.subtype,
+      owed: computed.owed,
+    });
+    return answer;
+  }
+
+  /** The answer kept for this cancel (same request), a conflict (another), or null (none). */
+  private keptCancel(
+    id: string,
+    hash: string,
+  ): CommandOutput<'sale-cancel'> | ErrorResponse | null {
+    const kept = this.p.store.commandResults.read('sale-cancel', id);
+    if (!kept) return null;
+    if (kept.requestHash !== hash)
       return refuse(
-        'sale-not-found',
-        'this terminal has no processed check with this id',
+        'idempotency-conflict',
+        'this sale was cancelled with another request',
         'transaction_id',
       );
-    const original = stored.document;
+    if (!kept.read.ok) return this.unreadable(id, 'transaction_id', 'answer', kept.read.problem);
+    return kept.read.value;
+  }
+
+  /** The stored sale, when it may be cancelled whole: a sale, not cancelled, not refunded. */
+  private cancellable(id: string): Sale | ErrorResponse {
+    const { ledger } = this.p.store;
+    const stored = ledger.readCheck(id);
+    const status = ledger.status(id);
+    if (!stored || !status) return saleNotFound('transaction_id');
+    if (!stored.document.ok)
+      return this.unreadable(id, 'transaction_id', 'sale', stored.document.problem);
+    const original = stored.document.value;
     if (original.transaction_type === 'refund')
       return refuse(
         'not-a-sale',
@@ -242,61 +357,87 @@ export class ReturnsService {
       );
     if (stored.cancelledBy !== null)
       return refuse('already-cancelled', 'this check is already cancelled', 'transaction_id');
-    const refunds = store.refunds.of(id);
+    const refunds = this.refundsOf(id, 'transaction_id');
+    if ('error' in refunds) return refunds;
     if (refunds.length > 0)
       return refuse(
         'sale-refunded',
         'some lines were refunded already: refund the rest instead',
         'transaction_id',
       );
+    return { original, customerId: status.customerId };
+  }
 
-    const ctx = store.assembleRefund({ transactionId: id });
-    if (!ctx)
-      return refuse(
-        'sale-not-found',
-        'this terminal has no processed check with this id',
-        'transaction_id',
-      );
+  /** The whole sale given back, computed from its stored check. */
+  private computeCancel(id: string, by: SignedInStaff | null): Computed | ErrorResponse {
+    const ctx = this.p.store.assembleRefund({ transactionId: id });
+    if (!ctx) return saleNotFound('transaction_id');
     const result = calculate(ctx.context, preparedRules(ctx.rules));
     if ('error' in result) return engineRefusal(result.error);
-    // The cancel is the signed-in staff member's, not the seller's (the stored sale keeps its).
-    const back = { ...result.check, ...businessStaffOf(by) };
-    const owed = result.owed?.bonuses ?? 0;
+    return {
+      // The cancel is the signed-in staff member's, not the seller's (the stored sale keeps its).
+      back: { ...result.check, ...businessStaffOf(by) },
+      owed: result.owed?.bonuses ?? 0,
+      warnings: result.warnings as Warning[],
+    };
+  }
 
-    // The sale first, if it is still on its way: a cancel must not overtake it.
-    const saleRow = store.outbox.byTransaction(id);
+  /** The sale first, if it is still on its way: a cancel must not overtake it. */
+  private async saleSentFirst(id: string): Promise<void> {
+    const saleRow = this.p.store.outbox.byTransaction(id);
     if (saleRow && saleRow.status !== 'done' && saleRow.status !== 'rejected')
-      await sync.push().catch(() => undefined);
+      await this.p.sync.push().catch(() => undefined);
+  }
 
+  /**
+   * Each card charge of the sale reversed on its own receipt, for its own amount (no refund
+   * came before a cancel: the whole charge is standing). A cancel a kill lost after reversing
+   * cards: its reversals (and its id) are adopted.
+   */
+  private async reverseCards(id: string): Promise<CardsBack | ErrorResponse> {
     await this.cards.settled;
-    // A cancel a kill lost after reversing cards: its reversals (and its id) are adopted.
     const adopted = this.cards.unrecordedReversals(id);
     const opId = adopted[0]?.transaction_id ?? this.p.ids.newId();
     const settled: JournalEntry[] = [...adopted];
-    // Each card charge is reversed on its own receipt, for its own amount (no refund came
-    // before a cancel: the whole charge is standing).
     for (const c of this.cardCharges(id, [])) {
       const r = await this.cards.run('cancel', toNumber(c.left), opId, c.entry.receipt_no);
       if (!r.ok) return r.error;
       settled.push(r.entry);
     }
-    const payments: PaymentRecord[] = settled.map(paymentRecordOf);
-    const customerId = status.customerId;
+    return { opId, settled };
+  }
+
+  /** The cancel, its card reversals and its kept answer, in one transaction. */
+  private recordCancel(c: {
+    input: HandlerInput<'sale-cancel'>;
+    hash: string;
+    by: SignedInStaff | null;
+    sale: Sale;
+    computed: Computed;
+    cards: CardsBack;
+    at: Booking;
+  }): CommandOutput<'sale-cancel'> {
+    const { original, customerId } = c.sale;
+    const { back, owed, warnings } = c.computed;
+    const id = c.input.transaction_id;
     const paid = original.payments?.length
       ? original.payments.map((p) => ({ type: p.type, amount: p.amount }))
       : [{ type: original.payment_type ?? 'cash', amount: original.amount_to_pay ?? 0 }];
-    const subtype = this.subtype();
-    const localDate = posToday(this.p.store.cache, this.p.clock.now(), original.pos?.id);
-    // The card's reversal is reported with the cancel it belongs to: both commit or neither.
-    const answer = store.write((): CommandOutput<'sale-cancel'> => {
-      store.record(
+    return this.commitReturn({
+      command: 'sale-cancel',
+      key: id,
+      hash: c.hash,
+      cards: c.cards,
+      at: c.at,
+      customerId,
+      owed,
+      op: () =>
         cancellationOperation({
-          id: opId,
+          id: c.cards.opId,
           transactionId: id,
-          comment: input.comment ?? null,
-          by: businessStaffOf(by),
-          subtype,
-          localDate,
+          comment: c.input.comment ?? null,
+          by: businessStaffOf(c.by),
+          ...c.at,
           customerId,
           back,
           owed,
@@ -304,25 +445,15 @@ export class ReturnsService {
           accounts: this.accountsBack(original, back),
           meta: this.meta(),
         }),
-      );
-      this.cards.report(settled, opId, subtype, localDate);
-      this.noteOwed(customerId, opId, owed);
-      // The answer is kept in the same transaction: a kill cannot leave the cancel recorded
-      // without it, where a retry would be answered `already-cancelled`.
-      const kept: CommandOutput<'sale-cancel'> = {
+      answer: (sync) => ({
         transaction_id: id,
         check: back,
-        warnings: result.warnings as Warning[],
-        payments,
+        warnings,
+        payments: c.cards.settled.map(paymentRecordOf),
         ...(owed > 0 ? { owed: { bonuses: owed } } : {}),
-        sync: saleSyncOf(store.outbox.byTransaction(opId)),
-      };
-      store.commandResults.put('sale-cancel', id, hash, kept, clock.now());
-      return kept;
+        sync,
+      }),
     });
-    sync.kick();
-    log.info('sale cancelled', { transaction_id: id, cancellation_id: opId, subtype, owed });
-    return answer;
   }
 
   private async refundOnce(
@@ -330,9 +461,38 @@ export class ReturnsService {
     hash: string,
     by: SignedInStaff | null,
   ): Promise<CommandOutput<'sale-refund'> | ErrorResponse> {
-    const { store, clock, log, sync } = this.p;
     const id = input.transaction_id;
-    const kept = store.commandResults.get('sale-refund', id);
+    const kept = this.keptRefund(input, hash);
+    if (kept) return kept;
+    const sale = this.refundable(input);
+    if ('error' in sale) return sale;
+    const computed = this.computeRefund(input, sale, by);
+    if ('error' in computed) return computed;
+    const toPayBack = dec(computed.back.amount_to_pay ?? 0);
+    const paid = await this.payBack(input, sale, toPayBack);
+    if ('error' in paid) return paid;
+    const answer = this.recordRefund({ input, hash, by, sale, computed, paid });
+    this.p.sync.kick();
+    this.p.log.info('sale refunded', {
+      transaction_id: id,
+      original_transaction_id: input.original_transaction_id,
+      amount: toNumber(toPayBack),
+      owed: computed.owed,
+    });
+    return answer;
+  }
+
+  /**
+   * The answer kept for this refund (same request, with its sync now), a conflict (another
+   * request, or an id of another operation), or null (none).
+   */
+  private keptRefund(
+    input: HandlerInput<'sale-refund'>,
+    hash: string,
+  ): CommandOutput<'sale-refund'> | ErrorResponse | null {
+    const { store } = this.p;
+    const id = input.transaction_id;
+    const kept = store.commandResults.read('sale-refund', id);
     if (kept) {
       if (kept.requestHash !== hash)
         return refuse(
@@ -340,10 +500,15 @@ export class ReturnsService {
           'this transaction_id was used for another refund',
           'transaction_id',
         );
-      return {
-        ...kept.response,
-        sync: saleSyncOf(store.outbox.byTransaction(id)),
-      };
+      // Same request, so the same sale: the one named.
+      if (!kept.read.ok)
+        return this.unreadable(
+          input.original_transaction_id,
+          'original_transaction_id',
+          'answer',
+          kept.read.problem,
+        );
+      return { ...kept.read.value, sync: saleSyncOf(store.outbox.byTransaction(id)) };
     }
     if (store.ledger.status(id))
       return refuse(
@@ -351,76 +516,64 @@ export class ReturnsService {
         'this transaction_id names another operation',
         'transaction_id',
       );
+    return null;
+  }
+
+  /**
+   * The stored sale and its earlier refunds, when these lines may be refunded: a sale, not
+   * cancelled, each line with as much left as is asked.
+   */
+  private refundable(input: HandlerInput<'sale-refund'>): RefundedSale | ErrorResponse {
+    const { store } = this.p;
     const originalId = input.original_transaction_id;
-    const stored = store.ledger.storedCheck(originalId);
-    if (!stored)
-      return refuse(
-        'sale-not-found',
-        'this terminal has no processed check with this id',
+    const stored = store.ledger.readCheck(originalId);
+    if (!stored) return saleNotFound('original_transaction_id');
+    if (!stored.document.ok)
+      return this.unreadable(
+        originalId,
         'original_transaction_id',
+        'sale',
+        stored.document.problem,
       );
-    const original = stored.document;
+    const original = stored.document.value;
     if (original.transaction_type === 'refund')
       return refuse('not-a-sale', 'a refund is not refunded', 'original_transaction_id');
     if (stored.cancelledBy !== null)
       return refuse('already-cancelled', 'this check is cancelled', 'original_transaction_id');
+    const earlier = this.refundsOf(originalId, 'original_transaction_id');
+    if ('error' in earlier) return earlier;
+    const over = overRefunded(input.lines, original, earlier);
+    if (over) return over;
+    const customerId = store.ledger.status(originalId)?.customerId ?? null;
+    return { original, customerId, earlier };
+  }
 
-    // What earlier refunds took back, per line.
-    const earlier = store.refunds.of(originalId);
-    const taken = new Map<number, Dec>();
-    for (const r of earlier) {
-      const lines = r.document.external_additional_info?.refund_lines ?? [];
-      for (const l of lines) taken.set(l.index, add(taken.get(l.index) ?? ZERO, dec(l.quantity)));
-    }
-    for (const [j, l] of input.lines.entries()) {
-      const line = original.check_items?.[l.index];
-      if (!line)
-        return refuse(
-          'invalid-input',
-          `the original check has no line ${l.index}`,
-          `lines[${j}].index`,
-        );
-      const left = sub(dec(line.quantity), taken.get(l.index) ?? ZERO);
-      if (gt(dec(l.quantity), left))
-        return refuse(
-          'refund-exceeds-sale',
-          `line ${l.index} has only ${toNumber(left)} left to refund`,
-          `lines[${j}].quantity`,
-          {
-            left: toNumber(left),
-          },
-        );
-    }
-
-    const assembled = store.assembleRefund({ transactionId: originalId, lines: input.lines });
-    // Refunded in steps: each step refunds from what the earlier ones left (engine.md 15), so
-    // the last step returns exactly the rest and the steps add up to a cancel.
-    const ctx = assembled && {
-      ...assembled,
-      context: {
-        ...assembled.context,
-        original: remainderOf(
-          original,
-          earlier.map((r) => ({
-            lines: (r.document.external_additional_info?.refund_lines ?? []).map((l) => l.index),
-            check: r.document,
-          })),
-        ),
-      },
+  /**
+   * The lines given back, computed from the stored check. Refunded in steps: each step
+   * refunds from what the earlier ones left (engine.md 15), so the last step returns exactly
+   * the rest and the steps add up to a cancel.
+   */
+  private computeRefund(
+    input: HandlerInput<'sale-refund'>,
+    sale: RefundedSale,
+    by: SignedInStaff | null,
+  ): Computed | ErrorResponse {
+    const originalId = input.original_transaction_id;
+    const assembled = this.p.store.assembleRefund({
+      transactionId: originalId,
+      lines: input.lines,
+    });
+    if (!assembled) return saleNotFound('original_transaction_id');
+    const context = {
+      ...assembled.context,
+      original: remainderOf(sale.original, sale.earlier.map(stepOf)),
     };
-    if (!ctx)
-      return refuse(
-        'sale-not-found',
-        'this terminal has no processed check with this id',
-        'original_transaction_id',
-      );
-    const result = calculate(ctx.context, preparedRules(ctx.rules));
+    const result = calculate(context, preparedRules(assembled.rules));
     if ('error' in result)
       return engineRefusal(result.error, result.error.path.replace(/^refund_lines/, 'lines'));
-    const owed = result.owed?.bonuses ?? 0;
     const back: EngineCheckResult = {
       ...result.check,
-      transaction_id: id,
+      transaction_id: input.transaction_id,
       preliminary_transaction_id: originalId,
       ...(input.comment ? { comment: input.comment } : {}),
       ...businessStaffOf(by),
@@ -429,89 +582,182 @@ export class ReturnsService {
         refund_lines: input.lines,
       },
     };
-    const toPayBack = dec(back.amount_to_pay ?? 0);
+    return { back, owed: result.owed?.bonuses ?? 0, warnings: result.warnings as Warning[] };
+  }
 
-    // Card money back to the cards (as far as they paid), the rest in cash.
+  /**
+   * Card money back to the cards (as far as they paid), the rest in cash (or to the account
+   * the sale was paid from): what was settled on the unit and the refund's payments.
+   */
+  private async payBack(
+    input: HandlerInput<'sale-refund'>,
+    sale: RefundedSale,
+    toPayBack: Dec,
+  ): Promise<Repaid | ErrorResponse> {
     await this.cards.settled;
     const charges = this.cardCharges(
-      originalId,
-      earlier.map((r) => r.id),
+      input.original_transaction_id,
+      sale.earlier.map((r) => r.id),
     );
     const cardLeft = charges.reduce((sum, c) => add(sum, c.left), ZERO);
     const toCard = min(cardLeft, toPayBack);
+    const id = input.transaction_id;
     const refunded = await this.refundToCards(charges, toCard, id);
     if (!refunded.ok) return refunded.error;
-    const settled = refunded.settled;
-    const payments: PaymentRecord[] = settled.map(paymentRecordOf);
+    const { settled } = refunded;
     const cash = sub(toPayBack, toCard);
-    const paid = [
+    const payType = isAccountType(sale.original.payment_type) ? sale.original.payment_type : 'cash';
+    const payments = [
       // Each card's refund is its own payment, as each card part of a sale is.
       ...settled.map((e) => ({
         type: 'bank-card',
         id: e.id,
         amount: toNumber(fromMinor(e.amount_cents, 2)),
       })),
-      ...(gt(cash, ZERO)
-        ? [
-            {
-              type: isAccountType(original.payment_type) ? original.payment_type : 'cash',
-              amount: toNumber(cash),
-            },
-          ]
-        : []),
+      ...(gt(cash, ZERO) ? [{ type: payType, amount: toNumber(cash) }] : []),
     ];
-    const status = store.ledger.status(originalId);
-    const customerId = status?.customerId ?? null;
+    return { opId: id, settled, payments };
+  }
+
+  /** The refund, its card refunds and its kept answer, in one transaction. */
+  private recordRefund(r: {
+    input: HandlerInput<'sale-refund'>;
+    hash: string;
+    by: SignedInStaff | null;
+    sale: RefundedSale;
+    computed: Computed;
+    paid: Repaid;
+  }): CommandOutput<'sale-refund'> {
+    const { input, sale, paid } = r;
+    const { back, owed, warnings } = r.computed;
+    const id = input.transaction_id;
+    const originalId = input.original_transaction_id;
     const body: Record<string, unknown> = {
       transaction_id: id,
       original_transaction_id: originalId,
       lines: input.lines,
       ...(input.comment ? { comment: input.comment } : {}),
-      ...businessStaffOf(by),
+      ...businessStaffOf(r.by),
     };
-    const subtype = this.subtype();
-    const localDate = posToday(this.p.store.cache, this.p.clock.now(), original.pos?.id);
-    // The card's refund is reported with the refund it belongs to: both commit or neither.
-    const answer = store.write((): CommandOutput<'sale-refund'> => {
-      store.record(
+    const at = this.bookedAt(sale.original);
+    return this.commitReturn({
+      command: 'sale-refund',
+      key: id,
+      hash: r.hash,
+      cards: paid,
+      at,
+      customerId: sale.customerId,
+      owed,
+      op: () =>
         refundOperation({
           id,
           originalTransactionId: originalId,
-          posId: original.pos?.id ?? null,
-          subtype,
-          localDate,
-          customerId,
+          posId: sale.original.pos?.id ?? null,
+          ...at,
+          customerId: sale.customerId,
           back,
           owed,
-          payments: paid,
-          accounts: this.accountsBack(original, back),
+          payments: paid.payments,
+          accounts: this.accountsBack(sale.original, back),
           body,
           meta: this.meta(),
         }),
-      );
-      this.cards.report(settled, id, subtype, localDate);
-      this.noteOwed(customerId, id, owed);
-      // Kept in the same transaction: a kill cannot leave the refund recorded without its
-      // answer, where a retry under its id would be refused as another operation.
-      const kept: CommandOutput<'sale-refund'> = {
+      answer: (sync) => ({
         transaction_id: id,
         original_transaction_id: originalId,
         check: back,
-        warnings: result.warnings as Warning[],
-        payments,
+        warnings,
+        payments: paid.settled.map(paymentRecordOf),
         ...(owed > 0 ? { owed: { bonuses: owed } } : {}),
-        sync: saleSyncOf(store.outbox.byTransaction(id)),
-      };
-      store.commandResults.put('sale-refund', id, hash, kept, clock.now());
+        sync,
+      }),
+    });
+  }
+
+  /** How a return is booked: online or offline now, on today's date at the sale's POS. */
+  private bookedAt(original: EngineProcessedCheck): Booking {
+    return {
+      subtype: this.subtype(),
+      localDate: posToday(this.p.store.cache, this.p.clock.now(), original.pos?.id),
+    };
+  }
+
+  /**
+   * Records a cancel or a refund with the card operations that gave its money back (reported
+   * with it: both commit or neither) and the bonuses it leaves owed, and keeps its answer in
+   * the same transaction: a kill cannot leave it recorded without its answer, where a retry
+   * would be answered `already-cancelled`, or refused as another operation.
+   */
+  private commitReturn<N extends 'sale-cancel' | 'sale-refund'>(c: {
+    command: N;
+    key: string;
+    hash: string;
+    cards: CardsBack;
+    at: Booking;
+    customerId: string | null;
+    owed: number;
+    op: () => OperationInput;
+    answer: (sync: SaleSync) => CommandOutput<N>;
+  }): CommandOutput<N> {
+    const { store, clock } = this.p;
+    const { opId, settled } = c.cards;
+    return store.write((): CommandOutput<N> => {
+      store.record(c.op());
+      this.cards.report(settled, opId, c.at.subtype, c.at.localDate);
+      this.noteOwed(c.customerId, opId, c.owed);
+      const kept = c.answer(saleSyncOf(store.outbox.byTransaction(opId)));
+      store.commandResults.put(c.command, c.key, c.hash, kept, clock.now());
       return kept;
     });
-    sync.kick();
-    log.info('sale refunded', {
-      transaction_id: id,
-      original_transaction_id: originalId,
-      amount: toNumber(toPayBack),
-      owed,
-    });
-    return answer;
   }
+}
+
+/** The refusal of a return whose sale this terminal did not record. */
+function saleNotFound(path: string): ErrorResponse {
+  return refuse('sale-not-found', 'this terminal has no processed check with this id', path);
+}
+
+/** An earlier refund as a step of the sale's remainder: the lines it took and its check. */
+function stepOf(r: RecordedRefund) {
+  return {
+    lines: (r.document.external_additional_info?.refund_lines ?? []).map((l) => l.index),
+    check: r.document,
+  };
+}
+
+/** What earlier refunds took back, per line index. */
+function takenBack(earlier: readonly RecordedRefund[]): Map<number, Dec> {
+  const taken = new Map<number, Dec>();
+  for (const r of earlier) {
+    const lines = r.document.external_additional_info?.refund_lines ?? [];
+    for (const l of lines) taken.set(l.index, add(taken.get(l.index) ?? ZERO, dec(l.quantity)));
+  }
+  return taken;
+}
+
+/** The refusal of the first asked line the sale lacks, or has less left of than asked. */
+function overRefunded(
+  lines: HandlerInput<'sale-refund'>['lines'],
+  original: EngineProcessedCheck,
+  earlier: readonly RecordedRefund[],
+): ErrorResponse | null {
+  const taken = takenBack(earlier);
+  for (const [j, l] of lines.entries()) {
+    const line = original.check_items?.[l.index];
+    if (!line)
+      return refuse(
+        'invalid-input',
+        `the original check has no line ${l.index}`,
+        `lines[${j}].index`,
+      );
+    const left = sub(dec(line.quantity), taken.get(l.index) ?? ZERO);
+    if (gt(dec(l.quantity), left))
+      return refuse(
+        'refund-exceeds-sale',
+        `line ${l.index} has only ${toNumber(left)} left to refund`,
+        `lines[${j}].quantity`,
+        { left: toNumber(left) },
+      );
+  }
+  return null;
 }

@@ -39,6 +39,10 @@ export interface CommandNeeds extends Needs {
 const manualRules = (i: { check: { manual_rules?: boolean | undefined } }): StaffRole | null =>
   i.check.manual_rules === true ? 'senior-cashier' : null;
 
+/** Cash out of the drawer is a senior cashier's; paying cash in, any cashier's. */
+const paidOut = (i: { kind: string }): StaffRole | null =>
+  i.kind === 'paid-out' ? 'senior-cashier' : null;
+
 /**
  * Every command's needs (interfaces.md, Roles: a cashier sells, identifies and takes payments;
  * a senior cashier also cancels, refunds and picks manual rules; a manager also closes shifts
@@ -51,12 +55,16 @@ export const COMMAND_NEEDS: { readonly [N in CommandName]: CommandNeeds | null }
   'shift-open': { role: 'cashier' },
   'shift-close': { role: 'manager' },
   'shift-report': { role: 'cashier' },
+  'cash-movement': { role: 'cashier', shift: true, raisedBy: paidOut },
   'customer-identify': { role: 'cashier' },
+  'catalog-search': { role: 'cashier' },
   'check-calc': { role: 'cashier', raisedBy: manualRules },
   'sale-process': { role: 'cashier', shift: true, raisedBy: manualRules },
   'sale-status': { role: 'cashier' },
   'sale-cancel': { role: 'senior-cashier', shift: true },
   'sale-refund': { role: 'senior-cashier', shift: true },
+  'receipt-reprint': { role: 'cashier' },
+  'sales-recent': { role: 'cashier' },
   'payment-recover': { role: 'cashier' },
   'attention-list': { role: 'cashier' },
   'attention-resolve': { role: 'manager' },

@@ -220,6 +220,32 @@ function redeemedOnly(check: EngineCheck, processed: EngineCheckResult): Partial
   return { redeemed_coupons: check.redeemed_coupons.filter((c) => used.has(c.code)) };
 }
 
+/** The server's definite refusal of a sale: its code, message, path and details. */
+function refusalOf(f: Failure): SaleError {
+  return f.kind === 'http'
+    ? {
+        code: f.code,
+        message: f.message,
+        path: f.path,
+        ...(f.details ? { details: f.details as Record<string, unknown> } : {}),
+      }
+    : { code: f.code, message: f.message, path: null };
+}
+
+/** The process_check request: the check with its PIN, marked when the till's clock is suspect. */
+function onlineBody(check: EngineCheck, pin: string | undefined, clockSuspect: boolean) {
+  const withPin = { ...check, ...(pin ? { special_account_pin: pin } : {}) };
+  return clockSuspect
+    ? {
+        ...withPin,
+        external_additional_info: {
+          ...(check.external_additional_info ?? {}),
+          clock_suspect: true,
+        },
+      }
+    : withPin;
+}
+
 const prepared = new WeakMap<readonly EngineRule[], PreparedRules>();
 /** The rules compiled for the engine, once per rules array (the cache swaps the array). */
 export function preparedRules(rules: readonly EngineRule[]): PreparedRules {
@@ -281,22 +307,10 @@ export class SaleService {
   }
 
   private async processNow(req: SaleRequest): Promise<SaleOutcome> {
-    const { store, client, link, clock, config } = this.d;
+    const { store, link, clock } = this.d;
     const id = req.check.transaction_id ?? (this.d.newId ? this.d.newId() : uuidv7(clock.now()));
-    const existing = store.ledger.storedCheck(id);
-    if (existing) {
-      const status = store.ledger.status(id);
-      return {
-        ok: true,
-        transaction_id: id,
-        check: existing.document,
-        subtype: status?.subtype ?? 'online',
-        sync: status?.outboxStatus === 'done' ? 'done' : 'queued',
-        clock_suspect: false,
-        repeated: true,
-        local_date: status?.localDate ?? this.today(req.check),
-      };
-    }
+    const repeated = this.repeatOf(id, req.check);
+    if (repeated) return repeated;
     // A voided id is spent: the server has (or will have) it cancelled, so a sale under it
     // would be acknowledged here and cancelled there.
     if (store.ledger.voidOf(id))
@@ -313,76 +327,109 @@ export class SaleService {
     const customerId = req.local?.customerId ?? check.customer_id ?? null;
     if (spends(check) && store.ledger.hasUnsent(customerId, check.vehicle_id ?? null))
       return this.standIn(req, id, check, pin, clockSuspect, false);
-    if (spends(check)) {
-      // The PIN limit holds online too: a locked PIN is not even sent.
-      const attempt = pinAttempt(store, config, check, pin);
-      if (attempt?.locked) return { ok: false, transaction_id: id, error: attempt.locked };
-      // Durable before the request leaves: a till killed before the answer is recorded finds
-      // this at its next start and voids the sale there (recoverOnlineAttempts).
-      store.onlineAttempts.begin(id, clock.now());
-      const online = await client.write(
-        'processCheck',
-        clockSuspect
-          ? {
-              ...check,
-              ...(pin ? { special_account_pin: pin } : {}),
-              external_additional_info: {
-                ...(check.external_additional_info ?? {}),
-                clock_suspect: true,
-              },
-            }
-          : { ...check, ...(pin ? { special_account_pin: pin } : {}) },
-        id,
-        { deadlineMs: config.central.timeouts.online_deadline_ms },
-      );
-      if (online.ok) {
-        attempt?.settle('right');
-        const processed = online.value as EngineCheckResult;
-        // The server's answer is the check; the customer comes from the till's computation
-        // (or, without one, from the cache: no engine run and no PIN verification here).
-        const customerId =
-          req.local?.customerId ??
-          store.assembleContext({ check, mode: 'process', ...scopeOf(store, check) }).customer
-            ?.id ??
-          null;
-        const localDate = this.today(check);
-        this.record(id, 'online', check, processed, customerId, clockSuspect, localDate, {
-          status: 'done',
-          response: processed,
-        });
-        return {
-          ok: true,
-          transaction_id: id,
-          check: processed,
-          subtype: 'online',
-          sync: 'done',
-          clock_suspect: clockSuspect,
-          repeated: false,
-          local_date: localDate,
-        };
-      }
-      const f = online.failure;
-      if (!standsIn(f)) {
-        const error: SaleError =
-          f.kind === 'http'
-            ? {
-                code: f.code,
-                message: f.message,
-                path: f.path,
-                ...(f.details ? { details: f.details as Record<string, unknown> } : {}),
-              }
-            : { code: f.code, message: f.message, path: null };
-        // A definite answer: the server applied nothing.
-        store.onlineAttempts.end(id);
-        const locked = error.code === 'pin-invalid' ? attempt?.settle('wrong') : null;
-        return { ok: false, transaction_id: id, error: locked ?? error };
-      }
-      return this.standIn(req, id, check, pin, clockSuspect, ambiguous(f));
-    }
+    if (spends(check)) return this.processOnline(req, id, check, pin, clockSuspect);
+    return this.queueLocal(req, id, check, pin, clockSuspect);
+  }
 
+  /** A sale recorded before under this id (a repeat tap): answered from the ledger. */
+  private repeatOf(id: string, check: EngineCheck): Sold | null {
+    const { store } = this.d;
+    const existing = store.ledger.storedCheck(id);
+    if (!existing) return null;
+    const status = store.ledger.status(id);
+    return {
+      ok: true,
+      transaction_id: id,
+      check: existing.document,
+      subtype: status?.subtype ?? 'online',
+      sync: status?.outboxStatus === 'done' ? 'done' : 'queued',
+      clock_suspect: false,
+      repeated: true,
+      local_date: status?.localDate ?? this.today(check),
+    };
+  }
+
+  /**
+   * A sale that spends: sent online first with a short deadline. The server's answer is
+   * recorded as done; its refusal is the sale's; a failure that may be the network's
+   * stands in.
+   */
+  private async processOnline(
+    req: SaleRequest,
+    id: string,
+    check: EngineCheck,
+    pin: string | undefined,
+    clockSuspect: boolean,
+  ): Promise<SaleOutcome> {
+    const { store, client, clock, config } = this.d;
+    // The PIN limit holds online too: a locked PIN is not even sent.
+    const attempt = pinAttempt(store, config, check, pin);
+    if (attempt?.locked) return { ok: false, transaction_id: id, error: attempt.locked };
+    // Durable before the request leaves: a till killed before the answer is recorded finds
+    // this at its next start and voids the sale there (recoverOnlineAttempts).
+    store.onlineAttempts.begin(id, clock.now());
+    const online = await client.write('processCheck', onlineBody(check, pin, clockSuspect), id, {
+      deadlineMs: config.central.timeouts.online_deadline_ms,
+    });
+    if (online.ok) {
+      attempt?.settle('right');
+      return this.recordOnline(req, id, check, online.value as EngineCheckResult, clockSuspect);
+    }
+    const f = online.failure;
+    if (standsIn(f)) return this.standIn(req, id, check, pin, clockSuspect, ambiguous(f));
+    const error = refusalOf(f);
+    // A definite answer: the server applied nothing.
+    store.onlineAttempts.end(id);
+    const locked = error.code === 'pin-invalid' ? attempt?.settle('wrong') : null;
+    return { ok: false, transaction_id: id, error: locked ?? error };
+  }
+
+  /** The server's processed check, recorded as done (nothing left to send). */
+  private recordOnline(
+    req: SaleRequest,
+    id: string,
+    check: EngineCheck,
+    processed: EngineCheckResult,
+    clockSuspect: boolean,
+  ): Sold {
+    const { store } = this.d;
+    // The server's answer is the check; the customer comes from the till's computation
+    // (or, without one, from the cache: no engine run and no PIN verification here).
+    const customerId =
+      req.local?.customerId ??
+      store.assembleContext({ check, mode: 'process', ...scopeOf(store, check) }).customer?.id ??
+      null;
+    const localDate = this.today(check);
+    this.record(id, 'online', check, processed, customerId, clockSuspect, localDate, {
+      status: 'done',
+      response: processed,
+    });
+    return {
+      ok: true,
+      transaction_id: id,
+      check: processed,
+      subtype: 'online',
+      sync: 'done',
+      clock_suspect: clockSuspect,
+      repeated: false,
+      local_date: localDate,
+    };
+  }
+
+  /**
+   * A sale that only earns or is paid in cash: computed here (or the till's frozen check)
+   * and queued at once, with its answer kept in the same transaction.
+   */
+  private queueLocal(
+    req: SaleRequest,
+    id: string,
+    check: EngineCheck,
+    pin: string | undefined,
+    clockSuspect: boolean,
+  ): SaleOutcome {
     const local = this.localOf(req, check, pin);
     if (!local.ok) return { ok: false, transaction_id: id, error: local.error };
-    const subtype = link.current === 'offline' ? 'offline' : 'online';
+    const subtype = this.d.link.current === 'offline' ? 'offline' : 'online';
     const processed = {
       ...local.local.processed,
       transaction_id: id,

@@ -5,6 +5,7 @@
 import type { CommandOutput, ErrorResponse, ShiftReport } from '../contract/commands.js';
 import { add, dec, neg, round, sub, toNumber, ZERO, type Dec } from '../money/index.js';
 import type { ShiftCheck, ShiftOperation, ShiftRecord } from '../store/shifts.js';
+import { cashMovementOut } from './cash-movements.js';
 import { refuse } from './command-map.js';
 import type { TerminalPorts } from './ports.js';
 import { shiftOut, type Workflow } from './workflow.js';
@@ -152,7 +153,12 @@ export class ShiftService {
         for (const p of op.payments) pay(p.type, neg(dec(p.amount)));
       }
     }
-    const cash = add(payments.get('cash')?.amount ?? ZERO, this.prepaidCash(s, ops));
+    const moves = store.cashMovements.of(s.id);
+    const cash = [
+      payments.get('cash')?.amount ?? ZERO,
+      this.prepaidCash(s, ops),
+      ...moves.map((m) => (m.kind === 'paid-in' ? dec(m.amount) : neg(dec(m.amount)))),
+    ].reduce(add, ZERO);
     const currency = (store.cache.all('loyalty')[0] as { currency?: string } | undefined)?.currency;
     return {
       shift: shiftOut(s),
@@ -167,6 +173,7 @@ export class ShiftService {
         amount: toNumber(t.amount),
       })),
       bonuses: { added: toNumber(added), redeemed: toNumber(redeemed) },
+      ...(moves.length > 0 ? { cash_movements: moves.map(cashMovementOut) } : {}),
       ...(s.openingCash !== null ? { expected_cash: toNumber(add(dec(s.openingCash), cash)) } : {}),
       unsynced,
       generated_at: new Date(this.p.clock.now()).toISOString(),

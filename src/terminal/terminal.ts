@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Config } from '../contract/config.js';
 import { effectiveTerminalId } from '../contract/config.js';
 import { createDevices, type DeviceSet } from '../devices/registry.js';
-import type { Recognition } from '../devices/recognition.js';
+import type { CatalogLookup, Recognition } from '../devices/recognition.js';
 import { SIMULATOR_DIR } from '../devices/sim/state-file.js';
 import type { Store } from '../store/open.js';
 import { privateDatabaseFile, privateDataDir } from '../store/private-files.js';
@@ -25,6 +25,7 @@ import type { LinkState } from '../sync/connectivity.js';
 import { SyncService } from '../sync/sync-service.js';
 import { AttentionService } from './attention.js';
 import { CardPayments } from './card-payments.js';
+import { CatalogService } from './catalog.js';
 import { CheckoutService } from './checkout.js';
 import type { Handlers } from './command-map.js';
 import { createHandlers, devicesOf, type Services } from './handlers.js';
@@ -40,6 +41,9 @@ import type {
 } from './ports.js';
 import { SaleService } from './sale-service.js';
 import { ReturnsService } from './returns.js';
+import { ReceiptService } from './receipt-service.js';
+import { SalesRecent } from './sales-recent.js';
+import { CashMovementService } from './cash-movements.js';
 import type { SecretStore } from '../config/secret-store.js';
 import { loadOrCreateHashKey, resolveSecret } from './secrets.js';
 import { ShiftService } from './shifts.js';
@@ -198,7 +202,10 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
         log.info('central link', { state });
         emitStatus(o.emit, handlers, log);
       });
-    const devices = o.devices !== undefined ? o.devices : openDevices(o, zvtPassword);
+    // The scanner asks the POS catalogue whether a scan is a good's (bound once it exists).
+    let catalog: CatalogService | null = null;
+    const lookup: CatalogLookup = (b) => catalog?.lists(b) ?? false;
+    const devices = o.devices !== undefined ? o.devices : openDevices(o, zvtPassword, lookup);
     if (devices) cleanups.push(() => devices.close());
 
     const ports: TerminalPorts = {
@@ -216,6 +223,7 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
     };
     let syncRunning = false;
     const { services, cards } = buildServices(ports, () => syncRunning, log);
+    catalog = services.catalog;
     cleanups.push(() => cards.stop());
     const handlers = createHandlers(ports, services);
 
@@ -262,10 +270,15 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
 }
 
 /** The configured devices (simulators' books under the data directory). */
-function openDevices(o: CreateTerminalOptions, zvtPassword: string | undefined): DeviceSet {
+function openDevices(
+  o: CreateTerminalOptions,
+  zvtPassword: string | undefined,
+  catalog: CatalogLookup,
+): DeviceSet {
   const config = o.config;
   return createDevices(config.devices, {
     simulatorDir: join(o.dataDir, SIMULATOR_DIR),
+    catalog,
     ...(config.terminal.recognition ? { recognition: config.terminal.recognition } : {}),
     ...(config.devices.payment
       ? {
@@ -301,15 +314,24 @@ function buildServices(
   // Before any command: a sale a killed run sent online first and never recorded is voided.
   const recovered = sales.recoverOnlineAttempts();
   if (recovered.voided > 0) log.warn('online attempts voided at start', recovered);
-  const checkout = new CheckoutService(ports, cards, sales, (id) => identify.receiptBalances(id));
+  const receipts = new ReceiptService(ports, (id) => {
+    const c = store.cache.customerById(id);
+    return c ? identify.summary(c) : null;
+  });
+  const catalog = new CatalogService(ports);
+  const checkout = new CheckoutService(ports, cards, sales, receipts.printSale, catalog);
   const services: Services = {
     workflow,
     staff: new StaffService(ports, workflow),
     shifts: new ShiftService(ports, workflow),
+    cashMoves: new CashMovementService(ports, workflow),
     identify,
     checkout,
+    catalog,
     sales,
     returns: new ReturnsService(ports, cards),
+    receipts,
+    recent: new SalesRecent(ports),
     cards,
     attention: new AttentionService(ports, workflow, () => cards.busy),
     syncRunning,

@@ -75,6 +75,26 @@ describe('payment flow over ZVT (in memory)', () => {
     expect(w.sim.charges().map((t) => t.amount_cents)).toEqual([3_210]);
   });
 
+  it('takes an operation still on the unit for no crash leftover when a second one starts', async () => {
+    const w = world();
+    closers.push(() => w.unit.close());
+    // The second operation starts while the first one's command is on the line.
+    let second: ReturnType<PaymentFlow['run']> | null = null;
+    w.sim.hooks.onCommand = () => {
+      second ??= w.flow.run({ operation: 'purchase', amount_cents: 1_200, currency: 'EUR' });
+    };
+    const first = await w.flow.run({
+      operation: 'authorize',
+      amount_cents: 3_000,
+      currency: 'EUR',
+    });
+    const other = await second!;
+    expect(first.entry).toMatchObject({ status: 'authorized', receipt_no: 1 });
+    expect(w.journal.entries.get(first.entry.id)?.status).toBe('authorized');
+    expect(other.entry).toMatchObject({ status: 'success', receipt_no: 2 });
+    expect(w.sim.openPreAuthorisations().map((t) => t.receipt_no)).toEqual([1]);
+  });
+
   it('cancels a purchase by reversing its receipt', async () => {
     const w = world();
     closers.push(() => w.unit.close());

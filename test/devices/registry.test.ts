@@ -193,7 +193,7 @@ describe('the printer section reaches the printer driver', () => {
     expect(lines.filter((l) => l.length > 32)).toEqual([]);
     // Nothing is lost by wrapping.
     expect(lines.join(' ')).toContain('Premium unleaded AI-98 with additives');
-    expect(lines.join(' ')).toContain('Recorded offline; confirmed later.');
+    expect(lines.join(' ')).toContain('Stored offline, will be sent.');
   });
 
   it('formats at 42 columns by default', async () => {

@@ -77,8 +77,16 @@ describe('scan recognition', () => {
     expect(recognise(']Q1VEH:AB-123-CD')).toMatchObject({ id: 'AB-123-CD', id_type: 'vehicle' });
   });
 
-  it('turns an EAN-13 loyalty card into a card identifier', () => {
-    expect(recognise(']E02112345678900')).toMatchObject({ id: '2112345678900', id_type: 'card' });
+  it('turns an EAN-13 loyalty card (the store’s own prefix 20) into a card identifier', () => {
+    expect(recognise(']E02012345678903')).toMatchObject({ id: '2012345678903', id_type: 'card' });
+  });
+
+  it('reads the EAN-13 example of devices.md as our in-store weight label, a good', () => {
+    expect(recognise(']E02112345678900')).toEqual({
+      kind: 'goods',
+      barcode: '2112345678900',
+      source: 'scanner',
+    });
   });
 
   it('uses configured patterns first', () => {

@@ -12,7 +12,7 @@ import {
   registration,
   reversal,
 } from '../../src/devices/zvt/messages.js';
-import { panField } from '../../src/devices/zvt/bmp.js';
+import { asciiField, panField, toBcd } from '../../src/devices/zvt/bmp.js';
 
 const hex = (s: string) => parseHex(s) as Uint8Array;
 
@@ -166,5 +166,16 @@ describe('ZVT messages', () => {
       receipt_no: 42,
       pan_masked: '535029******5177',
     });
+  });
+
+  it('reads the authorisation code (3B) and the terminal id (29) for the card slip', () => {
+    const data = Uint8Array.from([
+      0x27,
+      0x00,
+      0x29,
+      ...toBcd('52500001', 4),
+      ...asciiField(0x3b, 'A00007\0\0'),
+    ]);
+    expect(parseStatusInfo(data)).toMatchObject({ terminal_id: 52500001, auth_code: 'A00007' });
   });
 });

@@ -3,11 +3,13 @@ import { parseTyped } from '../../renderer/money.js';
 import {
   formatAge,
   formatAmount,
+  formatDateTime,
   formatDec,
   formatMoney,
   formatQuantity,
   NONE,
 } from '../../renderer/format.js';
+import { dateStyle, numberStyle } from '../../renderer/i18n.js';
 
 describe('formatAmount', () => {
   it('pads an amount to the check digits', () => {
@@ -63,5 +65,49 @@ describe('other formats', () => {
     expect(formatAge(45)).toBe('45 s');
     expect(formatAge(3600 * 5)).toBe('5 h');
     expect(formatAge(null)).toBe(NONE);
+  });
+});
+
+describe('numbers in the language chosen', () => {
+  const de = numberStyle('de');
+
+  it("takes each language's separators from Intl for its locale", () => {
+    expect(numberStyle('de')).toEqual({ decimal: ',', group: '.' });
+    expect(numberStyle('en')).toEqual({ decimal: '.', group: ',' });
+  });
+
+  it('writes German money with a decimal comma and points between thousands', () => {
+    expect(formatMoney(1234567.5, 2, 'EUR', de)).toBe('1.234.567,50 EUR');
+  });
+
+  it('rounds German money on its decimal text, never through a float', () => {
+    expect(formatAmount(1.005, 2, de)).toBe('1,01');
+  });
+
+  it('writes German quantities and exact decimals with a decimal comma', () => {
+    expect(formatQuantity(27.793, undefined, de)).toBe('27,793');
+    expect(formatDec(parseTyped('16.9'), 2, de)).toBe('16,90');
+  });
+});
+
+describe('dates in the language chosen', () => {
+  const at = '2026-11-26T23:05:00Z';
+
+  it('writes a German date and time in the POS time zone', () => {
+    expect(formatDateTime(at, dateStyle('de', 'Europe/Berlin'))).toBe('27.11.2026, 00:05');
+  });
+
+  it('writes an English date day first on a 24-hour clock', () => {
+    expect(formatDateTime(at, dateStyle('en', 'UTC'))).toBe('26/11/2026, 23:05');
+  });
+
+  it("uses the browser's zone when the POS zone is unknown or not a zone", () => {
+    expect(dateStyle('de', null).timeZone).toBeUndefined();
+    expect(dateStyle('de', 'Mars/Olympus_Mons').timeZone).toBeUndefined();
+  });
+
+  it('shows a dash for a missing date and an unreadable one as sent', () => {
+    expect(formatDateTime(null, dateStyle('de'))).toBe(NONE);
+    expect(formatDateTime('yesterday', dateStyle('de'))).toBe('yesterday');
   });
 });

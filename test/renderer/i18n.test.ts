@@ -3,13 +3,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { errorKey, MESSAGE_KEYS, translator } from '../../renderer/i18n.js';
+import { errorKey, LANGUAGES, MESSAGE_KEYS, TABLES, translator } from '../../renderer/i18n.js';
 
 const root = join(import.meta.dirname, '../../renderer');
 
+/** The renderer's code, without the tables themselves (renderer/i18n/). */
 function sources(): string[] {
   return readdirSync(root, { recursive: true, encoding: 'utf8' })
-    .filter((f) => /\.tsx?$/.test(f) && !f.startsWith('dist'))
+    .filter((f) => /\.tsx?$/.test(f) && !f.startsWith('dist') && !f.startsWith('i18n/'))
     .map((f) => readFileSync(join(root, f), 'utf8'));
 }
 
@@ -30,9 +31,7 @@ describe('the translation table', () => {
   });
 
   it('uses every key it has', () => {
-    const all = sources()
-      .join('\n')
-      .replace(/^const en = \{[\s\S]*?^\} as const/m, '');
+    const all = sources().join('\n');
     const unused = MESSAGE_KEYS.filter((k) => {
       if (k.startsWith('error.')) return false; // reached through errorKey(code)
       if (k.startsWith('coupon-error.')) return false; // reached through couponErrorKey(code)
@@ -50,5 +49,33 @@ describe('the translation table', () => {
   it('finds the text of a known error code only', () => {
     expect(errorKey('pin-invalid')).toBe('error.pin-invalid');
     expect(errorKey('something-new')).toBeUndefined();
+  });
+});
+
+/** The `{parameters}` of a text, sorted (a repeated one counts each time). */
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+describe.each(LANGUAGES.filter((l) => l.code !== 'en'))('the $name table', ({ code }) => {
+  const table: Readonly<Record<string, string>> = TABLES[code];
+
+  it('has every key of the English table and no other', () => {
+    expect(Object.keys(table).sort()).toEqual([...MESSAGE_KEYS].sort());
+  });
+
+  it('keeps the parameters of each English text', () => {
+    const differ = MESSAGE_KEYS.filter(
+      (k) => placeholders(table[k] ?? '').join() !== placeholders(TABLES.en[k]).join(),
+    );
+    expect(differ).toEqual([]);
+  });
+
+  it('has no empty text', () => {
+    expect(MESSAGE_KEYS.filter((k) => (table[k] ?? '').trim() === '')).toEqual([]);
+  });
+});
+
+describe('the German texts', () => {
+  it('fill their parameters like the English ones', () => {
+    expect(translator('de')('header.shift', { n: 3 })).toBe('Schicht 3');
   });
 });

@@ -3,7 +3,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { add, cmp, dec, div, parseTyped, sub, toFixed, toNumber } from '../../renderer/money.js';
+import { numberStyle } from '../../renderer/i18n.js';
+import {
+  add,
+  cmp,
+  dec,
+  div,
+  parseTyped,
+  sub,
+  toFixed,
+  toNumber,
+  typedText,
+} from '../../renderer/money.js';
 
 const d = (s: string) => {
   const v = parseTyped(s);
@@ -12,8 +23,8 @@ const d = (s: string) => {
 };
 
 describe('what a cashier types', () => {
-  it('parses a comma as the decimal separator', () => {
-    expect(toFixed(d('12,50'))).toBe('12.50');
+  it('refuses a comma where the point is the decimal separator', () => {
+    expect(parseTyped('12,50')).toBeNull();
   });
 
   it('refuses text that is not a plain decimal', () => {
@@ -28,6 +39,48 @@ describe('what a cashier types', () => {
     expect(toFixed(d('-.5'))).toBe('-0.5');
     expect(toFixed(d('5.'))).toBe('5');
     expect(toFixed(d(' +3 '))).toBe('3');
+  });
+});
+
+describe('what a cashier types in German', () => {
+  const de = numberStyle('de');
+  const read = (text: string) => {
+    const v = parseTyped(text, de);
+    return v && toFixed(v);
+  };
+
+  it('reads a comma as the decimal separator', () => {
+    expect(read('12,50')).toBe('12.50');
+    expect(read(',5')).toBe('0.5');
+  });
+
+  it('reads points between groups of three digits as thousands separators', () => {
+    expect(read('1.234,50')).toBe('1234.50');
+    expect(read('1.234.567')).toBe('1234567');
+  });
+
+  it('refuses a point anywhere else rather than guess what it means', () => {
+    expect(read('12.50')).toBeNull();
+    expect(read('1.23')).toBeNull();
+    expect(read('1234.567')).toBeNull();
+    expect(read('1,234.5')).toBeNull();
+    expect(read('1,2,3')).toBeNull();
+  });
+
+  it('writes a value back into a field with a decimal comma and no groups', () => {
+    expect(typedText(dec('1234.5'), de)).toBe('1234,5');
+  });
+});
+
+describe('what a cashier types in English', () => {
+  const en = numberStyle('en');
+
+  it('reads commas between groups of three digits as thousands separators', () => {
+    expect(toFixed(parseTyped('1,234.50', en)!)).toBe('1234.50');
+  });
+
+  it('refuses a comma anywhere else', () => {
+    expect(parseTyped('12,50', en)).toBeNull();
   });
 });
 

@@ -252,7 +252,7 @@ describe('other inputs', () => {
 
   it('opens a shift with or without counted cash', () => {
     expect(shiftOpenInput(initialState())).toEqual({ input: {} });
-    expect(shiftOpenInput(run(initialState(), ...typed({ 'opening-cash': '100,50' })))).toEqual({
+    expect(shiftOpenInput(run(initialState(), ...typed({ 'opening-cash': '100.50' })))).toEqual({
       input: { opening_cash: 100.5 },
     });
     expect(shiftOpenInput(run(initialState(), ...typed({ 'opening-cash': '-1' })))).toEqual({

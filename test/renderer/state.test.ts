@@ -393,12 +393,12 @@ describe('payment', () => {
       type: 'tender-add',
     });
     expect(toFixed(remaining(s)!)).toBe('16.90');
-    expect(s.form['tender-amount']).toBe('16.9');
+    expect(s.form['tender-amount']).toBe('16.90');
     s = run(s, ...typed({ 'tender-type': 'bank-card' }), { type: 'tender-add' });
     expect(toFixed(remaining(s)!)).toBe('0.00');
     expect(s.payment.tenders).toEqual([
       { type: 'cash', amount: '10.10' },
-      { type: 'bank-card', amount: '16.9' },
+      { type: 'bank-card', amount: '16.90' },
     ]);
   });
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ACTION_GROUPS, type Action } from '../../renderer/actions.js';
-import { numberStyle, translator } from '../../renderer/i18n.js';
+import { dateStyle, numberStyle, translator } from '../../renderer/i18n.js';
 import { initialState, type Event, type State } from '../../renderer/state.js';
 import { reduce } from '../../renderer/reduce.js';
 import { view } from '../../renderer/views/page.js';
@@ -25,7 +25,7 @@ import { byTestId, elements, textOf, tree, type El } from './tree.js';
 
 const run = (s: State, ...events: Event[]) => events.reduce(reduce, s);
 const render = (s: State, act: (a: Action) => void = () => undefined): El =>
-  tree(view(s, translator('en'), numberStyle('en'), act));
+  tree(view(s, translator('en'), numberStyle('en'), dateStyle('en', 'UTC'), act));
 
 const manager = status({ staff: { ...status().staff!, roles: ['manager'] }, attention: 2 });
 
@@ -118,6 +118,17 @@ function screens(): Record<string, State> {
           },
         ],
         cash: { given: 30, change: 3 },
+        receipt: {
+          width: 42,
+          rows: [
+            { kind: 'drawer', pin: 2 },
+            { kind: 'text', text: 'Demo Station Nord', align: 'center', bold: false, large: false },
+            { kind: 'text', text: 'TOTAL    27.00', align: 'left', bold: true, large: true },
+            { kind: 'barcode', symbology: 'CODE128', data: 'T01-000001' },
+            { kind: 'qr', data: 'https://fb.example/dn' },
+            { kind: 'cut' },
+          ],
+        },
       }),
     },
   );
@@ -316,6 +327,18 @@ describe('views', () => {
     const tree = render(all.receipt!);
     expect(textOf(byTestId(tree, 'receipt-cash-given')!)).toContain('30.00');
     expect(textOf(byTestId(tree, 'receipt-change')!)).toContain('3.00');
+  });
+
+  it('draw the receipt as printed, row by row, from the bytes the terminal decoded', () => {
+    const tree = render(all.receipt!);
+    const row = (i: number) => byTestId(tree, `receipt-paper-${i}`)!;
+    expect(textOf(row(0))).toBe('[cash drawer opened]');
+    expect(textOf(row(1))).toBe('Demo Station Nord');
+    expect(row(1).attrs.class).toContain('align-center');
+    expect(row(2).attrs.class).toContain('large');
+    expect(textOf(row(3))).toBe('[CODE128 barcode: T01-000001]');
+    expect(textOf(row(4))).toBe('[QR code: https://fb.example/dn]');
+    expect(textOf(row(5))).toBe('- - - cut - - -');
   });
 
   it('say in words why an offer found no item or found its items taken (engine.md 17.9)', () => {

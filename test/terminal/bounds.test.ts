@@ -107,7 +107,8 @@ describe('the findings of the review are refused, naming the field', () => {
 
   it('accepts a price with more digits than its field (used exactly, engine.md 17.2)', async () => {
     const calc = await t.ok('check-calc', {
-      check: { check_items: [item('WTR-1', 3, { price: 1.759 })] },
+      // Another price than the catalogue's is a line by hand: it needs its reason.
+      check: { check_items: [item('WTR-1', 3, { price: 1.759, manual_reason: 'priced by hand' })] },
     });
     expect(calc.check.check_items?.[0]?.amount).toBe(5.28); // 5.277 rounded once
   });

@@ -124,4 +124,30 @@ describe('the agent API over the embedded default', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('answers catalog-search over HTTP: goods by words, a scanned barcode as its line', async () => {
+    const dir = tempDir('lt-agent-catalog-');
+    try {
+      const { code } = await withAgent(dir, async (agent) => {
+        await post(agent, 'staff-sign-in', { auth_code: DEMO.authCodes.cashier });
+        for (let i = 0; i < 100; i++) {
+          const st = await post(agent, 'status', {});
+          if (st.json.sync?.last_pull_at) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        const words = await post(agent, 'catalog-search', { query: 'water' });
+        expect(words.status).toBe(200);
+        expect(words.json.goods.map((g: Json) => g.code)).toEqual(['WTR-1']);
+        const scanned = await post(agent, 'catalog-search', { barcode: ']E02100042004566' });
+        expect(scanned.json.scanned.line).toEqual({
+          code: 'CHS-1',
+          quantity: 0.456,
+          barcode: '2100042004566',
+        });
+      });
+      expect(code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -188,6 +188,7 @@ const aboveCashier: Partial<Record<CommandName, Record<string, unknown>>> = {
     lines: [{ index: 0, quantity: 1 }],
   },
   'attention-resolve': { id: ANY },
+  'cash-movement': { kind: 'paid-out', amount: 5, reason: 'window cleaner' },
   'check-calc': { check: manualPick },
   'sale-process': { transaction_id: uuidv7(Date.now()), check: manualPick },
 };

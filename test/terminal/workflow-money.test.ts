@@ -169,7 +169,10 @@ describe('goods counted in pieces', () => {
       'check-calc',
       {
         check: {
-          check_items: [item('WTR-1', 1), item('X-1', 2.5, { price: 2, whole_number: 1 })],
+          check_items: [
+            item('WTR-1', 1),
+            item('X-1', 2.5, { price: 2, whole_number: 1, manual_reason: 'not listed yet' }),
+          ],
         },
       },
       'invalid-input',

@@ -1,6 +1,7 @@
 // The payment slice's reducer: opening the payment, the method and the split, and the answer
 // of `sale-process` or `sale-status` (a committed sale shows its receipt).
-import { cmp, dec, toFixed, toNumber } from '../../money.js';
+import { numberStyle } from '../../i18n.js';
+import { cmp, dec, toFixed, typedText } from '../../money.js';
 import { isDec, positive } from '../../requests.js';
 import type { Reducer, State } from '../../state.js';
 import { fail, field, go, withForm, withMessage } from '../frame/state.js';
@@ -24,7 +25,8 @@ export const payment: Reducer<PaymentEvent> = {
     const transactionId = state.payment.transactionId ?? event.transactionId;
     const amount = state.sale.calc.check?.amount_to_pay;
     const next = withForm(withPayment(state, { transactionId }), {
-      'tender-amount': amount === undefined ? '' : toFixed(dec(amount)),
+      'tender-amount':
+        amount === undefined ? '' : typedText(dec(amount), numberStyle(state.settings.language)),
       'cash-given': '',
     });
     return go(next, 'payment');
@@ -45,19 +47,20 @@ export const payment: Reducer<PaymentEvent> = {
   },
   'tender-add': (state) => {
     const type = field(state, 'tender-type') === 'bank-card' ? 'bank-card' : 'cash';
-    const amount = positive(field(state, 'tender-amount'));
+    const num = numberStyle(state.settings.language);
+    const amount = positive(field(state, 'tender-amount'), num);
     if (!isDec(amount)) return fail(state, { 'tender-amount': amount });
     const left = remaining(state);
     if (left !== null && cmp(amount, left) > 0) {
       return fail(state, { 'tender-amount': 'validation.over-remaining' });
     }
-    const tender: Tender = { type, amount: field(state, 'tender-amount').trim().replace(',', '.') };
+    const tender: Tender = { type, amount: toFixed(amount) };
     const next = {
       ...withPayment(state, { tenders: [...state.payment.tenders, tender] }),
       fieldErrors: {},
     };
     const rest = remaining(next);
-    return withForm(next, { 'tender-amount': rest === null ? '' : String(toNumber(rest)) });
+    return withForm(next, { 'tender-amount': rest === null ? '' : typedText(rest, num) });
   },
   'tender-remove': (state, event) =>
     withPayment(state, { tenders: state.payment.tenders.filter((_, i) => i !== event.index) }),

@@ -1,6 +1,7 @@
 // Paying the sale: the transaction id (made before the first attempt, kept for every retry),
 // the parts of a split, and whether `sale-process` went unanswered. The method and account
 // are the draft's (sale slice): the engine prices for them.
+import { numberStyle } from '../../i18n.js';
 import { ZERO, add, cmp, parseTyped, sub, type Dec } from '../../money.js';
 import type { State } from '../../state.js';
 import type { ErrorBody, SaleResult, SaleStatus, TransactionPaymentType } from '../../types.js';
@@ -92,7 +93,7 @@ export function remaining(state: State): Dec | null {
 
 /** Change for the cash the customer handed over, when it covers the cash part. */
 export function change(state: State): Dec | null {
-  const given = parseTyped(field(state, 'cash-given'));
+  const given = parseTyped(field(state, 'cash-given'), numberStyle(state.settings.language));
   if (given === null) return null;
   const { tenders } = state.payment;
   const cash = tenders.filter((t) => t.type === 'cash');

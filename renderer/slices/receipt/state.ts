@@ -13,6 +13,8 @@ export interface Receipt {
   receiptPrinted: boolean | null;
   /** The cash handed over and the change, as the terminal recorded them. */
   cash?: SaleResult['cash'];
+  /** The receipt as printed: the ESC/POS bytes sent, decoded by the terminal. */
+  preview?: SaleResult['receipt'];
 }
 
 export interface ReceiptState {
@@ -36,6 +38,7 @@ export function receiptOf(result: SaleResult): Receipt {
     sync: result.sync,
     receiptPrinted: result.receipt_printed,
     ...(result.cash ? { cash: result.cash } : {}),
+    ...(result.receipt ? { preview: result.receipt } : {}),
   };
 }
 

@@ -1,4 +1,6 @@
 // The refund slice's reducer.
+import { numberStyle } from '../../i18n.js';
+import { dec, typedText } from '../../money.js';
 import type { Form, Reducer, State } from '../../state.js';
 import { go, withForm, withMessage } from '../frame/state.js';
 import { initialRefund, type RefundEvent, type RefundState } from './state.js';
@@ -30,7 +32,8 @@ export const refund: Reducer<RefundEvent> = {
   'refund-all': (state) => {
     const items = state.refund.sale?.check.check_items ?? [];
     const form: Form = {};
-    items.forEach((it, i) => (form[`refund-qty-${i}`] = String(it.quantity)));
+    const num = numberStyle(state.settings.language);
+    items.forEach((it, i) => (form[`refund-qty-${i}`] = typedText(dec(it.quantity), num)));
     return withForm(state, form);
   },
   'refund-started': (state, event) =>

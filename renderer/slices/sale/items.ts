@@ -1,6 +1,6 @@
 // Item lines from what the cashier typed: goods, or fuel prepaid by amount or by litres, and
 // goods scanned twice merged into one line. Pure, like the reducer that uses them.
-import type { MessageKey } from '../../i18n.js';
+import { numberStyle, type MessageKey } from '../../i18n.js';
 import { add, dec, div, toNumber, type Dec } from '../../money.js';
 import { isDec, positive } from '../../requests.js';
 import type { State } from '../../state.js';
@@ -15,19 +15,20 @@ export function itemFromForm(state: State): { line: CheckItemRequest } | { error
   const code = field(state, 'item-code').trim();
   const title = field(state, 'item-title').trim();
   if (code === '') errors['item-code'] = 'validation.required';
-  const price = positive(field(state, 'item-price'), kind === 'goods');
+  const num = numberStyle(state.settings.language);
+  const price = positive(field(state, 'item-price'), num, kind === 'goods');
   if (!isDec(price)) errors['item-price'] = price;
 
   let quantity: Dec | MessageKey;
   let amount: Dec | null = null;
   if (kind === 'fuel-amount') {
-    const a = positive(field(state, 'item-amount'));
+    const a = positive(field(state, 'item-amount'), num);
     if (!isDec(a)) errors['item-amount'] = a;
     else amount = a;
     // litres the prepaid amount buys at the list price; the engine recalculates on discount
     quantity = isDec(a) && isDec(price) ? div(a, price, 3) : 'validation.required'; // price > 0 here
   } else {
-    quantity = positive(field(state, 'item-quantity'));
+    quantity = positive(field(state, 'item-quantity'), num);
     if (!isDec(quantity)) errors['item-quantity'] = quantity;
   }
   if (Object.keys(errors).length > 0 || !isDec(quantity) || !isDec(price)) return { errors };

@@ -2,7 +2,8 @@
 // the price (bonuses, coupons, the manual rules a senior cashier picks), and the `check-calc`
 // that prices every change of the draft. `withDraft` and `freshSale` are what the other
 // slices change the sale with.
-import { add, cmp, dec, toFixed, toNumber, ZERO } from '../../money.js';
+import { numberStyle } from '../../i18n.js';
+import { add, cmp, dec, toFixed, toNumber, typedText, ZERO } from '../../money.js';
 import { isDec, positive } from '../../requests.js';
 import type { Reducer, State } from '../../state.js';
 import type { CheckItemRequest } from '../../types.js';
@@ -140,16 +141,20 @@ export const sale: Reducer<SaleEvent> = {
   'bonuses-apply': (state) => {
     const text = field(state, 'bonuses').trim();
     if (text === '') return withDraft(state, { ...state.sale.draft, bonuses: '' });
-    const d = positive(text, true);
+    const d = positive(text, numberStyle(state.settings.language), true);
     if (!isDec(d)) return fail(state, { bonuses: d });
     if (!state.sale.draft.customer) return fail(state, { bonuses: 'validation.customer-first' });
-    return withDraft(state, { ...state.sale.draft, bonuses: text.replace(',', '.') });
+    return withDraft(state, { ...state.sale.draft, bonuses: toFixed(d) });
   },
   'bonuses-max': (state) => {
     const c = state.sale.draft.customer;
     if (!c) return fail(state, { bonuses: 'validation.customer-first' });
-    const text = toFixed(dec(c.bonuses.available));
-    return withDraft(withForm(state, { bonuses: text }), { ...state.sale.draft, bonuses: text });
+    const all = dec(c.bonuses.available);
+    const text = typedText(all, numberStyle(state.settings.language));
+    return withDraft(withForm(state, { bonuses: text }), {
+      ...state.sale.draft,
+      bonuses: toFixed(all),
+    });
   },
   'bonuses-clear': (state) =>
     withDraft(withForm(state, { bonuses: '' }), { ...state.sale.draft, bonuses: '' }),

@@ -153,6 +153,11 @@ export function enterMode(state: State) {
   return state.sale.calc.check?.pos?.check_item_enter_mode ?? 'without-limits';
 }
 
+/** The POS's time zone (CheckPos `time_zone`) once a calculation told it; else null. */
+export function posTimeZone(state: State): string | null {
+  return state.sale.calc.check?.pos?.time_zone ?? null;
+}
+
 /** The check's money digits (default 2, engine.md 1). */
 export function amountDigits(check: CheckResponse | null | undefined): number {
   return check?.amount_decimal_digits ?? 2;

@@ -1,11 +1,11 @@
-// The receipt printer: sends a rendered receipt and asks the printer's real-time status first,
+// The receipt printer: sends an encoded receipt and asks the printer's real-time status first,
 // so a silent or unplugged printer is reported before the cashier waits for paper.
+import type { ReceiptDocumentInput } from '../../contract/receipt.js';
 import { Inbox } from '../inbox.js';
 import type { ByteLink } from '../link.js';
 import { Mutex } from '../mutex.js';
 import { statusRequest } from './commands.js';
-import { renderReceipt, type ReceiptSchema } from './receipt.js';
-import type { z } from 'zod';
+import { renderReceipt } from './receipt.js';
 
 export interface PrinterStatus {
   online: boolean;
@@ -16,7 +16,8 @@ export interface PrinterStatus {
 export class EscPosPrinter {
   private readonly link: ByteLink;
   private readonly statusMs: number;
-  private readonly width: number;
+  /** The line width in columns (`printer.line_width`) the receipt is laid out at. */
+  readonly width: number;
   private readonly answers = new Inbox<number>();
   private readonly mutex = new Mutex();
   private readonly off: () => void;
@@ -46,8 +47,15 @@ export class EscPosPrinter {
     return { online: (byte & 0x93) === 0x12 && (byte & 0x08) === 0, byte };
   }
 
-  print(receipt: z.input<typeof ReceiptSchema>): Promise<void> {
+  /** Encodes the receipt at this printer's width and sends it; resolves to the bytes sent. */
+  async print(receipt: ReceiptDocumentInput): Promise<Uint8Array> {
     const bytes = renderReceipt(receipt, this.width);
+    await this.send(bytes);
+    return bytes;
+  }
+
+  /** Sends encoded bytes after a status check; an offline or silent printer rejects. */
+  send(bytes: Uint8Array): Promise<void> {
     return this.mutex.run(async () => {
       const s = await this.statusLocked();
       if (!s.online) throw new Error(`printer offline (status ${s.byte.toString(16)})`);

@@ -1,44 +1,17 @@
-// The receipt layout: lines, discounts and bonuses by rule, balances after the sale, the
-// transaction id, an offline mark when stood in, and the feedback QR or URL when asked for.
-// Amounts arrive formatted (src/money formats them); the printer never computes money.
-import { z } from 'zod';
-import { CustomerFeedbackPrintOnCheck } from '../../contract/enums.js';
+// The receipt layout: one ESC/POS encoder of the receipt document (src/contract/receipt.ts):
+// the heading (COPY on a reprint, the offline mark), store and POS, terminal, time, cashier,
+// lines with each rule's discount and bonuses, services, the discounts by rule, the total,
+// taxes by rate, payments with what they name, cash given and change, card slips, bonuses and
+// balances, coupons (each emitted one with its barcode, or a QR when its code is too long for
+// one), the transaction id, the offline note, the feedback QR or URL; the drawer's pulse first
+// when cash was tendered. Amounts arrive formatted (src/money); the printer never computes money.
+import {
+  ReceiptDocument,
+  type ReceiptDocumentInput,
+  type ReceiptDocument as Doc,
+} from '../../contract/receipt.js';
 import { concatBytes } from '../bytes.js';
 import * as c from './commands.js';
-
-const RuleAmount = z.strictObject({ rule: z.string(), amount: z.string() });
-
-export const ReceiptSchema = z.strictObject({
-  header: z.array(z.string()).default([]),
-  items: z.array(
-    z.strictObject({
-      title: z.string(),
-      quantity: z.string(),
-      price: z.string(),
-      amount: z.string(),
-      discounts: z.array(RuleAmount).default([]),
-      bonuses: z.array(RuleAmount).default([]),
-    }),
-  ),
-  total: z.string(),
-  /** Payments: cash, card (masked), bonuses, special account. */
-  payments: z.array(z.strictObject({ title: z.string(), amount: z.string() })).default([]),
-  discounts_total: z.string().optional(),
-  bonuses_added: z.string().optional(),
-  balances: z.array(z.strictObject({ title: z.string(), value: z.string() })).default([]),
-  transaction_id: z.string(),
-  /** The sale was stood in offline and awaits the central service. */
-  offline: z.boolean().default(false),
-  feedback: z
-    .strictObject({
-      print: CustomerFeedbackPrintOnCheck,
-      url: z.string(),
-      message: z.string().optional(),
-    })
-    .optional(),
-  footer: z.array(z.string()).default([]),
-});
-export type Receipt = z.infer<typeof ReceiptSchema>;
 
 /**
  * A label and a right-aligned value in `width` columns; the label is cut to make room. A value
@@ -73,54 +46,165 @@ export function wrap(text: string, width: number): string[] {
   return lines;
 }
 
-/** Renders a receipt; every line fits `width` columns but the transaction line (see below). */
-export function renderReceipt(input: z.input<typeof ReceiptSchema>, width = 42): Uint8Array {
-  const r = ReceiptSchema.parse(input);
-  const out: Uint8Array[] = [c.init()];
-  const text = (s: string) => out.push(...wrap(s, width).map(c.line));
-  const cols = (left: string, right: string) =>
-    out.push(...columns(left, right, width).map(c.line));
-  if (r.offline) {
-    out.push(c.align('center'), c.bold(true));
-    text('*** OFFLINE ***');
-    out.push(c.bold(false));
+/** Where the layout writes: lines of text at the width, and raw commands between them. */
+class Paper {
+  readonly out: Uint8Array[] = [c.init()];
+  readonly width: number;
+  constructor(width: number) {
+    this.width = width;
   }
-  if (r.header.length) {
-    out.push(c.align('center'));
-    for (const h of r.header) text(h);
+  raw(...bytes: Uint8Array[]): void {
+    this.out.push(...bytes);
   }
-  out.push(c.align('left'));
+  /** Free text, wrapped; an indented text keeps its indent on every line. */
+  text(s: string): void {
+    const indent = /^ */.exec(s)?.[0] ?? '';
+    const room = Math.max(1, this.width - indent.length);
+    this.out.push(...wrap(s.slice(indent.length), room).map((l) => c.line(indent + l)));
+  }
+  cols(left: string, right: string): void {
+    this.out.push(...columns(left, right, this.width).map(c.line));
+  }
+  /** A rule's part: with its amount on the right, or its name alone (wrapped, never cut). */
+  part(label: string, amount: string | null, sign: '-' | '+'): void {
+    if (amount === null) this.text(label);
+    else this.cols(label, `${sign}${amount}`);
+  }
+  rule(): void {
+    this.out.push(c.line('-'.repeat(this.width)));
+  }
+  centered(fn: () => void): void {
+    this.raw(c.align('center'));
+    fn();
+    this.raw(c.align('left'));
+  }
+}
+
+/** A QR or, when the code is short printable ASCII, a CODE128 barcode a till's scanner reads. */
+function symbolOf(code: string): Uint8Array {
+  return code.length <= c.BARCODE_MAX && /^[\x20-\x7e]+$/.test(code) ? c.barcode(code) : c.qr(code);
+}
+
+function heading(p: Paper, r: Doc): void {
+  p.centered(() => {
+    if (r.copy) {
+      p.raw(c.bold(true), c.size(2, 2));
+      p.text('COPY');
+      p.raw(c.size(1, 1), c.bold(false));
+    }
+    if (r.offline) {
+      p.raw(c.bold(true));
+      p.text('*** OFFLINE ***');
+      p.raw(c.bold(false));
+    }
+    for (const h of r.header) p.text(h);
+  });
+  if (r.terminal) p.text(`Terminal: ${r.terminal}`);
+  if (r.time) p.text(`Date: ${r.time}`);
+  if (r.cashier) p.text(`Cashier: ${r.cashier}`);
+  if (r.customer) p.text(`Customer: ${r.customer}`);
+  p.rule();
+}
+
+function lines(p: Paper, r: Doc): void {
   for (const it of r.items) {
-    text(it.title);
-    cols(`  ${it.quantity} x ${it.price}`, it.amount);
-    for (const d of it.discounts) cols(`  - ${d.rule}`, `-${d.amount}`);
-    for (const b of it.bonuses) cols(`  + ${b.rule}`, `+${b.amount} pts`);
+    p.text(it.title);
+    p.cols(`  ${it.quantity}${it.unit ? ` ${it.unit}` : ''} x ${it.price}`, it.amount);
+    for (const d of it.discounts) p.part(`  - ${d.rule}`, d.amount, '-');
+    if (it.discount_total) p.cols('  Line discount', `-${it.discount_total}`);
+    for (const b of it.bonuses) p.part(`  + ${b.rule}`, b.amount, '+');
+    if (it.bonuses_total) p.cols('  Line bonuses', `+${it.bonuses_total}`);
   }
-  out.push(c.line('-'.repeat(width)));
-  if (r.discounts_total) cols('Discounts', `-${r.discounts_total}`);
+  p.rule();
+  for (const s of r.services) p.cols(s.title, s.amount);
+  if (r.discounts.length) {
+    p.text('Discounts:');
+    for (const d of r.discounts) p.part(`  ${d.rule}`, d.amount, '-');
+  }
+  if (r.discount_total) p.cols('Discounts total', `-${r.discount_total}`);
   // Double height only: the width in columns stays the same.
-  out.push(c.bold(true), c.size(1, 2));
-  cols('TOTAL', r.total);
-  out.push(c.size(1, 1), c.bold(false));
-  for (const p of r.payments) cols(p.title, p.amount);
-  if (r.bonuses_added) cols('Bonuses earned', r.bonuses_added);
-  if (r.balances.length) {
-    text('Balances after this sale:');
-    for (const b of r.balances) cols(`  ${b.title}`, b.value);
+  p.raw(c.bold(true), c.size(1, 2));
+  p.cols('TOTAL', r.total);
+  p.raw(c.size(1, 1), c.bold(false));
+  for (const t of r.taxes) {
+    const rate = t.rate === undefined ? '' : ` ${t.rate}%`;
+    const how = t.exempt ? ' exempt' : t.included ? ' incl.' : ' added';
+    p.cols(`${t.title}${rate}${how}`, t.amount);
   }
+}
+
+function payments(p: Paper, r: Doc): void {
+  for (const pay of r.payments) {
+    p.cols(pay.title, pay.amount);
+    for (const d of pay.details) p.text(`  ${d}`);
+  }
+  if (r.cash) {
+    p.cols('Cash given', r.cash.given);
+    p.cols('Change', r.cash.change);
+  }
+  for (const s of r.card_slips) {
+    p.rule();
+    p.cols(s.title, s.amount);
+    if (s.pan) p.cols('  Card', s.pan);
+    if (s.auth_code) p.cols('  Auth. code', s.auth_code);
+    if (s.terminal_id) p.cols('  Terminal ID', s.terminal_id);
+    if (s.receipt_no) p.cols('  Receipt no.', s.receipt_no);
+    if (s.trace_no) p.cols('  Trace no.', s.trace_no);
+    p.text(`  ${s.result}`);
+  }
+}
+
+function loyalty(p: Paper, r: Doc): void {
+  const b = r.bonuses;
+  if (b?.spent) p.cols('Bonuses spent', b.spent);
+  if (b?.earned) p.cols('Bonuses earned', b.earned);
+  if (b?.balance) p.cols('Bonus balance', b.balance);
+  if (r.balances.length) {
+    p.text('Balances after this sale:');
+    for (const x of r.balances) p.cols(`  ${x.title}`, x.value);
+  }
+  if (r.coupons_redeemed.length) {
+    p.text('Coupons redeemed:');
+    for (const x of r.coupons_redeemed) p.text(`  ${x.code}${x.title ? ` ${x.title}` : ''}`);
+  }
+  for (const x of r.coupons_emitted) {
+    p.rule();
+    p.centered(() => {
+      p.text(`Your coupon${x.title ? `: ${x.title}` : ''}`);
+      p.text(x.code === null ? 'Code to follow' : `Code ${x.code}`);
+      if (x.expire) p.text(`Valid until ${x.expire}`);
+      if (x.code !== null) p.raw(symbolOf(x.code), c.feed());
+    });
+  }
+}
+
+function closing(p: Paper, r: Doc): void {
   // Kept on one line so the id is read (and searched) whole; a UUID makes it 48 columns, and a
   // narrower printer breaks it itself.
-  out.push(c.line(''), c.line(`Transaction ${r.transaction_id}`));
-  if (r.offline) text('Recorded offline; confirmed later.');
-  if (r.feedback && r.feedback.print !== 'none') {
-    out.push(c.align('center'));
-    if (r.feedback.message) text(r.feedback.message);
-    if (r.feedback.print === 'qr-code' || r.feedback.print === 'all')
-      out.push(c.qr(r.feedback.url), c.feed());
-    if (r.feedback.print === 'url' || r.feedback.print === 'all') text(r.feedback.url);
-    out.push(c.align('left'));
+  p.raw(c.line(''), c.line(`Transaction ${r.transaction_id}`));
+  if (r.offline) p.text('Stored offline, will be sent.');
+  const f = r.feedback;
+  if (f && f.print !== 'none') {
+    p.centered(() => {
+      if (f.message) p.text(f.message);
+      if (f.print === 'qr-code' || f.print === 'all') p.raw(c.qr(f.url), c.feed());
+      if (f.print === 'url' || f.print === 'all') p.text(f.url);
+    });
   }
-  for (const f of r.footer) text(f);
-  out.push(c.feed(), c.feed(), c.feed(), c.cut());
-  return concatBytes(out);
+  for (const x of r.footer) p.text(x);
+  p.raw(c.feed(), c.feed(), c.feed(), c.cut());
+}
+
+/** Encodes a receipt; every line fits `width` columns but the transaction line (see above). */
+export function renderReceipt(input: ReceiptDocumentInput, width = 42): Uint8Array {
+  const r = ReceiptDocument.parse(input);
+  const p = new Paper(width);
+  // The drawer opens as the receipt starts; a copy moves no cash.
+  if (r.drawer && !r.copy) p.raw(c.drawerPulse());
+  heading(p, r);
+  lines(p, r);
+  payments(p, r);
+  loyalty(p, r);
+  closing(p, r);
+  return concatBytes(p.out);
 }

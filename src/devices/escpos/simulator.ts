@@ -1,5 +1,6 @@
-// A receipt printer: decodes what it is sent into receipts (text lines and QR data) and
-// answers the real-time status request.
+// A receipt printer: decodes what it is sent into receipts (text lines, QR and barcode data,
+// the drawer's pulses) and answers the real-time status request. The cash drawer it drives
+// counts its openings.
 import type { ByteLink } from '../link.js';
 import { FaultyWriter, type FaultSwitches, noFaults } from '../sim/faults.js';
 import type { Simulator } from '../sim/host.js';
@@ -8,16 +9,23 @@ import { decodeEscPosPrefix, type EscPosCommand } from './decode.js';
 export interface PrintedReceipt {
   lines: string[];
   qr: string[];
+  barcodes: string[];
+  /** Drawer pulses (ESC p) among this receipt's commands. */
+  drawer: number;
   commands: EscPosCommand[];
 }
+
+const blank = (): PrintedReceipt => ({ lines: [], qr: [], barcodes: [], drawer: 0, commands: [] });
 
 export class PrinterSimulator implements Simulator {
   readonly faults: FaultSwitches = noFaults();
   readonly receipts: PrintedReceipt[] = [];
   offline = false;
+  /** How many times the cash drawer was opened (a pulse on either pin). */
+  drawerOpened = 0;
   private readonly writer: FaultyWriter;
   private pending = new Uint8Array(0);
-  private current: PrintedReceipt = { lines: [], qr: [], commands: [] };
+  private current: PrintedReceipt = blank();
   private lineBuf = '';
   errors: string[] = [];
 
@@ -60,11 +68,15 @@ export class PrinterSimulator implements Simulator {
       this.current.lines.push(this.lineBuf);
       this.lineBuf = '';
     } else if (c.cmd === 'qr-store') this.current.qr.push(c.data);
-    else if (c.cmd === 'cut') {
+    else if (c.cmd === 'barcode') this.current.barcodes.push(c.data);
+    else if (c.cmd === 'drawer-pulse') {
+      this.current.drawer++;
+      this.drawerOpened++;
+    } else if (c.cmd === 'cut') {
       if (this.lineBuf) this.current.lines.push(this.lineBuf);
       this.lineBuf = '';
       this.receipts.push(this.current);
-      this.current = { lines: [], qr: [], commands: [] };
+      this.current = blank();
     }
   }
 }

@@ -203,6 +203,7 @@ export function fieldValue(f: BmpField): FieldValue {
       value = f.raw[0] ?? 0;
       break;
     case 0x2a:
+    case 0x3b:
     case 0x8b:
     case 0x3c:
     case 0xf1:

@@ -368,6 +368,8 @@ export class ZvtUnit implements PaymentUnit {
       pan_masked: info?.pan_masked ?? null,
       amount_cents: info?.amount_cents ?? null,
       print_lines: out.print,
+      auth_code: info?.auth_code ?? null,
+      terminal_id: info?.terminal_id == null ? null : String(info.terminal_id).padStart(8, '0'),
     };
     if (out.error !== null)
       return { ...base, status: 'error', result_code: null, message: out.error };

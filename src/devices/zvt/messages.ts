@@ -105,6 +105,8 @@ export interface StatusInfo {
   date: string | null;
   time: string | null;
   terminal_id: number | null;
+  /** The authorisation code (BMP 3B, AID), as the PT sends it. */
+  auth_code: string | null;
   track2: string | null;
 }
 
@@ -120,6 +122,7 @@ export function parseStatusInfo(data: Uint8Array): StatusInfo {
     date: null,
     time: null,
     terminal_id: null,
+    auth_code: null,
     track2: null,
   };
   for (const f of parseBmps(data).fields) {
@@ -155,6 +158,9 @@ export function parseStatusInfo(data: Uint8Array): StatusInfo {
         break;
       case 0x29:
         info.terminal_id = num;
+        break;
+      case 0x3b:
+        info.auth_code = String(v).trim() || null;
         break;
       case 0x23:
         // Track 2 of a card read by 06 C0: BCD nibbles, D as the separator, F as padding.

@@ -13,6 +13,7 @@ import {
 } from '../sim/state-file.js';
 import { type Apdu, ApduStream, encodeApdu } from './apdu.js';
 import {
+  asciiField,
   bcdAmount,
   type BmpField,
   fieldValue,
@@ -52,6 +53,8 @@ export interface ZvtSimHooks {
 }
 
 const RC_DECLINED = 0x05;
+/** The simulated unit's terminal id (BMP 29), as it reports it on status enquiry too. */
+const TERMINAL_ID = '52500001';
 const RC_NOT_POSSIBLE = 0x83;
 
 export class ZvtSimulator implements Simulator {
@@ -261,7 +264,7 @@ export class ZvtSimulator implements Simulator {
     await this.ack();
     if (
       await this.sendAwait(
-        apdu(0x04, 0x0f, Uint8Array.of(0x27, 0x00), Uint8Array.of(0x29), toBcd('52500001', 4)),
+        apdu(0x04, 0x0f, Uint8Array.of(0x27, 0x00), Uint8Array.of(0x29), toBcd(TERMINAL_ID, 4)),
       )
     ) {
       await this.sendAwait(apdu(0x06, 0x0f));
@@ -375,6 +378,10 @@ export class ZvtSimulator implements Simulator {
       toBcd('0101', 2),
       panField(this.options.panMasked),
       Uint8Array.of(0x8a, 0x06),
+      Uint8Array.of(0x29),
+      toBcd(TERMINAL_ID, 4),
+      // The authorisation code: `A` and the trace, NUL-padded to the field's 8 bytes.
+      asciiField(0x3b, `A${String(tx.trace_no).padStart(5, '0')}`.padEnd(8, '\0')),
     );
   }
 

@@ -1,0 +1,56 @@
+// `cash-movement`: cash paid into or out of the drawer outside a sale (docs/terminal.md,
+// "Cash movements"). The terminal owns who, when and which shift; the amount is rounded to
+// the drawer's digits as counted cash is (shifts.ts), and the shift report counts it.
+import type {
+  CashMovement,
+  CommandOutput,
+  ErrorResponse,
+  HandlerInput,
+} from '../contract/commands.js';
+import { dec, round, toFixed, toNumber } from '../money/index.js';
+import type { CashMovementRecord } from '../store/cash-movements.js';
+import { refuse } from './command-map.js';
+import type { TerminalPorts } from './ports.js';
+import type { Workflow } from './workflow.js';
+
+const DRAWER_DIGITS = 2;
+
+export function cashMovementOut(m: CashMovementRecord): CashMovement {
+  return {
+    id: m.id,
+    shift_id: m.shiftId,
+    kind: m.kind,
+    amount: toNumber(dec(m.amount)),
+    reason: m.reason,
+    staff: { id: m.staffId, ...(m.staffName ? { name: m.staffName } : {}) },
+    recorded_at: new Date(m.recordedAt).toISOString(),
+  };
+}
+
+export class CashMovementService {
+  private readonly p: TerminalPorts;
+  private readonly wf: Workflow;
+
+  constructor(p: TerminalPorts, wf: Workflow) {
+    this.p = p;
+    this.wf = wf;
+  }
+
+  record(i: HandlerInput<'cash-movement'>): CommandOutput<'cash-movement'> | ErrorResponse {
+    const staff = this.wf.staff!;
+    const shift = this.p.store.shifts.current();
+    if (!shift) return refuse('shift-required', 'no shift is open');
+    const m = this.p.store.cashMovements.add({
+      id: this.p.ids.newId(),
+      shiftId: shift.id,
+      kind: i.kind,
+      amount: toFixed(round(dec(i.amount), DRAWER_DIGITS), DRAWER_DIGITS),
+      reason: i.reason,
+      staffId: staff.id,
+      staffName: staff.name ?? null,
+      recordedAt: this.p.clock.now(),
+    });
+    this.p.log.info('cash moved', { kind: m.kind, amount: m.amount, shift_id: m.shiftId });
+    return { movement: cashMovementOut(m) };
+  }
+}
