@@ -1,7 +1,9 @@
-// The controller's wiring: startApp makes the Controller (controller.ts), turns clicks, form
-// submits, typing and keys on the page into actions (actions.ts) and events, and what the
-// terminal pushes into events. Everything it decides on is in state.ts, reduce.ts,
-// requests.ts, actions.ts and keys.ts; this file is the wiring to the DOM and the API.
+// The controller's wiring: startApp makes the Controller (controller.ts), turns the keys
+// into actions (keys.ts, actions.ts) and what the terminal pushes into events. Clicks, form
+// submits and typing are the views' own: their handlers ask the controller for typed actions.
+// Everything it decides on is in state.ts, reduce.ts, requests.ts, actions.ts and keys.ts;
+// this file is the wiring to the document and the API.
+import type { Action } from './actions.js';
 import type { Api } from './api.js';
 import { Controller, type AppDeps } from './controller.js';
 import { keyIntent } from './keys.js';
@@ -13,13 +15,13 @@ export type { AppDeps } from './controller.js';
 export interface App {
   getState(): State;
   dispatch(event: Event): void;
-  action(name: string, arg?: string): Promise<void>;
+  perform(action: Action): Promise<void>;
   stop(): void;
 }
 
 export function startApp(deps: AppDeps): App {
   const till = new Controller(deps);
-  const cleanups = [listenToPage(deps.root, till), ...listenToTerminal(deps.api, till)];
+  const cleanups = [listenToKeys(deps.root, till), ...listenToTerminal(deps.api, till)];
   const poll = setInterval(() => void till.refreshStatus(), deps.statusPollMs);
   cleanups.push(() => clearInterval(poll));
 
@@ -32,52 +34,27 @@ export function startApp(deps: AppDeps): App {
   return {
     getState: () => till.state,
     dispatch: till.dispatch,
-    action: (name, arg) => till.action(name, arg),
+    perform: till.perform,
     stop: () => {
       for (const c of cleanups.splice(0)) c();
     },
   };
 }
 
-/** The page's events, delegated to the root; returns their removal. */
-function listenToPage(root: HTMLElement, till: Controller): () => void {
-  const onClick = (e: MouseEvent) => {
-    const el = (e.target as Element | null)?.closest<HTMLElement>('[data-action]');
-    if (!el || !root.contains(el) || (el as HTMLButtonElement).disabled) return;
-    void till.action(el.dataset.action ?? '', el.dataset.arg);
-  };
-  const onSubmit = (e: SubmitEvent) => {
-    e.preventDefault();
-    const name = (e.target as HTMLFormElement).dataset.submit;
-    if (name) void till.action(name);
-  };
-  const onInput = (e: globalThis.Event) => {
-    const el = e.target as HTMLInputElement | HTMLSelectElement;
-    const name = el.dataset?.field;
-    if (name) till.dispatch({ type: 'field', name, value: el.value });
-  };
+/** The shortcuts, on the whole document; returns their removal. */
+function listenToKeys(root: HTMLElement, till: Controller): () => void {
   const onKey = (e: KeyboardEvent) => {
     const target = e.target as HTMLElement | null;
     const inField = target !== null && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName);
     const { key, altKey, ctrlKey, metaKey } = e;
-    const intent = keyIntent(till.state, { key, altKey, ctrlKey, metaKey, inField });
-    if (!intent) return;
+    const action = keyIntent(till.state, { key, altKey, ctrlKey, metaKey, inField });
+    if (!action) return;
     e.preventDefault();
-    void till.action(intent.action, intent.arg);
+    void till.perform(action);
   };
-
-  root.addEventListener('click', onClick);
-  root.addEventListener('submit', onSubmit);
-  root.addEventListener('input', onInput);
-  root.addEventListener('change', onInput);
-  root.ownerDocument.addEventListener('keydown', onKey);
-  return () => {
-    root.removeEventListener('click', onClick);
-    root.removeEventListener('submit', onSubmit);
-    root.removeEventListener('input', onInput);
-    root.removeEventListener('change', onInput);
-    root.ownerDocument.removeEventListener('keydown', onKey);
-  };
+  const doc = root.ownerDocument;
+  doc.addEventListener('keydown', onKey);
+  return () => doc.removeEventListener('keydown', onKey);
 }
 
 /** What the terminal pushes, as events; returns each subscription's removal. */
@@ -116,5 +93,5 @@ async function onRead(till: Controller, read: EventPayload<'device-read'>): Prom
   till.dispatch({ type: 'field', name: 'customer-id', value: read.id });
   till.dispatch({ type: 'field', name: 'customer-id-type', value: read.id_type });
   till.dispatch({ type: 'field', name: 'customer-otp', value: '' });
-  await till.action('identify');
+  await till.perform({ type: 'identify' });
 }

@@ -1,17 +1,19 @@
 // The controller's core: owns the one State, feeds events to `reduce`, runs commands and
-// turns their answers into events, re-prices the draft when it changes, and patches the
-// page after each change. What a button or key does is in actions.ts; the listeners that
-// call it are in app.ts.
+// turns their answers into events, re-prices the draft when it changes, and has Preact
+// render the page after each change (Preact patches it in place: focus, caret and scroll
+// survive). What an action does is in actions.ts; the views and keys ask for them.
+import { render as renderInto } from 'preact';
 import { v7 } from 'uuid';
-import { performAction, type Till } from './actions.js';
+import { perform as performAction, type Action } from './actions.js';
 import { isError, type Api } from './api.js';
-import { patchChildren } from './dom.js';
 import { isLang, type Lang } from './i18n.js';
 import { reduce } from './reduce.js';
-import { calcCheck, type Built, type Errors } from './requests.js';
+import { calcCheck, type Built } from './requests.js';
+import type { Errors } from './slices/frame/state.js';
 import { initialState, type Event, type State } from './state.js';
+import type { Till } from './till.js';
 import type { CommandInput, CommandName, CommandOutput, ErrorBody } from './types.js';
-import { page } from './view.js';
+import { page } from './views/page.js';
 
 export interface AppDeps {
   api: Api;
@@ -22,8 +24,6 @@ export interface AppDeps {
   storage?: { get(key: string): string | null; set(key: string, value: string): void };
   /** Status poll period; the events keep the screen current in between. */
   statusPollMs: number;
-  /** Where a bug of the screen itself is reported (console.error by default); see actions.ts. */
-  reportBug?: (message: string) => void;
 }
 
 const LANGUAGE_KEY = 'loyalty-terminal.language';
@@ -69,20 +69,15 @@ export class Controller implements Till {
     return v7({ msecs: this.deps.now(), random: this.deps.random(16) });
   }
 
-  reportBug(message: string): void {
-    (this.deps.reportBug ?? console.error)(message);
-  }
-
-  action(name: string, arg?: string): Promise<void> {
-    return performAction(this, name, arg);
-  }
+  /** Runs an action: what the views, the keys and the terminal's reads ask for. */
+  perform = (action: Action): Promise<void> => performAction(this, action);
 
   render(): void {
     this.renderQueued = false;
     const { root } = this.deps;
     // The page's language picks a touch number pad's decimal key and a screen reader's voice.
-    root.ownerDocument.documentElement.lang = this.state.language;
-    patchChildren(root, [page(this.state)]);
+    root.ownerDocument.documentElement.lang = this.state.settings.language;
+    renderInto(page(this.state, this.perform), root);
     const f = this.state.focus;
     if (f && f.seq !== this.lastFocus) {
       this.lastFocus = f.seq;
@@ -95,8 +90,8 @@ export class Controller implements Till {
     const prev = this.state;
     this.state = reduce(this.state, event);
     if (this.state === prev) return;
-    if (this.state.language !== prev.language)
-      this.deps.storage?.set(LANGUAGE_KEY, this.state.language);
+    if (this.state.settings.language !== prev.settings.language)
+      this.deps.storage?.set(LANGUAGE_KEY, this.state.settings.language);
     if (this.state.sale.version !== prev.sale.version) void this.calculate();
     if (!this.renderQueued) {
       this.renderQueued = true;

@@ -15,7 +15,8 @@ import type {
   SaleResult,
   TransactionPaymentType,
 } from './types.js';
-import type { IdTypeChoice, ItemKind, NavScreen } from './state.js';
+import type { NavScreen } from './slices/frame/state.js';
+import type { IdTypeChoice, ItemKind } from './slices/sale/state.js';
 
 export type { MessageKey, Table };
 

@@ -1,8 +1,8 @@
-// Keyboard first: the shortcuts, as a pure map from a key press to the action a button with
-// the same `data-action` would run. app.ts feeds it the key and whether a field has focus.
-import type { ActionName } from './actions.js';
+// Keyboard first: the shortcuts, as a pure map from a key press to the Action the button
+// for it would ask for. app.ts feeds it the key and whether a field has focus.
+import type { Action } from './actions.js';
+import { NAV_SCREENS } from './slices/frame/state.js';
 import type { State } from './state.js';
-import { NAV_SCREENS } from './state.js';
 
 export interface KeyPress {
   key: string;
@@ -11,11 +11,6 @@ export interface KeyPress {
   metaKey: boolean;
   /** The focus is in a text field: plain keys belong to it. */
   inField: boolean;
-}
-
-export interface Intent {
-  action: ActionName;
-  arg?: string;
 }
 
 /** The shortcuts the screen lists (README.md repeats them). */
@@ -31,47 +26,47 @@ export const SHORTCUTS = [
   ['↑ ↓ + − Del', 'keys.lines'],
 ] as const;
 
-export function keyIntent(state: State, k: KeyPress): Intent | null {
+export function keyIntent(state: State, k: KeyPress): Action | null {
   if (k.ctrlKey || k.metaKey) return null;
   const signedIn = Boolean(state.status?.staff);
-  if (k.key === 'Escape') return { action: 'back' };
+  if (k.key === 'Escape') return { type: 'back' };
   if (!signedIn) return null;
   if (k.altKey) {
     const n = Number(k.key);
     const screen = Number.isInteger(n) ? NAV_SCREENS[n - 1] : undefined;
-    return screen ? { action: 'nav', arg: screen } : null;
+    return screen ? { type: 'nav', screen } : null;
   }
-  if (k.key === 'F9') return { action: 'sync-now' };
+  if (k.key === 'F9') return { type: 'sync-now' };
   if (state.screen === 'sale') {
     switch (k.key) {
       case 'F2':
-        return { action: 'focus', arg: 'customer-id' };
+        return { type: 'focus', testid: 'customer-id' };
       case 'F3':
-        return { action: 'focus', arg: 'item-code' };
+        return { type: 'focus', testid: 'item-code' };
       case 'F4':
-        return { action: 'focus', arg: 'bonuses' };
+        return { type: 'focus', testid: 'bonuses' };
       case 'F6':
-        return { action: 'focus', arg: 'coupon-code' };
+        return { type: 'focus', testid: 'coupon-code' };
       case 'F8':
-        return { action: 'pay' };
+        return { type: 'pay' };
     }
     if (k.inField) return null;
     const selected = state.sale.selected;
     switch (k.key) {
       case 'ArrowDown':
-        return { action: 'select-next' };
+        return { type: 'select-step', delta: 1 };
       case 'ArrowUp':
-        return { action: 'select-prev' };
+        return { type: 'select-step', delta: -1 };
       case 'Delete':
       case 'Backspace':
-        return selected === null ? null : { action: 'line-remove', arg: String(selected) };
+        return selected === null ? null : { type: 'line-remove', index: selected };
       case '+':
-        return selected === null ? null : { action: 'line-inc', arg: String(selected) };
+        return selected === null ? null : { type: 'line-step', index: selected, delta: 1 };
       case '-':
-        return selected === null ? null : { action: 'line-dec', arg: String(selected) };
+        return selected === null ? null : { type: 'line-step', index: selected, delta: -1 };
     }
     return null;
   }
-  if (state.screen === 'payment' && k.key === 'F8') return { action: 'sale-confirm' };
+  if (state.screen === 'payment' && k.key === 'F8') return { type: 'sale-confirm' };
   return null;
 }

@@ -1,42 +1,41 @@
-// The reducer: `reduce(state, event)` hands each event to the one handler of its type. The
-// handlers live by concern in handlers/*.ts; `handlers` below is typed `Handlers`, so an
-// event type without a handler is a compile error, and test/renderer/reduce.test.ts proves
-// no type has two.
-import { attention, refund, report } from './handlers/back-office.js';
-import { frame } from './handlers/frame.js';
-import { offers } from './handlers/offers.js';
-import { outcome, payment } from './handlers/payment.js';
-import { calc, customer, lines } from './handlers/sale.js';
-import { terminal } from './handlers/terminal.js';
-import type { Event, Handlers, State } from './state.js';
+// The reducer: `reduce(state, event)` hands each event to the one function its slice has for
+// it. Each slice's reducer is typed `Reducer<ItsEvents>` (a missing function does not
+// compile), `handlers` below is typed over every Event, and test/renderer/reduce.test.ts
+// proves no event type belongs to two slices.
+import { attention } from './slices/attention/reduce.js';
+import { frame } from './slices/frame/reduce.js';
+import { payment } from './slices/payment/reduce.js';
+import { receipt } from './slices/receipt/reduce.js';
+import { refund } from './slices/refund/reduce.js';
+import { report } from './slices/report/reduce.js';
+import { sale } from './slices/sale/reduce.js';
+import { settings } from './slices/settings/reduce.js';
+import { signIn } from './slices/sign-in/reduce.js';
+import type { Event, Reducer, State } from './state.js';
 
-/** Every group of handlers, by concern (exported for the test that they do not overlap). */
-export const HANDLER_GROUPS = {
+/** Every slice's reducer (exported for the test that they do not overlap). */
+export const SLICES = {
   frame,
-  terminal,
-  customer,
-  lines,
-  offers,
-  calc,
+  signIn,
+  sale,
   payment,
-  outcome,
+  receipt,
   refund,
   attention,
   report,
+  settings,
 } as const;
 
-const handlers: Handlers = {
+const handlers: Reducer<Event> = {
   ...frame,
-  ...terminal,
-  ...customer,
-  ...lines,
-  ...offers,
-  ...calc,
+  ...signIn,
+  ...sale,
   ...payment,
-  ...outcome,
+  ...receipt,
   ...refund,
   ...attention,
   ...report,
+  ...settings,
 };
 
 export function reduce(state: State, event: Event): State {

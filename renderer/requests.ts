@@ -2,18 +2,19 @@
 // the input, or the field errors that keep it from being sent (keyed by field name, so the
 // screen marks the right input). What a schema checks again at the boundary is checked here
 // only so the cashier hears about it before a round trip.
-import { ZERO, cmp, dec, parseTyped, toNumber, type Dec } from './money.js';
 import { numberStyle, type MessageKey } from './i18n.js';
+import { ZERO, cmp, dec, parseTyped, toNumber, type Dec } from './money.js';
+import type { NumberStyle } from './format.js';
+import { field, type Errors } from './slices/frame/state.js';
+import { remaining } from './slices/payment/state.js';
 import {
   amountDue,
-  field,
   guessIdType,
   isAccountPayment,
-  remaining,
   type Draft,
   type IdTypeChoice,
-  type State,
-} from './state.js';
+} from './slices/sale/state.js';
+import type { FieldName, State } from './state.js';
 import type {
   CheckRequest,
   CommandInput,
@@ -22,19 +23,32 @@ import type {
   PaymentRequest,
 } from './types.js';
 
-export type Errors = Record<string, MessageKey>;
 export type Built<T> = { input: T } | { errors: Errors };
 
 /** A decimal >= 0 the cashier typed in a field, read in the state's language. */
 function nonNegative(state: State, text: string): Dec | MessageKey {
-  const d = parseTyped(text, numberStyle(state.language));
+  const d = parseTyped(text, numberStyle(state.settings.language));
   if (d === null) return 'validation.number';
   return cmp(d, ZERO) < 0 ? 'validation.positive' : d;
 }
 
+/** A positive decimal (or zero when allowed) typed in `num`'s style; the error key otherwise. */
+export function positive(text: string, num: NumberStyle, allowZero = false): Dec | MessageKey {
+  if (text.trim() === '') return 'validation.required';
+  const d = parseTyped(text, num);
+  if (d === null) return 'validation.number';
+  const sign = cmp(d, ZERO);
+  if (sign < 0 || (sign === 0 && !allowZero)) return 'validation.positive';
+  return d;
+}
+
+export function isDec(v: Dec | MessageKey): v is Dec {
+  return typeof v === 'object';
+}
+
 /** The check `check-calc` prices: the lines and everything the cashier chose. */
 export function calcCheck(draft: Draft): CheckRequest {
-  const check: CheckRequest = { check_items: draft.lines.map((l) => ({ ...l })) };
+  const check: CheckRequest = { check_items: draft.lines.map((l) => ({ ...l.item })) };
   if (draft.identity) {
     check.id = draft.identity.id;
     check.id_type = draft.identity.id_type;
@@ -76,7 +90,7 @@ export function salePayments(state: State): { payments: PaymentRequest[] } | { e
       payments: [{ type: payment.type, amount: toNumber(due), payment_id: payment.accountId }],
     };
   }
-  const tenders = state.sale.tenders;
+  const tenders = state.payment.tenders;
   if (tenders.length === 0) return { payments: [{ type: payment.type, amount: toNumber(due) }] };
   const left = remaining(state);
   if (left !== null && cmp(left, ZERO) !== 0) {
@@ -92,7 +106,7 @@ export function salePayments(state: State): { payments: PaymentRequest[] } | { e
 
 /** `sale-process`: the calc check plus the payment's own values (PIN, odometer, vehicle). */
 export function saleInput(state: State): Built<CommandInput<'sale-process'>> {
-  const transactionId = state.sale.transactionId;
+  const transactionId = state.payment.transactionId;
   const calculated = state.sale.calc.check;
   if (!transactionId || !calculated)
     return { errors: { 'payment-confirm': 'validation.recalculate' } };
@@ -198,7 +212,7 @@ export function saleStatusInput(state: State): Built<CommandInput<'sale-status'>
   return { input: { transaction_id: id } };
 }
 
-function comment(state: State, name: string): { comment?: string } {
+function comment(state: State, name: FieldName): { comment?: string } {
   const text = field(state, name).trim();
   return text === '' ? {} : { comment: text };
 }
@@ -210,7 +224,7 @@ export function refundInput(state: State, refundId: string): Built<CommandInput<
   const errors: Errors = {};
   const lines: { index: number; quantity: number }[] = [];
   (sale.check.check_items ?? []).forEach((item, index) => {
-    const name = `refund-qty-${index}`;
+    const name = `refund-qty-${index}` as const;
     const text = field(state, name).trim();
     if (text === '') return;
     const d = nonNegative(state, text);

@@ -10,7 +10,7 @@ const root = join(import.meta.dirname, '../../renderer');
 /** The renderer's code, without the tables themselves (renderer/i18n/). */
 function sources(): string[] {
   return readdirSync(root, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts') && !f.startsWith('dist') && !f.startsWith('i18n/'))
+    .filter((f) => /\.tsx?$/.test(f) && !f.startsWith('dist') && !f.startsWith('i18n/'))
     .map((f) => readFileSync(join(root, f), 'utf8'));
 }
 

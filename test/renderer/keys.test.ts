@@ -17,7 +17,7 @@ const selling = (): State => reduce(initialState(), { type: 'status', status: st
 
 describe('keyIntent', () => {
   it('goes back on Escape everywhere', () => {
-    expect(keyIntent(initialState(), press('Escape'))).toEqual({ action: 'back' });
+    expect(keyIntent(initialState(), press('Escape'))).toEqual({ type: 'back' });
   });
 
   it('ignores shortcuts before sign-in', () => {
@@ -25,13 +25,13 @@ describe('keyIntent', () => {
   });
 
   it('pays on F8 from the sale, even from a field', () => {
-    expect(keyIntent(selling(), press('F8', { inField: true }))).toEqual({ action: 'pay' });
+    expect(keyIntent(selling(), press('F8', { inField: true }))).toEqual({ type: 'pay' });
   });
 
   it('moves between screens with Alt and a digit', () => {
     expect(keyIntent(selling(), press('3', { altKey: true }))).toEqual({
-      action: 'nav',
-      arg: 'attention',
+      type: 'nav',
+      screen: 'attention',
     });
     expect(keyIntent(selling(), press('9', { altKey: true }))).toBeNull();
   });
@@ -39,7 +39,7 @@ describe('keyIntent', () => {
   it('leaves plain keys to a focused field', () => {
     const s = reduce(selling(), { type: 'line-select', index: 0 });
     expect(keyIntent(s, press('-', { inField: true }))).toBeNull();
-    expect(keyIntent(s, press('-'))).toEqual({ action: 'line-dec', arg: '0' });
+    expect(keyIntent(s, press('-'))).toEqual({ type: 'line-step', index: 0, delta: -1 });
   });
 
   it('does not take browser shortcuts with Ctrl', () => {

@@ -1,16 +1,26 @@
 // The screen's language is the cashier's choice in settings: its texts, the numbers and dates
 // it writes and the numbers it reads from what the cashier types all follow that choice.
 import { describe, expect, it } from 'vitest';
-import { initialState, type Event, type State } from '../../renderer/state.js';
+import {
+  initialState,
+  type Event,
+  type FieldName,
+  type Form,
+  type State,
+} from '../../renderer/state.js';
 import { reduce } from '../../renderer/reduce.js';
-import { page } from '../../renderer/view.js';
-import { byTestId, textOf } from '../../renderer/vnode.js';
+import { page } from '../../renderer/views/page.js';
 import { calcCheck, status, TX_ID } from './fixtures.js';
+import { byTestId, textOf, tree } from './tree.js';
 
 const run = (s: State, ...events: Event[]) => events.reduce(reduce, s);
 
-const typed = (fields: Record<string, string>): Event[] =>
-  Object.entries(fields).map(([name, value]) => ({ type: 'field', name, value }));
+const typed = (fields: Form): Event[] =>
+  (Object.entries(fields) as [FieldName, string][]).map(([name, value]) => ({
+    type: 'field',
+    name,
+    value,
+  }));
 
 /** Signed in with a shift open, German chosen in settings, back on the sale screen. */
 function sellingInGerman(): State {
@@ -18,7 +28,7 @@ function sellingInGerman(): State {
     initialState(),
     { type: 'status', status: status() },
     { type: 'navigate', screen: 'settings' },
-    ...typed({ language: 'de' }),
+    { type: 'language', value: 'de' },
     { type: 'navigate', screen: 'sale' },
   );
 }
@@ -35,7 +45,8 @@ function priced(s: State, zone?: string): State {
   );
 }
 
-const text = (s: State, testid: string) => textOf(byTestId(page(s), testid)!);
+const text = (s: State, testid: string) =>
+  textOf(byTestId(tree(page(s, () => undefined)), testid)!);
 
 describe('the language chosen in settings', () => {
   it('shows every text of the page in that language', () => {
@@ -63,7 +74,7 @@ describe('the language chosen in settings', () => {
     const s = run(sellingInGerman(), ...typed({ 'item-code': 'A1', 'item-price': '2,50' }), {
       type: 'item-add',
     });
-    expect(s.sale.draft.lines[0]?.price).toBe(2.5);
+    expect(s.sale.draft.lines[0]?.item.price).toBe(2.5);
   });
 
   it('refuses a price typed with a point instead of guessing what it means', () => {

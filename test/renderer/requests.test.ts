@@ -9,14 +9,25 @@ import {
   shiftOpenInput,
   signInInput,
 } from '../../renderer/requests.js';
-import { emptyDraft, initialState, type Event, type State } from '../../renderer/state.js';
+import { emptyDraft } from '../../renderer/slices/sale/state.js';
+import {
+  initialState,
+  type Event,
+  type FieldName,
+  type Form,
+  type State,
+} from '../../renderer/state.js';
 import { reduce } from '../../renderer/reduce.js';
 import { commands } from '../../src/contract/commands.js';
 import { calcCheck as calcResponse, committed, customer, status, TX_ID } from './fixtures.js';
 
 const run = (s: State, ...events: Event[]) => events.reduce(reduce, s);
-const typed = (fields: Record<string, string>): Event[] =>
-  Object.entries(fields).map(([name, value]) => ({ type: 'field', name, value }));
+const typed = (fields: Form): Event[] =>
+  (Object.entries(fields) as [FieldName, string][]).map(([name, value]) => ({
+    type: 'field',
+    name,
+    value,
+  }));
 
 function atPayment(check = calcResponse()): State {
   let s = run(initialState(), { type: 'status', status: status() });
@@ -38,7 +49,10 @@ function atPayment(check = calcResponse()): State {
 
 describe('calcCheck', () => {
   it('sends lines only for an anonymous cash sale', () => {
-    const draft = { ...emptyDraft(), lines: [{ code: 'A', quantity: 1, price: 2 }] };
+    const draft = {
+      ...emptyDraft(),
+      lines: [{ key: 0, item: { code: 'A', quantity: 1, price: 2 } }],
+    };
     expect(calcCheck(draft)).toEqual({
       check_items: [{ code: 'A', quantity: 1, price: 2 }],
       payment_type: 'cash',
@@ -104,7 +118,8 @@ describe('saleInput', () => {
     let s = atPayment(check);
     s = run(
       s,
-      { type: 'payment-method', method: 'corporate-special-account', accountId: rule },
+      { type: 'payment-method', method: 'corporate-special-account' },
+      { type: 'payment-account', accountId: rule },
       ...typed({ bonuses: '1', pin: '1234', odometer: '1000.5', 'vehicle-id': 'TRUCK-1' }),
     );
     const draft = { ...s.sale.draft, coupons: ['C1'], manualRuleIds: [rule] };
@@ -172,7 +187,11 @@ describe('saleInput', () => {
 
   it('asks for the PIN the engine requires', () => {
     let s = atPayment(calcResponse({ special_account_pin_required: true }));
-    s = run(s, { type: 'payment-method', method: 'special-account', accountId: 'acc-1' });
+    s = run(
+      s,
+      { type: 'payment-method', method: 'special-account' },
+      { type: 'payment-account', accountId: 'acc-1' },
+    );
     s = run(
       s,
       { type: 'calc-started', seq: 6 },
@@ -202,7 +221,11 @@ describe('saleInput', () => {
       special_account_vehicle_id_required: 'optional',
     });
     let s = atPayment(check);
-    s = run(s, { type: 'payment-method', method: 'corporate-special-account', accountId: 'acc-1' });
+    s = run(
+      s,
+      { type: 'payment-method', method: 'corporate-special-account' },
+      { type: 'payment-account', accountId: 'acc-1' },
+    );
     s = run(
       s,
       { type: 'calc-started', seq: 7 },

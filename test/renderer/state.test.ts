@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { change, remaining } from '../../renderer/slices/payment/state.js';
+import { canPay, guessIdType } from '../../renderer/slices/sale/state.js';
 import {
-  canPay,
-  change,
-  guessIdType,
   initialState,
-  remaining,
   type Event,
+  type FieldName,
+  type Form,
   type State,
 } from '../../renderer/state.js';
 import { reduce } from '../../renderer/reduce.js';
@@ -21,12 +21,19 @@ import {
   TX_ID,
 } from './fixtures.js';
 
+/** The draft's lines as the engine is asked for them. */
+const items = (s: State) => s.sale.draft.lines.map((l) => l.item);
+
 function run(state: State, ...events: Event[]): State {
   return events.reduce(reduce, state);
 }
 
-const typed = (fields: Record<string, string>): Event[] =>
-  Object.entries(fields).map(([name, value]) => ({ type: 'field', name, value }));
+const typed = (fields: Form): Event[] =>
+  (Object.entries(fields) as [FieldName, string][]).map(([name, value]) => ({
+    type: 'field',
+    name,
+    value,
+  }));
 
 /** Signed in, shift open, on the sale screen. */
 function selling(): State {
@@ -99,7 +106,7 @@ describe('item entry', () => {
       ...typed({ 'item-code': 'A1', 'item-price': '2.50', 'item-quantity': '3' }),
       { type: 'item-add' },
     );
-    expect(s.sale.draft.lines).toEqual([{ code: 'A1', price: 2.5, quantity: 3 }]);
+    expect(items(s)).toEqual([{ code: 'A1', price: 2.5, quantity: 3 }]);
     expect(s.sale.version).toBe(before.sale.version + 1);
     expect(s.form['item-code']).toBe('');
     expect(s.focus?.testid).toBe('item-code');
@@ -110,12 +117,12 @@ describe('item entry', () => {
       type: 'item-add',
     });
     s = run(s, ...typed({ 'item-code': 'A1', 'item-price': '1' }), { type: 'item-add' });
-    expect(s.sale.draft.lines).toEqual([{ code: 'A1', price: 1, quantity: 2 }]);
+    expect(items(s)).toEqual([{ code: 'A1', price: 1, quantity: 2 }]);
   });
 
   it('marks a missing code and does not add the line', () => {
     const s = run(selling(), ...typed({ 'item-price': '1' }), { type: 'item-add' });
-    expect(s.sale.draft.lines).toEqual([]);
+    expect(items(s)).toEqual([]);
     expect(s.fieldErrors['item-code']).toBe('validation.required');
     expect(s.focus?.testid).toBe('item-code');
   });
@@ -140,7 +147,7 @@ describe('item entry', () => {
       }),
       { type: 'item-add' },
     );
-    expect(s.sale.draft.lines[0]).toEqual({
+    expect(items(s)[0]).toEqual({
       code: 'DSL',
       price: 1.799,
       price_decimal_digits: 3,
@@ -162,7 +169,7 @@ describe('item entry', () => {
           'item-quantity': '10',
         }),
         { type: 'item-add' },
-      ).sale.draft.lines[0];
+      ).sale.draft.lines[0]?.item;
     expect(line('1.659')).toMatchObject({ price: 1.659, price_decimal_digits: 3 });
     expect(line('1.6590')).toMatchObject({ price: 1.659, price_decimal_digits: 3 });
     expect(line('1.66')).not.toHaveProperty('price_decimal_digits');
@@ -179,7 +186,7 @@ describe('item entry', () => {
       }),
       { type: 'item-add' },
     );
-    expect(s.sale.draft.lines[0]).toMatchObject({
+    expect(items(s)[0]).toMatchObject({
       code: 'DSL',
       quantity: 40,
       quantity_decimal_digits: 3,
@@ -201,7 +208,7 @@ describe('item entry', () => {
       ...typed({ 'item-code': 'A1', 'item-price': '1' }),
       { type: 'item-add' },
     );
-    expect(s.sale.draft.lines).toEqual([]);
+    expect(items(s)).toEqual([]);
     expect(s.fieldErrors['item-code']).toBe('validation.presets-only');
   });
 
@@ -211,7 +218,7 @@ describe('item entry', () => {
       { type: 'presets', presets: [{ code: 'CF', title: 'Coffee', price: 2 }] },
       { type: 'preset-add', index: 0 },
     );
-    expect(s.sale.draft.lines).toEqual([{ code: 'CF', title: 'Coffee', price: 2, quantity: 1 }]);
+    expect(items(s)).toEqual([{ code: 'CF', title: 'Coffee', price: 2, quantity: 1 }]);
   });
 
   it('steps a quantity up and down but never to zero', () => {
@@ -219,18 +226,36 @@ describe('item entry', () => {
       type: 'item-add',
     });
     s = run(s, { type: 'line-step', index: 0, delta: 1 });
-    expect(s.sale.draft.lines[0]!.quantity).toBe(2);
+    expect(items(s)[0]!.quantity).toBe(2);
     s = run(
       s,
       { type: 'line-step', index: 0, delta: -1 },
       { type: 'line-step', index: 0, delta: -1 },
     );
-    expect(s.sale.draft.lines[0]!.quantity).toBe(1);
+    expect(items(s)[0]!.quantity).toBe(1);
+  });
+
+  it("keeps each line's key through another line's removal and a merge", () => {
+    let s = run(selling(), ...typed({ 'item-code': 'A1', 'item-price': '1' }), {
+      type: 'item-add',
+    });
+    s = run(s, ...typed({ 'item-code': 'B2', 'item-price': '1' }), { type: 'item-add' });
+    s = run(s, ...typed({ 'item-code': 'C3', 'item-price': '1' }), { type: 'item-add' });
+    const [a, b, c] = s.sale.draft.lines.map((l) => l.key);
+    expect(new Set([a, b, c]).size).toBe(3);
+    s = run(s, { type: 'line-remove', index: 0 });
+    s = run(s, ...typed({ 'item-code': 'B2', 'item-price': '1' }), { type: 'item-add' });
+    expect(s.sale.draft.lines.map((l) => [l.key, l.item.code, l.item.quantity])).toEqual([
+      [b, 'B2', 2],
+      [c, 'C3', 1],
+    ]);
+    s = run(s, ...typed({ 'item-code': 'D4', 'item-price': '1' }), { type: 'item-add' });
+    expect([a, b, c]).not.toContain(s.sale.draft.lines[2]!.key);
   });
 
   it('removes a line and keeps a selection', () => {
     const s = run(priced(), { type: 'line-remove', index: 1 });
-    expect(s.sale.draft.lines.map((l) => l.code)).toEqual(['A1']);
+    expect(items(s).map((l) => l.code)).toEqual(['A1']);
     expect(s.sale.selected).toBe(0);
   });
 });
@@ -334,10 +359,31 @@ describe('customer, bonuses, coupons and rules', () => {
 });
 
 describe('payment', () => {
+  it("takes the customer's only account of an account method, and none of another", () => {
+    const atPayment = run(
+      priced(),
+      {
+        type: 'customer-identified',
+        output: { customer: customer(), source: 'online' },
+        identity: { id: '12345', id_type: 'card' },
+      },
+      { type: 'payment-open', transactionId: TX_ID },
+    );
+    const special = run(atPayment, { type: 'payment-method', method: 'special-account' });
+    expect(special.sale.draft.payment).toEqual({ type: 'special-account', accountId: 'acc-1' });
+    const fleet = run(special, { type: 'payment-method', method: 'corporate-special-account' });
+    expect(fleet.sale.draft.payment).toEqual({
+      type: 'corporate-special-account',
+      accountId: null,
+    });
+    const cash = run(special, { type: 'payment-method', method: 'cash' });
+    expect(cash.sale.draft.payment).toEqual({ type: 'cash', accountId: null });
+  });
+
   it('keeps the transaction id of the first attempt', () => {
     let s = run(priced(), { type: 'payment-open', transactionId: TX_ID });
     s = run(s, { type: 'back' }, { type: 'payment-open', transactionId: 'another' });
-    expect(s.sale.transactionId).toBe(TX_ID);
+    expect(s.payment.transactionId).toBe(TX_ID);
     expect(s.screen).toBe('payment');
   });
 
@@ -350,7 +396,7 @@ describe('payment', () => {
     expect(s.form['tender-amount']).toBe('16.90');
     s = run(s, ...typed({ 'tender-type': 'bank-card' }), { type: 'tender-add' });
     expect(toFixed(remaining(s)!)).toBe('0.00');
-    expect(s.sale.tenders).toEqual([
+    expect(s.payment.tenders).toEqual([
       { type: 'cash', amount: '10.10' },
       { type: 'bank-card', amount: '16.90' },
     ]);
@@ -363,7 +409,7 @@ describe('payment', () => {
       ...typed({ 'tender-amount': '30' }),
       { type: 'tender-add' },
     );
-    expect(s.sale.tenders).toEqual([]);
+    expect(s.payment.tenders).toEqual([]);
     expect(s.fieldErrors['tender-amount']).toBe('validation.over-remaining');
   });
 
@@ -385,8 +431,8 @@ describe('payment', () => {
         error: { code: 'unreachable', message: 'offline', path: '(root)' },
       },
     );
-    expect(s.sale.transactionId).toBe(TX_ID);
-    expect(s.sale.outcomeUnknown).toBe(true);
+    expect(s.payment.transactionId).toBe(TX_ID);
+    expect(s.payment.outcomeUnknown).toBe(true);
   });
 
   it('drops the id after a definite refusal', () => {
@@ -398,7 +444,7 @@ describe('payment', () => {
         error: { code: 'pin-invalid', message: 'wrong', path: 'check.special_account_pin' },
       },
     );
-    expect(s.sale.transactionId).toBeNull();
+    expect(s.payment.transactionId).toBeNull();
     expect(s.message?.error?.code).toBe('pin-invalid');
   });
 
@@ -411,8 +457,8 @@ describe('payment', () => {
         error: { code: 'sale-unreadable', message: 'recorded', path: 'transaction_id' },
       },
     );
-    expect(s.sale.draft.lines).toEqual([]);
-    expect(s.sale.transactionId).toBeNull();
+    expect(items(s)).toEqual([]);
+    expect(s.payment.transactionId).toBeNull();
     expect(s.message?.error?.code).toBe('sale-unreadable');
   });
 
@@ -424,13 +470,13 @@ describe('payment', () => {
       { type: 'sale-failed', error: { code: 'pin-invalid', message: 'wrong', path: '(root)' } },
       { type: 'sale-id', transactionId: other },
     );
-    expect(refused.sale.transactionId).toBe(other);
+    expect(refused.payment.transactionId).toBe(other);
     const live = run(
       priced(),
       { type: 'payment-open', transactionId: TX_ID },
       { type: 'sale-id', transactionId: other },
     );
-    expect(live.sale.transactionId).toBe(TX_ID);
+    expect(live.payment.transactionId).toBe(TX_ID);
   });
 
   it('shows the receipt of a committed sale and clears the draft', () => {
@@ -440,9 +486,9 @@ describe('payment', () => {
       { type: 'sale-done', result: saleResult() },
     );
     expect(s.screen).toBe('receipt');
-    expect(s.sale.receipt?.transactionId).toBe(TX_ID);
-    expect(s.sale.draft.lines).toEqual([]);
-    expect(s.sale.lastTransactionId).toBe(TX_ID);
+    expect(s.receipt.receipt?.transactionId).toBe(TX_ID);
+    expect(items(s)).toEqual([]);
+    expect(s.receipt.lastTransactionId).toBe(TX_ID);
   });
 
   it('shows the receipt when the status says the sale was committed after all', () => {
@@ -462,8 +508,8 @@ describe('payment', () => {
       { type: 'sale-failed', error: { code: 'unreachable', message: '', path: '' } },
       { type: 'sale-status', output: { transaction_id: TX_ID, state: 'unknown' } },
     );
-    expect(s.sale.outcomeUnknown).toBe(false);
-    expect(s.sale.transactionId).toBe(TX_ID);
+    expect(s.payment.outcomeUnknown).toBe(false);
+    expect(s.payment.transactionId).toBe(TX_ID);
     expect(s.screen).toBe('payment');
   });
 
@@ -482,8 +528,8 @@ describe('payment', () => {
         },
       },
     );
-    expect(s.sale.outcomeUnknown).toBe(false);
-    expect(s.sale.transactionId).toBeNull();
+    expect(s.payment.outcomeUnknown).toBe(false);
+    expect(s.payment.transactionId).toBeNull();
     expect(s.message).toMatchObject({ key: 'payment.voided' });
   });
 });
@@ -508,6 +554,22 @@ describe('refunds and the rest', () => {
     );
     expect(s.form['refund-qty-0']).toBe('2');
     expect(s.form['refund-qty-1']).toBe('1');
+  });
+
+  it('asks again before cancelling a sale loaded after Cancel was pressed for another', () => {
+    const armed = run(
+      selling(),
+      { type: 'refund-loaded', output: committed() },
+      { type: 'cancel-arm' },
+    );
+    expect(armed.refund.cancelArmed).toBe(true);
+    expect(armed.message?.key).toBe('refund.confirm-cancel');
+    const other = '018f0000-0000-7000-8000-00000000abcd';
+    const next = run(armed, {
+      type: 'refund-loaded',
+      output: committed({ transaction_id: other }),
+    });
+    expect(next.refund.cancelArmed).toBe(false);
   });
 
   it('keeps the refund id only while the outcome is unknown', () => {
@@ -549,10 +611,10 @@ describe('refunds and the rest', () => {
     expect(s.devices[0]!.state).toBe('failed');
   });
 
-  it('switches the language from the settings field', () => {
-    const s = run(selling(), { type: 'field', name: 'language', value: 'en' });
-    expect(s.language).toBe('en');
-    expect(run(selling(), { type: 'field', name: 'language', value: 'xx' }).language).toBe('en');
+  it('switches the language from the settings, to one it has a table for only', () => {
+    const s = run(selling(), { type: 'language', value: 'en' });
+    expect(s.settings.language).toBe('en');
+    expect(run(selling(), { type: 'language', value: 'xx' }).settings.language).toBe('en');
   });
 });
 

@@ -1,15 +1,15 @@
-// The views are pure: render every screen from a view model and check what a cashier and a
-// browser test rely on: labelled inputs, buttons with text, and the data-testids README.md
+// The views are pure: render every screen from a view model (Preact components expanded to
+// plain elements, tree.ts) and check what a cashier and a browser test rely on: labelled
+// inputs, buttons with text that ask for a known action, and the data-testids README.md
 // documents.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isActionName } from '../../renderer/actions.js';
+import { ACTION_GROUPS, type Action } from '../../renderer/actions.js';
 import { dateStyle, numberStyle, translator } from '../../renderer/i18n.js';
 import { initialState, type Event, type State } from '../../renderer/state.js';
 import { reduce } from '../../renderer/reduce.js';
-import { view } from '../../renderer/view.js';
-import { byTestId, elements, textOf, type VElement } from '../../renderer/vnode.js';
+import { view } from '../../renderer/views/page.js';
 import {
   attentionItem,
   calcCheck,
@@ -21,10 +21,11 @@ import {
   status,
   TX_ID,
 } from './fixtures.js';
+import { byTestId, elements, textOf, tree, type El } from './tree.js';
 
 const run = (s: State, ...events: Event[]) => events.reduce(reduce, s);
-const render = (s: State): VElement =>
-  view(s, translator('en'), numberStyle('en'), dateStyle('en', 'UTC'));
+const render = (s: State, act: (a: Action) => void = () => undefined): El =>
+  tree(view(s, translator('en'), numberStyle('en'), dateStyle('en', 'UTC'), act));
 
 const manager = status({ staff: { ...status().staff!, roles: ['manager'] }, attention: 2 });
 
@@ -88,7 +89,8 @@ function screens(): Record<string, State> {
   const accountPayment = run(
     sale,
     { type: 'payment-open', transactionId: TX_ID },
-    { type: 'payment-method', method: 'special-account', accountId: 'acc-1' },
+    { type: 'payment-method', method: 'special-account' },
+    { type: 'payment-account', accountId: 'acc-1' },
   );
   const unknown = run(cashPayment, {
     type: 'sale-failed',
@@ -311,6 +313,16 @@ describe('views', () => {
     expect(textOf(byTestId(tree, 'status-connection')!)).toBe('Online');
   });
 
+  it("key the check's rows by their line, so a removal moves no other row", () => {
+    const keys = (s: State) =>
+      elements(render(s))
+        .filter((e) => e.tag === 'tr' && /^line-\d+$/.test(String(e.attrs['data-testid'])))
+        .map((e) => e.key);
+    const before = keys(all.sale!);
+    expect(before).toEqual(all.sale!.sale.draft.lines.map((l) => l.key));
+    expect(keys(run(all.sale!, { type: 'line-remove', index: 0 }))).toEqual(before.slice(1));
+  });
+
   it('show on the receipt the cash given and the change the terminal recorded', () => {
     const tree = render(all.receipt!);
     expect(textOf(byTestId(tree, 'receipt-cash-given')!)).toContain('30.00');
@@ -383,16 +395,42 @@ describe('views', () => {
     expect(textOf(byTestId(render(all.signIn!), 'sign-in-lockout')!)).toContain('30 s');
   });
 
-  it('name a known action in every data-action and data-submit', () => {
-    const unknown = new Set<string>();
-    for (const s of Object.values(all)) {
-      for (const e of elements(render(s))) {
-        for (const name of [e.attrs['data-action'], e.attrs['data-submit']]) {
-          if (typeof name === 'string' && !isActionName(name)) unknown.add(name);
-        }
+  it("give every button a known action: its own when pressed, or its form's on submit", () => {
+    const known = new Set(Object.values(ACTION_GROUPS).flatMap((g) => Object.keys(g)));
+    for (const [name, s] of Object.entries(all)) {
+      const asked: Action[] = [];
+      const root = render(s, (a) => asked.push(a));
+      for (const { button, form } of buttonsWithForms(root)) {
+        const id = `${name}: ${String(button.attrs['data-testid'])}`;
+        asked.length = 0;
+        if (button.attrs.type === 'submit') {
+          expect(form, `${id} submits no form`).toBeDefined();
+          call(form!.attrs.onSubmit, { preventDefault: () => undefined });
+        } else call(button.attrs.onClick, { stopPropagation: () => undefined });
+        expect(asked.length, `${id} asks for one action`).toBe(1);
+        expect(known.has(asked[0]!.type), `${id} asks for ${asked[0]?.type}`).toBe(true);
       }
     }
-    expect([...unknown]).toEqual([]);
+  });
+
+  it('report what is typed or chosen in every input and select', () => {
+    for (const [name, s] of Object.entries(all)) {
+      const asked: Action[] = [];
+      for (const e of elements(render(s, (a) => asked.push(a)))) {
+        if (e.tag !== 'input' && e.tag !== 'select') continue;
+        if (e.attrs.type === 'checkbox') continue;
+        asked.length = 0;
+        const handler = e.tag === 'select' ? e.attrs.onChange : e.attrs.onInput;
+        call(handler, { currentTarget: { value: 'typed' } });
+        // a field of the form, or the language (the settings' own)
+        expect(asked, `${name}: ${String(e.attrs['data-testid'])}`).toMatchObject([
+          {
+            type: e.attrs['data-testid'] === 'settings-language' ? 'language' : 'field',
+            value: 'typed',
+          },
+        ]);
+      }
+    }
   });
 
   it('have every test id documented in README.md', () => {
@@ -408,3 +446,19 @@ describe('views', () => {
     expect(undocumented).toEqual([]);
   });
 });
+
+/** Every button with the form it is in, if any. */
+function buttonsWithForms(node: El, form?: El): { button: El; form: El | undefined }[] {
+  const here = node.tag === 'form' ? node : form;
+  const own = node.tag === 'button' ? [{ button: node, form: here }] : [];
+  return [
+    ...own,
+    ...node.children.flatMap((c) => (typeof c === 'string' ? [] : buttonsWithForms(c, here))),
+  ];
+}
+
+/** Calls an element's handler with a stand-in for the browser's event. */
+function call(handler: unknown, event: object): void {
+  expect(typeof handler).toBe('function');
+  (handler as (e: object) => void)(event);
+}

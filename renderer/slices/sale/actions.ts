@@ -1,0 +1,53 @@
+// The sale screen's actions: identifying the customer runs a command; everything else is an
+// event the reducer takes as it is (the controller prices the changed draft).
+import { identifyInput } from '../../requests.js';
+import { send, type Performers } from '../../till.js';
+
+export type SaleAction =
+  | { type: 'identify' }
+  | { type: 'customer-clear' }
+  | { type: 'item-add' }
+  | { type: 'preset-add'; index: number }
+  | { type: 'line-remove'; index: number }
+  | { type: 'line-step'; index: number; delta: 1 | -1 }
+  | { type: 'line-select'; index: number | null }
+  | { type: 'select-step'; delta: 1 | -1 }
+  | { type: 'bonuses-apply' }
+  | { type: 'bonuses-max' }
+  | { type: 'bonuses-clear' }
+  | { type: 'coupon-add' }
+  | { type: 'coupon-remove'; code: string }
+  | { type: 'rule-toggle'; id: string }
+  | { type: 'void-sale' };
+
+export const saleActions: Performers<SaleAction> = {
+  identify: async (till) => {
+    const built = identifyInput(till.state);
+    if (till.invalid(built)) return;
+    const input = built.input;
+    const identity = {
+      id: input.id,
+      id_type: input.id_type,
+      ...(input.cardotppassword ? { cardotppassword: input.cardotppassword } : {}),
+    };
+    await till.run('customer-identify', input, (output) => ({
+      type: 'customer-identified',
+      output,
+      identity,
+    }));
+  },
+  'customer-clear': send,
+  'item-add': send,
+  'preset-add': send,
+  'line-remove': send,
+  'line-step': send,
+  'line-select': send,
+  'select-step': send,
+  'bonuses-apply': send,
+  'bonuses-max': send,
+  'bonuses-clear': send,
+  'coupon-add': send,
+  'coupon-remove': send,
+  'rule-toggle': send,
+  'void-sale': send,
+};

@@ -1,0 +1,210 @@
+// The sale being put together: the draft (customer, lines, bonuses, coupons, manual rules,
+// the payment method the engine prices for), its version (the controller runs `check-calc`
+// when it moves), the selected line, the latest calculation, and the POS's presets.
+import { dec, type Dec } from '../../money.js';
+import type { State } from '../../state.js';
+import type {
+  CheckItemRequest,
+  CheckResponse,
+  CommandOutput,
+  CustomerSource,
+  CustomerSummary,
+  ErrorBody,
+  IdType,
+  TransactionPaymentType,
+  Warning,
+} from '../../types.js';
+
+/** How an item line is entered: goods, or fuel prepaid by amount or by quantity. */
+export type ItemKind = 'goods' | 'fuel-amount' | 'fuel-quantity';
+export const ITEM_KINDS: readonly ItemKind[] = ['goods', 'fuel-amount', 'fuel-quantity'];
+
+/** `auto` guesses the identifier type from what was typed or scanned. */
+export type IdTypeChoice = IdType | 'auto';
+export const ID_TYPE_CHOICES: readonly IdTypeChoice[] = [
+  'auto',
+  'card',
+  'phone',
+  'qr',
+  'email',
+  'external-id',
+  'vehicle',
+  'avi',
+];
+
+/** A quick-pick item (POS presets); `price` as the engine will see it. */
+export interface Preset {
+  code: string;
+  title?: string;
+  price?: number;
+  unit?: string;
+  fuel?: boolean;
+}
+
+/**
+ * A line of the check as the engine is asked for it, with a key of its own: the lines table
+ * is keyed by it, so removing or merging a line moves no other row (nor the focus in it).
+ */
+export interface Line {
+  key: number;
+  item: CheckItemRequest;
+}
+
+/** What the cashier has put together; every change here is followed by a `check-calc`. */
+export interface Draft {
+  lines: Line[];
+  identity: { id: string; id_type: IdType; cardotppassword?: string } | null;
+  customer: CustomerSummary | null;
+  customerSource: CustomerSource | null;
+  coupons: string[];
+  manualRuleIds: string[];
+  /** Bonuses the customer wants to spend, as typed (exact text); '' = none. */
+  bonuses: string;
+  payment: { type: TransactionPaymentType; accountId: string | null };
+}
+
+export interface Calculation {
+  seq: number;
+  pending: boolean;
+  check: CheckResponse | null;
+  warnings: Warning[];
+  error: ErrorBody | null;
+}
+
+export interface SaleState {
+  draft: Draft;
+  /** Bumped on every draft change: the controller runs `check-calc` when it moves. */
+  version: number;
+  selected: number | null;
+  calc: Calculation;
+  presets: Preset[];
+}
+
+export type SaleField =
+  | 'customer-id'
+  | 'customer-id-type'
+  | 'customer-otp'
+  | 'item-kind'
+  | 'item-code'
+  | 'item-title'
+  | 'item-price'
+  | 'item-quantity'
+  | 'item-amount'
+  | 'bonuses'
+  | 'coupon-code';
+
+export const SALE_FORM = {
+  'customer-id-type': 'auto',
+  'item-kind': 'goods',
+  'item-quantity': '1',
+} as const satisfies Partial<Record<SaleField, string>>;
+
+export function emptyDraft(): Draft {
+  return {
+    lines: [],
+    identity: null,
+    customer: null,
+    customerSource: null,
+    coupons: [],
+    manualRuleIds: [],
+    bonuses: '',
+    payment: { type: 'cash', accountId: null },
+  };
+}
+
+export function initialSale(): SaleState {
+  return {
+    draft: emptyDraft(),
+    version: 0,
+    selected: null,
+    calc: { seq: 0, pending: false, check: null, warnings: [], error: null },
+    presets: [],
+  };
+}
+
+export type SaleEvent =
+  | { type: 'presets'; presets: Preset[] }
+  | {
+      type: 'customer-identified';
+      output: CommandOutput<'customer-identify'>;
+      identity: Draft['identity'];
+    }
+  | { type: 'customer-clear' }
+  | { type: 'item-add' }
+  | { type: 'preset-add'; index: number }
+  | { type: 'line-remove'; index: number }
+  | { type: 'line-step'; index: number; delta: 1 | -1 }
+  | { type: 'line-select'; index: number | null }
+  | { type: 'select-step'; delta: 1 | -1 }
+  | { type: 'bonuses-apply' }
+  | { type: 'bonuses-max' }
+  | { type: 'bonuses-clear' }
+  | { type: 'coupon-add' }
+  | { type: 'coupon-remove'; code: string }
+  | { type: 'rule-toggle'; id: string }
+  | { type: 'calc-started'; seq: number }
+  | { type: 'calc-done'; seq: number; result: CommandOutput<'check-calc'> | { error: ErrorBody } }
+  | { type: 'void-sale' };
+
+// ---- selectors ----
+
+/** How items may be entered at this POS (CheckPos `check_item_enter_mode`). */
+export function enterMode(state: State) {
+  return state.sale.calc.check?.pos?.check_item_enter_mode ?? 'without-limits';
+}
+
+/** The POS's time zone (CheckPos `time_zone`) once a calculation told it; else null. */
+export function posTimeZone(state: State): string | null {
+  return state.sale.calc.check?.pos?.time_zone ?? null;
+}
+
+/** The check's money digits (default 2, engine.md 1). */
+export function amountDigits(check: CheckResponse | null | undefined): number {
+  return check?.amount_decimal_digits ?? 2;
+}
+
+export function bonusDigits(check: CheckResponse | null | undefined): number {
+  return check?.bonuses_decimal_digits ?? 2;
+}
+
+/** What is due: the engine's `amount_to_pay` of the latest calculation. */
+export function amountDue(state: State): Dec | null {
+  const due = state.sale.calc.check?.amount_to_pay;
+  return due === undefined ? null : dec(due);
+}
+
+export function isAccountPayment(type: TransactionPaymentType): boolean {
+  return type === 'special-account' || type === 'corporate-special-account';
+}
+
+/** The customer's accounts this payment type pays from (a fleet's through the driver's access). */
+export function accountsFor(
+  customer: CustomerSummary | null,
+  type: TransactionPaymentType,
+): CustomerSummary['special_accounts'] {
+  return (customer?.special_accounts ?? []).filter((a) => a.payment_type === type);
+}
+
+/**
+ * Whether the sale may move to payment: lines, a calculation that answered, no refusal. A
+ * calculation still running does not disable the button: the controller opens the payment
+ * when it lands (`payment-open` itself waits for it).
+ */
+export function canPay(state: State): boolean {
+  const s = state.sale;
+  return (
+    s.draft.lines.length > 0 &&
+    s.calc.check !== null &&
+    s.calc.error === null &&
+    state.busy === null
+  );
+}
+
+/** Guess an identifier type from what was typed or scanned. */
+export function guessIdType(id: string): IdType {
+  const t = id.trim();
+  if (t.includes('@')) return 'email';
+  if (/^\+\d[\d\s-]{5,}$/.test(t)) return 'phone';
+  if (t.length > 24 || /[^\w-]/.test(t)) return 'qr';
+  return 'card';
+}

@@ -1,0 +1,126 @@
+// The shift report (X report while open) and closing the shift (Z, manager only).
+import { formatAmount, formatDateTime, NONE } from '../format.js';
+import { paymentTypeKey } from '../i18n.js';
+import { hasRole } from '../slices/frame/state.js';
+import type { ShiftReport } from '../types.js';
+import { Button, Form, Input, Row, Section, type Ctx } from './common.js';
+
+export function ReportScreen({ ctx }: { ctx: Ctx }) {
+  const { t, state } = ctx;
+  const r = state.report.report;
+  const open = Boolean(state.status?.shift);
+  return (
+    <Section title={t('report.title')} testid="report">
+      <div class="actions">
+        <Button
+          ctx={ctx}
+          testid="report-refresh"
+          does={{ type: 'report-load' }}
+          label={t('common.refresh')}
+          disabled={state.busy !== null || !open}
+        />
+      </div>
+      {r ? (
+        <ReportFacts ctx={ctx} r={r} />
+      ) : (
+        <p class="muted">{open ? t('common.loading') : t('report.no-shift')}</p>
+      )}
+      {open && hasRole(state, 'manager') ? <CloseForm ctx={ctx} /> : null}
+      {open ? null : (
+        <div class="actions">
+          <Button
+            ctx={ctx}
+            testid="report-open-shift"
+            does={{ type: 'nav', screen: 'shift-open' }}
+            label={t('shift.open')}
+            kind="primary"
+          />
+        </div>
+      )}
+    </Section>
+  );
+}
+
+function ReportFacts({ ctx, r }: { ctx: Ctx; r: ShiftReport }) {
+  const { t, num } = ctx;
+  const money = (n: number | undefined) => formatAmount(n, 2, num);
+  const tally = (x: { count: number; amount: number }) => `${x.count} · ${money(x.amount)}`;
+  return (
+    <dl class="facts" data-testid="report-facts">
+      <Row label={t('report.shift')} value={String(r.shift.number)} testid="report-shift-number" />
+      <Row
+        label={t('report.opened')}
+        value={`${formatDateTime(r.shift.opened_at, ctx.dates)} ${r.shift.opened_by.name ?? ''}`}
+        testid="report-opened"
+      />
+      <Row
+        label={t('report.closed-at')}
+        value={r.shift.closed_at ? formatDateTime(r.shift.closed_at, ctx.dates) : NONE}
+        testid="report-closed-at"
+      />
+      <Row label={t('report.sales')} value={tally(r.sales)} testid="report-sales" />
+      <Row label={t('report.refunds')} value={tally(r.refunds)} testid="report-refunds" />
+      <Row
+        label={t('report.cancellations')}
+        value={tally(r.cancellations)}
+        testid="report-cancellations"
+      />
+      <Row label={t('report.offline')} value={tally(r.offline_sales)} testid="report-offline" />
+      {r.payments.map((p) => (
+        <Row
+          key={p.type}
+          label={t(paymentTypeKey[p.type])}
+          value={tally(p)}
+          testid={`report-payment-${p.type}`}
+        />
+      ))}
+      <Row
+        label={t('report.bonuses-added')}
+        value={money(r.bonuses.added)}
+        testid="report-bonuses-added"
+      />
+      <Row
+        label={t('report.bonuses-redeemed')}
+        value={money(r.bonuses.redeemed)}
+        testid="report-bonuses-redeemed"
+      />
+      <Row
+        label={t('report.expected-cash')}
+        value={money(r.expected_cash)}
+        testid="report-expected-cash"
+      />
+      <Row
+        label={t('report.unsynced')}
+        value={String(r.unsynced)}
+        testid="report-unsynced"
+        cls={r.unsynced > 0 ? 'warn' : null}
+      />
+    </dl>
+  );
+}
+
+/** Closing the shift (Z): the cash counted, then close. */
+function CloseForm({ ctx }: { ctx: Ctx }) {
+  const { t } = ctx;
+  return (
+    <Form ctx={ctx} submit={{ type: 'shift-close' }} testid="report-close-form">
+      <Input
+        ctx={ctx}
+        testid="report-counted-cash"
+        field="counted-cash"
+        label={t('report.counted-cash')}
+        inputmode="decimal"
+      />
+      <div class="actions">
+        <Button
+          ctx={ctx}
+          testid="report-close-shift"
+          submit
+          label={t('report.close')}
+          kind="danger"
+          disabled={ctx.state.busy !== null}
+        />
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,300 @@
+// The sale screen: who buys (customer), what (item entry and lines, lines.tsx), what the
+// rules gave (offers.tsx) and what is due. Every number shown is the engine's, from the latest
+// `check-calc`; the request lines only supply code, title and quantity until it answers.
+import { Fragment } from 'preact';
+import { formatAmount, formatMoney, NONE } from '../format.js';
+import { accessKey, errorText, idTypeKey, itemKindKey } from '../i18n.js';
+import {
+  amountDigits,
+  bonusDigits,
+  canPay,
+  enterMode,
+  ID_TYPE_CHOICES,
+  ITEM_KINDS,
+  type ItemKind,
+} from '../slices/sale/state.js';
+import type { CustomerSummary } from '../types.js';
+import { Button, FieldSelect, Form, Input, Row, Section, type Ctx } from './common.js';
+import { LinesTable, Totals } from './lines.js';
+import { BonusesPanel, CouponsPanel, RulesPanel } from './offers.js';
+
+export function SaleScreen({ ctx }: { ctx: Ctx }) {
+  const { t, state } = ctx;
+  const calc = state.sale.calc;
+  return (
+    <div class="sale">
+      <div class="col left">
+        <CustomerPanel ctx={ctx} />
+        <ItemPanel ctx={ctx} />
+      </div>
+      <div class="col middle">
+        <Section title={t('lines.title')} testid="lines-panel">
+          <LinesTable ctx={ctx} />
+        </Section>
+        {calc.error ? (
+          <p class="error" role="alert" data-testid="sale-calc-error">
+            {errorText(t, calc.error)} <code>{calc.error.code}</code>
+          </p>
+        ) : null}
+        {calc.warnings.length > 0 ? (
+          <ul class="warnings" data-testid="sale-warnings">
+            {calc.warnings.map((w, i) => (
+              <li data-testid={`sale-warning-${i}`}>{w.message}</li>
+            ))}
+          </ul>
+        ) : null}
+        <Totals ctx={ctx} />
+        <div class="actions big">
+          <Button
+            ctx={ctx}
+            testid="sale-pay"
+            does={{ type: 'pay' }}
+            label={t('sale.pay')}
+            kind="primary"
+            disabled={!canPay(state)}
+            hint="F8"
+          />
+          <Button
+            ctx={ctx}
+            testid="sale-void"
+            does={{ type: 'void-sale' }}
+            label={t('sale.void')}
+            kind="danger"
+            disabled={state.sale.draft.lines.length === 0 && !state.sale.draft.customer}
+          />
+        </div>
+      </div>
+      <div class="col right">
+        <RulesPanel ctx={ctx} />
+        <BonusesPanel ctx={ctx} />
+        <CouponsPanel ctx={ctx} />
+      </div>
+    </div>
+  );
+}
+
+function CustomerPanel({ ctx }: { ctx: Ctx }) {
+  const { t, state } = ctx;
+  const c = state.sale.draft.customer;
+  return (
+    <Section title={t('customer.title')} testid="customer-panel">
+      <CustomerForm ctx={ctx} identified={c !== null} />
+      {c ? (
+        <CustomerFacts ctx={ctx} c={c} />
+      ) : (
+        <p class="muted" data-testid="customer-anonymous">
+          {t('customer.anonymous')}
+        </p>
+      )}
+    </Section>
+  );
+}
+
+function CustomerForm({ ctx, identified }: { ctx: Ctx; identified: boolean }) {
+  const { t, state } = ctx;
+  return (
+    <Form ctx={ctx} submit={{ type: 'identify' }} testid="customer-form">
+      <div class="row">
+        <Input
+          ctx={ctx}
+          testid="customer-id"
+          field="customer-id"
+          label={t('customer.id')}
+          placeholder={t('customer.id-hint')}
+        />
+        <FieldSelect
+          ctx={ctx}
+          testid="customer-id-type"
+          field="customer-id-type"
+          label={t('customer.id-type')}
+          options={ID_TYPE_CHOICES.map((v) => [v, t(idTypeKey[v])] as const)}
+        />
+      </div>
+      <Input
+        ctx={ctx}
+        testid="customer-otp"
+        field="customer-otp"
+        label={t('customer.otp')}
+        inputmode="numeric"
+      />
+      <div class="actions">
+        <Button
+          ctx={ctx}
+          testid="customer-identify"
+          submit
+          label={t('customer.identify')}
+          kind="primary"
+          disabled={state.busy === 'customer-identify'}
+          hint="F2"
+        />
+        {identified ? (
+          <Button
+            ctx={ctx}
+            testid="customer-clear"
+            does={{ type: 'customer-clear' }}
+            label={t('customer.clear')}
+          />
+        ) : null}
+      </div>
+    </Form>
+  );
+}
+
+function CustomerFacts({ ctx, c }: { ctx: Ctx; c: CustomerSummary }) {
+  const { t, state, num } = ctx;
+  const digits = bonusDigits(state.sale.calc.check);
+  const bonuses = (n: number) => formatAmount(n, digits, num);
+  return (
+    <dl class="facts" data-testid="customer-summary">
+      <Row label={t('customer.name')} value={c.name ?? NONE} testid="customer-name" />
+      <Row
+        label={t('customer.type')}
+        value={t(c.type === 'corporate-customer' ? 'customer.corporate' : 'customer.retail')}
+        testid="customer-type"
+      />
+      <Row
+        label={t('customer.access')}
+        value={t(accessKey[c.access_type])}
+        testid="customer-access"
+        cls={c.access_type === 'full-bonuses-access' ? null : 'warn'}
+      />
+      <Row
+        label={t('customer.category')}
+        value={c.card_category?.title ?? NONE}
+        testid="customer-category"
+      />
+      <Row
+        label={t('customer.bonuses-available')}
+        value={bonuses(c.bonuses.available)}
+        testid="customer-bonuses-available"
+      />
+      <Row
+        label={t('customer.bonuses-regular')}
+        value={bonuses(c.bonuses.regular)}
+        testid="customer-bonuses-regular"
+      />
+      <Row
+        label={t('customer.bonuses-promotional')}
+        value={bonuses(c.bonuses.promotional)}
+        testid="customer-bonuses-promotional"
+      />
+      {state.sale.draft.customerSource === 'cache' ? (
+        <Row
+          label={t('customer.source')}
+          value={t('customer.from-cache')}
+          testid="customer-source"
+          cls="warn"
+        />
+      ) : null}
+      <CustomerAccounts ctx={ctx} c={c} />
+    </dl>
+  );
+}
+
+function CustomerAccounts({ ctx, c }: { ctx: Ctx; c: CustomerSummary }) {
+  const { t, state, num } = ctx;
+  return (
+    <>
+      {c.special_accounts.map((a, i) => (
+        <Fragment key={a.id}>
+          <dt>{a.title ?? a.id}</dt>
+          <dd data-testid={`customer-account-${i}`}>
+            {a.available === null
+              ? t('customer.unlimited')
+              : formatMoney(a.available, amountDigits(state.sale.calc.check), a.currency, num)}
+            {a.type === 'quantity' ? ` (${t('customer.account-quantity')})` : ''}
+            {a.pin_required ? ` · ${t('customer.pin')}` : ''}
+          </dd>
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
+function ItemPanel({ ctx }: { ctx: Ctx }) {
+  const mode = enterMode(ctx.state);
+  return (
+    <Section title={ctx.t('item.title')} testid="item-panel">
+      {mode === 'presets-only' ? null : <ItemForm ctx={ctx} />}
+      {mode === 'manually-only' ? null : (
+        <PresetButtons ctx={ctx} onlyWay={mode === 'presets-only'} />
+      )}
+    </Section>
+  );
+}
+
+/** A line typed in: goods, or fuel prepaid by amount or by litres. */
+function ItemForm({ ctx }: { ctx: Ctx }) {
+  const { t, state } = ctx;
+  const kind = (state.form['item-kind'] || 'goods') as ItemKind;
+  return (
+    <Form ctx={ctx} submit={{ type: 'item-add' }} testid="item-form">
+      <FieldSelect
+        ctx={ctx}
+        testid="item-kind"
+        field="item-kind"
+        label={t('item.kind')}
+        options={ITEM_KINDS.map((k) => [k, t(itemKindKey[k])] as const)}
+      />
+      <div class="row">
+        <Input ctx={ctx} testid="item-code" field="item-code" label={t('item.code')} />
+        <Input ctx={ctx} testid="item-title" field="item-title" label={t('item.title-field')} />
+      </div>
+      <div class="row">
+        <Input
+          ctx={ctx}
+          testid="item-price"
+          field="item-price"
+          label={kind === 'goods' ? t('item.price') : t('item.price-per-unit')}
+          inputmode="decimal"
+        />
+        {kind === 'fuel-amount' ? (
+          <Input
+            ctx={ctx}
+            testid="item-amount"
+            field="item-amount"
+            label={t('item.prepay-amount')}
+            inputmode="decimal"
+          />
+        ) : (
+          <Input
+            ctx={ctx}
+            testid="item-quantity"
+            field="item-quantity"
+            label={kind === 'goods' ? t('item.quantity') : t('item.litres')}
+            inputmode="decimal"
+          />
+        )}
+      </div>
+      <div class="actions">
+        <Button ctx={ctx} testid="item-add" submit label={t('item.add')} kind="primary" hint="F3" />
+      </div>
+    </Form>
+  );
+}
+
+/** The POS presets; none: a note when they are the only way in, else nothing. */
+function PresetButtons({ ctx, onlyWay }: { ctx: Ctx; onlyWay: boolean }) {
+  const { t, state, num } = ctx;
+  const { presets } = state.sale;
+  if (presets.length === 0) {
+    return onlyWay ? (
+      <p class="muted" data-testid="presets-empty">
+        {t('item.no-presets')}
+      </p>
+    ) : null;
+  }
+  return (
+    <div class="presets" data-testid="presets" role="group" aria-label={t('item.presets')}>
+      {presets.map((p, i) => (
+        <Button
+          key={`${i}-${p.code}`}
+          ctx={ctx}
+          testid={`preset-${i}`}
+          does={{ type: 'preset-add', index: i }}
+          label={`${p.title ?? p.code}${p.price === undefined ? '' : ` · ${formatAmount(p.price, 2, num)}`}`}
+        />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+// Signing in with the staff auth code, and opening a shift before the first sale.
+import { Button, Form, Input, Section, type Ctx } from './common.js';
+
+/** A refusal that means "too many attempts": the code names a lock-out. */
+export function isLockout(code: string): boolean {
+  return /lock|too-many|attempts/.test(code);
+}
+
+function lockoutText(ctx: Ctx): string | null {
+  const e = ctx.state.message?.error;
+  if (!e || !isLockout(e.code)) return null;
+  const seconds = e.details?.['retry_after_s'];
+  return typeof seconds === 'number'
+    ? ctx.t('signin.locked-for', { seconds })
+    : ctx.t('signin.locked');
+}
+
+export function SignInScreen({ ctx }: { ctx: Ctx }) {
+  const { t, state } = ctx;
+  const locked = lockoutText(ctx);
+  return (
+    <Section title={t('signin.title')} testid="sign-in">
+      <Form ctx={ctx} submit={{ type: 'sign-in' }} testid="sign-in-form">
+        <Input
+          ctx={ctx}
+          testid="sign-in-code"
+          field="auth-code"
+          label={t('signin.code')}
+          type="password"
+          inputmode="numeric"
+          autocomplete="off"
+        />
+        {locked ? (
+          <p class="error" role="alert" data-testid="sign-in-lockout">
+            {locked}
+          </p>
+        ) : null}
+        <div class="actions big">
+          <Button
+            ctx={ctx}
+            testid="sign-in-submit"
+            submit
+            label={t('signin.submit')}
+            kind="primary"
+            disabled={state.busy !== null}
+          />
+        </div>
+      </Form>
+    </Section>
+  );
+}
+
+export function ShiftOpenScreen({ ctx }: { ctx: Ctx }) {
+  const { t, state } = ctx;
+  return (
+    <Section title={t('shift.title')} testid="shift-open">
+      <p>{t('shift.none')}</p>
+      <Form ctx={ctx} submit={{ type: 'shift-open' }} testid="shift-open-form">
+        <Input
+          ctx={ctx}
+          testid="shift-opening-cash"
+          field="opening-cash"
+          label={t('shift.opening-cash')}
+          inputmode="decimal"
+        />
+        <div class="actions big">
+          <Button
+            ctx={ctx}
+            testid="shift-open-submit"
+            submit
+            label={t('shift.open')}
+            kind="primary"
+            disabled={state.busy !== null}
+          />
+        </div>
+      </Form>
+    </Section>
+  );
+}
