@@ -35,6 +35,7 @@ import {
   type ReturnOp,
 } from './ledger-ops.js';
 import type { TerminalPorts } from './ports.js';
+import { takenBack } from './taken-back.js';
 
 /** A card charge of a sale and what it has not given back yet. */
 interface CardCharge {
@@ -725,16 +726,6 @@ function stepOf(r: RecordedRefund) {
   };
 }
 
-/** What earlier refunds took back, per line index. */
-function takenBack(earlier: readonly RecordedRefund[]): Map<number, Dec> {
-  const taken = new Map<number, Dec>();
-  for (const r of earlier) {
-    const lines = r.document.external_additional_info?.refund_lines ?? [];
-    for (const l of lines) taken.set(l.index, add(taken.get(l.index) ?? ZERO, dec(l.quantity)));
-  }
-  return taken;
-}
-
 /** The refusal of the first asked line the sale lacks, or has less left of than asked. */
 function overRefunded(
   lines: HandlerInput<'sale-refund'>['lines'],
@@ -750,7 +741,7 @@ function overRefunded(
         `the original check has no line ${l.index}`,
         `lines[${j}].index`,
       );
-    const left = sub(dec(line.quantity), taken.get(l.index) ?? ZERO);
+    const left = sub(dec(line.quantity), taken.get(l.index)?.quantity ?? ZERO);
     if (gt(dec(l.quantity), left))
       return refuse(
         'refund-exceeds-sale',

@@ -2,9 +2,11 @@
 // with its payments, customer, status and what was refunded per line, filtered by time,
 // amount, card or customer and paged by a cursor (the seq of the last sale answered).
 import type { CommandOutput, HandlerInput } from '../contract/commands.js';
-import { add, dec, eq, gt, lt, toNumber, ZERO, type Dec } from '../money/index.js';
+import { dec, eq, gt, lt, toNumber, ZERO } from '../money/index.js';
+import type { CachedCustomer as Customer } from '../store/cache.js';
 import type { IndexedSale } from '../store/sales-index.js';
 import type { TerminalPorts } from './ports.js';
+import { takenBack } from './taken-back.js';
 
 type Input = HandlerInput<'sales-recent'>;
 type Output = CommandOutput<'sales-recent'>;
@@ -33,8 +35,9 @@ export class SalesRecent {
       const rows = this.p.store.salesIndex.before(before, from, to, STEP);
       for (const r of rows) {
         lastSeq = r.seq;
-        if (!this.matches(r, i)) continue;
-        out.push(this.entryOf(r));
+        const c = r.customerId ? this.p.store.cache.customerById(r.customerId) : null;
+        if (!this.matches(r, c, i)) continue;
+        out.push(this.entryOf(r, c));
         if (out.length === limit) return { sales: out, next_cursor: String(r.seq) };
       }
       if (rows.length < STEP || lastSeq === null) break;
@@ -43,13 +46,13 @@ export class SalesRecent {
     return { sales: out, next_cursor: null };
   }
 
-  private matches(r: IndexedSale, i: Input): boolean {
+  private matches(r: IndexedSale, c: Customer | null, i: Input): boolean {
     const total = dec(r.amountToPay);
     if (i.amount !== undefined && !eq(total, dec(i.amount))) return false;
     if (i.amount_min !== undefined && lt(total, dec(i.amount_min))) return false;
     if (i.amount_max !== undefined && gt(total, dec(i.amount_max))) return false;
     if (i.card !== undefined && !this.cardMatches(r, i.card)) return false;
-    if (i.customer !== undefined && !this.customerMatches(r, i.customer)) return false;
+    if (i.customer !== undefined && !customerMatches(r, c, i.customer)) return false;
     return true;
   }
 
@@ -58,15 +61,7 @@ export class SalesRecent {
     return r.document.id_type === 'card' && r.document.id === card;
   }
 
-  private customerMatches(r: IndexedSale, words: string): boolean {
-    const q = words.toLowerCase();
-    const c = r.customerId ? this.p.store.cache.customerById(r.customerId) : null;
-    const known = [r.customerId, r.document.id, c?.name, c?.phone];
-    return known.some((v) => typeof v === 'string' && v.toLowerCase().includes(q));
-  }
-
-  private entryOf(r: IndexedSale): Entry {
-    const c = r.customerId ? this.p.store.cache.customerById(r.customerId) : null;
+  private entryOf(r: IndexedSale, c: Customer | null): Entry {
     const card = r.document.id_type === 'card' ? r.document.id : undefined;
     return {
       transaction_id: r.id,
@@ -88,15 +83,7 @@ export class SalesRecent {
 
   /** Each line of the sale with what this terminal's refunds of it took back. */
   private linesOf(r: IndexedSale): Entry['lines'] {
-    const back = new Map<number, { q: Dec; a: Dec }>();
-    for (const refund of this.p.store.refunds.of(r.id)) {
-      const steps = refund.document.external_additional_info?.refund_lines ?? [];
-      steps.forEach((s, k) => {
-        const was = back.get(s.index) ?? { q: ZERO, a: ZERO };
-        const amount = refund.document.check_items?.[k]?.amount ?? 0;
-        back.set(s.index, { q: add(was.q, dec(s.quantity)), a: add(was.a, dec(amount)) });
-      });
-    }
+    const back = takenBack(this.p.store.refunds.of(r.id));
     return (r.document.check_items ?? []).map((it, index) => {
       const b = back.get(index);
       return {
@@ -104,10 +91,20 @@ export class SalesRecent {
         ...(it.title ? { title: it.title } : {}),
         quantity: it.quantity,
         amount: it.amount ?? 0,
-        refunded: { quantity: toNumber(b?.q ?? ZERO), amount: toNumber(b?.a ?? ZERO) },
+        refunded: {
+          quantity: toNumber(b?.quantity ?? ZERO),
+          amount: toNumber(b?.amount ?? ZERO),
+        },
       };
     });
   }
+}
+
+/** Whether the sale's customer is the one asked for: by id, card, cached name or phone. */
+function customerMatches(r: IndexedSale, c: Customer | null, words: string): boolean {
+  const q = words.toLowerCase();
+  const known = [r.customerId, r.document.id, c?.name, c?.phone];
+  return known.some((v) => typeof v === 'string' && v.toLowerCase().includes(q));
 }
 
 function statusOf(r: IndexedSale): Entry['status'] {
