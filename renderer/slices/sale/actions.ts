@@ -2,23 +2,15 @@
 // event the reducer takes as it is (the controller prices the changed draft).
 import { identifyInput } from '../../requests.js';
 import { send, type Performers } from '../../till.js';
+import type { SaleEvent } from './state.js';
 
-export type SaleAction =
-  | { type: 'identify' }
-  | { type: 'customer-clear' }
-  | { type: 'item-add' }
-  | { type: 'preset-add'; index: number }
-  | { type: 'line-remove'; index: number }
-  | { type: 'line-step'; index: number; delta: 1 | -1 }
-  | { type: 'line-select'; index: number | null }
-  | { type: 'select-step'; delta: 1 | -1 }
-  | { type: 'bonuses-apply' }
-  | { type: 'bonuses-max' }
-  | { type: 'bonuses-clear' }
-  | { type: 'coupon-add' }
-  | { type: 'coupon-remove'; code: string }
-  | { type: 'rule-toggle'; id: string }
-  | { type: 'void-sale' };
+/** The events a sale screen's control sends as they are (not the terminal's answers). */
+type AsIs = Exclude<
+  SaleEvent,
+  { type: 'presets' | 'customer-identified' | 'calc-started' | 'calc-done' }
+>;
+
+export type SaleAction = { type: 'identify' } | AsIs;
 
 export const saleActions: Performers<SaleAction> = {
   identify: async (till) => {
