@@ -72,13 +72,18 @@ export function formatQuantity(
   return styled(exact, exact.scale, style);
 }
 
-/** Seconds as a short age (`45 s`, `12 min`, `3 h`, `2 d`). */
-export function formatAge(seconds: number | null | undefined): string {
+/** Seconds as a short age in `locale`'s words (`45 s`, `12 min`, `3 h`, `2 d`; `2 Tg.` in German). */
+export function formatAge(seconds: number | null | undefined, locale = 'en'): string {
   if (seconds === null || seconds === undefined) return NONE;
-  if (seconds < 60) return `${seconds} s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h`;
-  return `${Math.floor(seconds / 86_400)} d`;
+  const [value, unit] =
+    seconds < 60
+      ? [seconds, 'second']
+      : seconds < 3600
+        ? [Math.floor(seconds / 60), 'minute']
+        : seconds < 86_400
+          ? [Math.floor(seconds / 3600), 'hour']
+          : [Math.floor(seconds / 86_400), 'day'];
+  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short' }).format(value);
 }
 
 /** How dates and times are written: the locale's order and the zone they are shown in. */

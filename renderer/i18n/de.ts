@@ -275,6 +275,13 @@ export const de: Table = {
   'settings.no-devices': 'Keine Geräte gemeldet.',
   'settings.simulated': 'simuliert',
 
+  'offline.since':
+    'OFFLINE seit {at}: Verkauf geht weiter, Verkäufe werden gespeichert und später gesendet',
+  'offline.never': 'OFFLINE: noch keine Verbindung zur Zentrale',
+  'offline.queued-n': 'Zu senden: {n}',
+  'offline.left': 'Bonus und Konten können offline noch {left} von {limit} ausgeben, bis {until}',
+  'offline.no-spending':
+    'Bonus und Konten erst wieder mit Verbindung nutzbar; Barverkauf geht weiter',
   'status.connection': 'Verbindung',
   'status.online': 'Online',
   'status.offline': 'Offline',

@@ -267,6 +267,12 @@ export const en = {
   'settings.no-devices': 'No devices reported.',
   'settings.simulated': 'simulated',
 
+  'offline.since': 'OFFLINE since {at}: selling goes on, sales are kept and sent later',
+  'offline.never': 'OFFLINE: no contact with the central service yet',
+  'offline.queued-n': 'Waiting to be sent: {n}',
+  'offline.left': 'Bonuses and accounts may still spend {left} of {limit} offline, until {until}',
+  'offline.no-spending':
+    'Bonuses and accounts cannot be spent until the line is back; cash sales go on',
   'status.connection': 'Connection',
   'status.online': 'Online',
   'status.offline': 'Offline',

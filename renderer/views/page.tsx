@@ -18,6 +18,7 @@ import { ReportScreen } from './report.js';
 import { SaleScreen } from './sale.js';
 import { SettingsScreen } from './settings.js';
 import { ShiftOpenScreen, SignInScreen } from './sign-in.js';
+import { OfflineBanner } from './offline-banner.js';
 import { StatusBar } from './status-bar.js';
 
 export function view(
@@ -42,6 +43,7 @@ export function Page({ ctx }: { ctx: Ctx }) {
   return (
     <div class="app" data-screen={state.screen}>
       <Header ctx={ctx} />
+      <OfflineBanner ctx={ctx} />
       <MessageLine ctx={ctx} />
       <ProgressBar ctx={ctx} />
       <main

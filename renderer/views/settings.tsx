@@ -89,7 +89,7 @@ function SyncSection({ ctx }: { ctx: Ctx }) {
         />
         <Row
           label={t('status.cache-age')}
-          value={formatAge(sync?.cache_age_s)}
+          value={formatAge(sync?.cache_age_s, ctx.dates.locale)}
           testid="settings-cache-age"
         />
         <Row

@@ -28,7 +28,7 @@ export function StatusBar({ ctx }: { ctx: Ctx }) {
         {t('status.last-contact-at', { at: formatDateTime(sync?.last_contact_at, ctx.dates) })}
       </span>
       <span data-testid="status-cache-age">
-        {t('status.cache-age-n', { age: formatAge(sync?.cache_age_s) })}
+        {t('status.cache-age-n', { age: formatAge(sync?.cache_age_s, ctx.dates.locale) })}
       </span>
       {sync?.clock_skew_warning ? (
         <span data-testid="status-clock-skew" class="warn">

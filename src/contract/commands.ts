@@ -180,6 +180,19 @@ export type ShiftReport = z.infer<typeof ShiftReport>;
 const Connection = z.enum(['online', 'offline', 'unknown']);
 export type Connection = z.infer<typeof Connection>;
 
+/**
+ * The terminal's offline allowance: `terminal_left` of `terminal_limit` (money; bonuses valued
+ * at the POS loyalty's bonus rate) until the server confirms what was spent, and offline
+ * spending allowed until `spending_until` (last contact + the cache's maximum age; null before
+ * any contact). Earning and cash sales need neither.
+ */
+export const StandinState = z.strictObject({
+  terminal_limit: num,
+  terminal_left: num,
+  spending_until: dateTime.nullable(),
+});
+export type StandinState = z.infer<typeof StandinState>;
+
 export const SyncState = z.strictObject({
   connection: Connection,
   /** Outbox rows not yet done (queued or sending). */
@@ -194,6 +207,8 @@ export const SyncState = z.strictObject({
   clock_skew_s: num.nullable(),
   clock_skew_warning: z.boolean(),
   running: z.boolean(),
+  /** What the stand-in limits (sync.md) leave for offline spending, shown while offline. */
+  standin: StandinState,
 });
 export type SyncState = z.infer<typeof SyncState>;
 
@@ -330,7 +345,12 @@ const sameTransactionError = {
 
 const StatusOutput = z.strictObject({
   app: z.strictObject({ name: z.string(), version: z.string() }),
-  terminal: z.strictObject({ id: z.uuid(), name: z.string().optional() }),
+  terminal: z.strictObject({
+    id: z.uuid(),
+    name: z.string().optional(),
+    /** The IANA zone the till's dates are shown in: its POS's, else the business's, else UTC. */
+    time_zone: z.string().min(1).optional(),
+  }),
   staff: SignedInStaff.nullable(),
   shift: Shift.nullable(),
   /** null until the sync loop runs. */

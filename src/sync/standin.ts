@@ -80,3 +80,31 @@ export function checkStandin(i: StandinInput): StandinDecision {
   }
   return { ok: true };
 }
+
+/** What the limits leave the terminal for offline spending, for the cashier's offline banner. */
+export interface StandinAllowance {
+  terminal_limit: number;
+  /** The terminal total limit minus unconfirmed offline spending; never below 0. */
+  terminal_left: number;
+  /** When offline spending stops (the cache reaches its maximum age); null with no contact. */
+  spending_until_ms: number | null;
+}
+
+export function standinAllowance(i: {
+  limits: StandinLimits;
+  offlineTerminal: { bonuses: Dec; money: Dec };
+  bonusRate: Dec;
+  sinceContactMs: number | null;
+  nowMs: number;
+}): StandinAllowance {
+  const limit = dec(i.limits.terminal_total_limit);
+  const left = sub(limit, value(i.offlineTerminal, i.bonusRate));
+  return {
+    terminal_limit: toNumber(limit),
+    terminal_left: gt(left, ZERO) ? toNumber(left) : 0,
+    spending_until_ms:
+      i.sinceContactMs === null
+        ? null
+        : i.nowMs - i.sinceContactMs + i.limits.max_cache_age_s * 1000,
+  };
+}

@@ -8,13 +8,17 @@ import {
   type DeviceState,
   type ErrorResponse,
   type HandlerInput,
+  type StandinState,
   type SyncState,
 } from '../contract/commands.js';
 import type { Config } from '../contract/config.js';
+import { EngineLoyalty } from '../contract/engine.js';
 import type { DeviceState as DriverDeviceState } from '../devices/states.js';
 import type { Handlers } from './command-map.js';
 import type { TerminalPorts } from './ports.js';
-import type { SaleService } from './sale-service.js';
+import { dec } from '../money/index.js';
+import { standinAllowance } from '../sync/standin.js';
+import { scopeOf, type SaleService } from './sale-service.js';
 import type { AttentionService } from './attention.js';
 import type { CardPayments } from './card-payments.js';
 import type { CashMovementService } from './cash-movements.js';
@@ -26,6 +30,7 @@ import type { IdentifyService } from './identify.js';
 import type { ReturnsService } from './returns.js';
 import type { ShiftService } from './shifts.js';
 import type { StaffService } from './staff.js';
+import { posZone } from './pos-date.js';
 import { needsOf } from './roles.js';
 import { iso, type Workflow } from './workflow.js';
 
@@ -66,6 +71,27 @@ function syncStateOf(p: TerminalPorts, running: boolean): SyncState {
     clock_skew_s: s.skewMs === null ? null : s.skewMs / 1000,
     clock_skew_warning: s.skewWarning,
     running,
+    standin: standinOf(p, now, s.sinceContactMs),
+  };
+}
+
+/** The offline allowance left, with bonuses valued at the rate of the till's own loyalty. */
+function standinOf(p: TerminalPorts, now: number, sinceContactMs: number | null): StandinState {
+  const { loyaltyId } = scopeOf(p.store, {});
+  const record = loyaltyId ? p.store.cache.get('loyalty', loyaltyId) : null;
+  const read = EngineLoyalty.shape.bonus_rate.safeParse(record?.bonus_rate);
+  const rate = read.success ? read.data : 1;
+  const a = standinAllowance({
+    limits: p.config.standin,
+    offlineTerminal: p.store.ledger.offlineSpending(null).terminal,
+    bonusRate: dec(rate),
+    sinceContactMs,
+    nowMs: now,
+  });
+  return {
+    terminal_limit: a.terminal_limit,
+    terminal_left: a.terminal_left,
+    spending_until: a.spending_until_ms === null ? null : iso(a.spending_until_ms),
   };
 }
 
@@ -102,6 +128,7 @@ function statusOf(p: TerminalPorts, s: Services): CommandOutput<'status'> {
     terminal: {
       id: p.terminalId,
       ...(p.config.terminal.name ? { name: p.config.terminal.name } : {}),
+      time_zone: posZone(p.store.cache),
     },
     staff: s.workflow.staff,
     shift: s.workflow.shift(),

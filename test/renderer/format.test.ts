@@ -62,9 +62,14 @@ describe('other formats', () => {
   });
 
   it('shortens ages', () => {
-    expect(formatAge(45)).toBe('45 s');
-    expect(formatAge(3600 * 5)).toBe('5 h');
+    expect(formatAge(45)).toBe('45 sec');
+    expect(formatAge(3600 * 5)).toBe('5 hr');
     expect(formatAge(null)).toBe(NONE);
+  });
+
+  it("writes an age's unit in the language's words", () => {
+    expect(formatAge(2 * 86_400, 'de-DE')).toBe('2 Tg.');
+    expect(formatAge(12 * 60, 'de-DE')).toBe('12 Min.');
   });
 });
 

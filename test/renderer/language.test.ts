@@ -70,6 +70,14 @@ describe('the language chosen in settings', () => {
     );
   });
 
+  it("writes dates in the till's own zone before any check is priced", () => {
+    const s = run(initialState(), {
+      type: 'status',
+      status: status({ terminal: { ...status().terminal, time_zone: 'Europe/Berlin' } }),
+    });
+    expect(text(s, 'status-last-contact')).toContain('11:00');
+  });
+
   it('reads a price typed with a decimal comma', () => {
     const s = run(sellingInGerman(), ...typed({ 'item-code': 'A1', 'item-price': '2,50' }), {
       type: 'item-add',

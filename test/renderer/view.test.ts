@@ -205,6 +205,10 @@ function screens(): Record<string, State> {
     reportOpen,
     reportClosed,
     settings: run(base, { type: 'navigate', screen: 'settings' }),
+    offline: run(base, {
+      type: 'status',
+      status: { ...manager, sync: { ...manager.sync!, connection: 'offline' } },
+    }),
     session: run(base, { type: 'session-expired' }),
   };
 }
@@ -212,6 +216,20 @@ function screens(): Record<string, State> {
 const all = screens();
 
 describe('views', () => {
+  it('say while offline since when, what waits to be sent and what may still be spent', () => {
+    const banner = byTestId(render(all.offline!), 'offline-banner');
+    expect(banner).toBeDefined();
+    expect(textOf(banner!)).toContain('OFFLINE since');
+    expect(textOf(byTestId(banner!, 'offline-queued')!)).toBe('Waiting to be sent: 2');
+    expect(textOf(byTestId(banner!, 'offline-allowance')!)).toMatch(
+      /may still spend 950\.00 of 1,000\.00 offline, until /,
+    );
+  });
+
+  it('show no offline banner while online', () => {
+    expect(byTestId(render(all.sale!), 'offline-banner')).toBeUndefined();
+  });
+
   it('show a database recovered at start on the attention list, with what happened', () => {
     const message =
       "The terminal's database was damaged; it was set aside and the backup manual-1.sqlite was restored.";

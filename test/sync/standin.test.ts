@@ -1,7 +1,7 @@
 // The stand-in limits: each refusal names its limit; earning and cash always pass.
 import { describe, expect, it } from 'vitest';
 import { dec, ZERO } from '../../src/money/index.js';
-import { checkStandin, type StandinInput } from '../../src/sync/standin.js';
+import { checkStandin, standinAllowance, type StandinInput } from '../../src/sync/standin.js';
 
 const base: StandinInput = {
   limits: { customer_day_limit: 50, terminal_total_limit: 200, max_cache_age_s: 3_600 },
@@ -53,5 +53,55 @@ describe('stand-in limits', () => {
       ok: false,
       limit: 'customer-day',
     });
+  });
+});
+
+describe("what the stand-in limits leave (the offline banner's figures)", () => {
+  const limits = { customer_day_limit: 50, terminal_total_limit: 200, max_cache_age_s: 3_600 };
+  const nowMs = Date.parse('2026-11-26T12:00:00Z');
+
+  it('takes money and bonuses at their rate off the terminal total', () => {
+    const a = standinAllowance({
+      limits,
+      offlineTerminal: { bonuses: dec(10), money: dec('12.5') },
+      bonusRate: dec('0.5'),
+      sinceContactMs: 60_000,
+      nowMs,
+    });
+    expect(a.terminal_limit).toBe(200);
+    expect(a.terminal_left).toBe(182.5);
+  });
+
+  it('never leaves less than nothing', () => {
+    const a = standinAllowance({
+      limits,
+      offlineTerminal: { bonuses: ZERO, money: dec(250) },
+      bonusRate: dec(1),
+      sinceContactMs: 0,
+      nowMs,
+    });
+    expect(a.terminal_left).toBe(0);
+  });
+
+  it('allows spending until the cache reaches its maximum age since the last contact', () => {
+    const a = standinAllowance({
+      limits,
+      offlineTerminal: { bonuses: ZERO, money: ZERO },
+      bonusRate: dec(1),
+      sinceContactMs: 600_000,
+      nowMs,
+    });
+    expect(a.spending_until_ms).toBe(nowMs - 600_000 + 3_600_000);
+  });
+
+  it('allows no offline spending before any contact', () => {
+    const a = standinAllowance({
+      limits,
+      offlineTerminal: { bonuses: ZERO, money: ZERO },
+      bonusRate: dec(1),
+      sinceContactMs: null,
+      nowMs,
+    });
+    expect(a.spending_until_ms).toBeNull();
   });
 });

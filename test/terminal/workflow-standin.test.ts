@@ -60,6 +60,8 @@ describe('a sale while the central service is unreachable', () => {
     expect(who.source).toBe('cache');
     const status = await t.ok('status', {});
     expect(status.sync).toMatchObject({ connection: 'offline', outbox_depth: 1 });
+    // the till's dates are shown in its POS's zone, whatever the screen shows
+    expect(status.terminal.time_zone).toBe('Europe/Berlin');
 
     central = await startCentral({ db, port, faultSeed: 1 });
     cleanups.push(() => central.close());

@@ -77,11 +77,19 @@ describe('the cashier screen: a sale while the central service is down', () => {
           expect(await page.getByTestId('status-connection').getAttribute('data-state')).toBe(
             'offline',
           );
+          await expectText(page.getByTestId('offline-queued'), 'Waiting to be sent: 1');
+          await expectText(page.getByTestId('offline-since'), /^OFFLINE since /);
+          // 2 bonuses spent offline come off the terminal's 1,000.00 allowance
+          await expectText(
+            page.getByTestId('offline-allowance'),
+            /may still spend 99\d\.\d\d of 1,000\.00 offline, until /,
+          );
           await screenshot(page, 'offline-sale-stored');
 
           await central.restart();
           await syncUntilEmpty(page);
           await expectText(page.getByTestId('status-connection'), 'Online');
+          await expect(page.getByTestId('offline-banner').count()).resolves.toBe(0);
           await screenshot(page, 'offline-sale');
 
           const got = await central.sandbox<{

@@ -154,8 +154,9 @@ export function enterMode(state: State) {
 }
 
 /** The POS's time zone (CheckPos `time_zone`) once a calculation told it; else null. */
+/** The zone the page's dates are shown in: the check's POS, else the till's own (status). */
 export function posTimeZone(state: State): string | null {
-  return state.sale.calc.check?.pos?.time_zone ?? null;
+  return state.sale.calc.check?.pos?.time_zone ?? state.status?.terminal.time_zone ?? null;
 }
 
 /** The check's money digits (default 2, engine.md 1). */
