@@ -3,7 +3,16 @@
 // app://terminal/ (the renderer's build); the workflow (createTerminal) started under the
 // data directory's lock, as the agent's `attach` does; one IPC channel for every command,
 // validated by the command map; events forwarded to the page; secrets behind safeStorage.
-import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  protocol,
+  safeStorage,
+  screen,
+  session,
+} from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEventHub } from '../src/agent/events.js';
@@ -25,7 +34,7 @@ import { APP_ORIGIN, APP_SCHEME, CALL_CHANNEL, EVENT_CHANNEL } from './channels.
 import { hardenContents, hardenSession } from './harden.js';
 import { createCallHandler } from './ipc.js';
 import { safeStorageSeal, warnIfUnprotected } from './secrets.js';
-import { windowOptions } from './window-options.js';
+import { displayWindowOptions, windowOptions } from './window-options.js';
 
 // Must happen before `ready`: app:// behaves like https (a secure, standard origin).
 protocol.registerSchemesAsPrivileged([
@@ -126,6 +135,23 @@ async function runMain(): Promise<void> {
 
   await window.loadURL(`${APP_ORIGIN}/`);
   log.info('window loaded', { data_dir: dataDir, renderer: rendererDir });
+  if (config.ui.customer_display) await openCustomerDisplay(events);
+}
+
+/** The second screen facing the customer: display.html, fed the same events as the till. */
+async function openCustomerDisplay(events: ReturnType<typeof createEventHub>): Promise<void> {
+  const options = displayWindowOptions(
+    { preload: join(here, 'preload.cjs'), devTools: !app.isPackaged },
+    screen.getAllDisplays(),
+    screen.getPrimaryDisplay().id,
+  );
+  const display = new BrowserWindow(options);
+  display.once('ready-to-show', () => display.show());
+  const unsubscribe = events.subscribe((name, payload) => {
+    if (!display.isDestroyed()) display.webContents.send(EVENT_CHANNEL, name, payload);
+  });
+  display.on('closed', unsubscribe);
+  await display.loadURL(`${APP_ORIGIN}/display.html`);
 }
 
 runMain().catch((e: unknown) =>

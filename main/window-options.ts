@@ -50,3 +50,27 @@ export function windowOptions(opts: {
     },
   };
 }
+
+/** A screen's work area, as Electron's `screen.getAllDisplays()` gives it. */
+export interface ScreenArea {
+  id: number;
+  bounds: { x: number; y: number; width: number; height: number };
+}
+
+/**
+ * The customer display's window (config `ui.customer_display`): the same locked-down page as
+ * the cashier's, full screen on the first screen that is not the cashier's (`primaryId`), or
+ * a window beside the till when there is only one screen (a test bench, a demo).
+ */
+export function displayWindowOptions(
+  opts: { preload: string; devTools: boolean },
+  screens: readonly ScreenArea[],
+  primaryId: number,
+): BrowserWindowConstructorOptions {
+  const base = windowOptions(opts);
+  const other = screens.find((s) => s.id !== primaryId);
+  const placed = other
+    ? { ...other.bounds, fullscreen: true, frame: false }
+    : { width: 800, height: 600 };
+  return { ...base, minWidth: 640, minHeight: 480, ...placed, title: 'Customer display' };
+}

@@ -64,6 +64,7 @@ const EVENTS_HEARD = {
   'device-state': true,
   'device-read': true,
   'sync-progress': true,
+  'customer-display': true,
 } as const satisfies Record<EventName, true>;
 const EVENT_NAMES = Object.keys(EVENTS_HEARD) as EventName[];
 

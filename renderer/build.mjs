@@ -1,5 +1,6 @@
-// Builds the cashier UI into renderer/dist: one ES module bundle, main.js (the entry
-// index.html loads), plus index.html and styles.css. esbuild follows the imports, so the pure
+// Builds the cashier UI into renderer/dist: one ES module bundle per page, main.js (the
+// cashier's, which index.html loads) and display.js (the customer display's, display.html),
+// plus the two pages and styles.css. esbuild follows the imports, so the pure
 // modules of src/ the screen runs (src/money) and Preact land in the bundle and type-only
 // imports from src/contract vanish; dist holds no import outside itself. The views are JSX
 // (.tsx) compiled by the automatic runtime to calls of `preact/jsx-runtime`, as
@@ -16,8 +17,9 @@ const outDir = join(here, 'dist');
 
 rmSync(outDir, { recursive: true, force: true });
 const result = await build({
-  entryPoints: [join(here, 'main.ts')],
-  outfile: join(outDir, 'main.js'),
+  // the cashier's page and the customer display (a second screen), each one bundle
+  entryPoints: { main: join(here, 'main.ts'), display: join(here, 'display.ts') },
+  outdir: outDir,
   tsconfig: join(here, 'tsconfig.json'),
   bundle: true,
   format: 'esm',
@@ -28,7 +30,7 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
 });
-for (const asset of ['index.html', 'styles.css'])
+for (const asset of ['index.html', 'display.html', 'styles.css'])
   copyFileSync(join(here, asset), join(outDir, asset));
 const modules = Object.keys(result.metafile.inputs).length;
 const files = readdirSync(outDir, { recursive: true }).length;

@@ -6,7 +6,7 @@ import { render as renderInto } from 'preact';
 import { v7 } from 'uuid';
 import { perform as performAction, type Action } from './actions.js';
 import { isError, type Api } from './api.js';
-import { isLang, type Lang } from './i18n.js';
+import { isLang, LANGUAGE_KEY, type Lang } from './i18n.js';
 import { reduce } from './reduce.js';
 import { calcCheck, type Built } from './requests.js';
 import type { Errors } from './slices/frame/state.js';
@@ -25,8 +25,6 @@ export interface AppDeps {
   /** Status poll period; the events keep the screen current in between. */
   statusPollMs: number;
 }
-
-const LANGUAGE_KEY = 'loyalty-terminal.language';
 
 /** Commands that block the screen while they run (a second press must not send twice). */
 const BLOCKING = new Set<CommandName>([

@@ -34,6 +34,9 @@ export type Lang = (typeof LANGUAGES)[number]['code'];
 /** Every language's complete table (a language without one does not compile). */
 export const TABLES: Readonly<Record<Lang, Table>> = { en, de };
 
+/** Where the cashier's language choice is kept (the customer display follows it). */
+export const LANGUAGE_KEY = 'loyalty-terminal.language';
+
 export function isLang(value: string): value is Lang {
   return LANGUAGES.some((l) => l.code === value);
 }

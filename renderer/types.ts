@@ -52,6 +52,7 @@ export type AttentionItem = CommandOutput<'attention-list'>['items'][number];
 export type ShiftReport = CommandOutput<'shift-report'>['report'];
 export type SyncNowResult = CommandOutput<'sync-now'>;
 export type SyncProgress = EventPayload<'sync-progress'>;
+export type CustomerDisplay = EventPayload<'customer-display'>;
 export type DeviceKind = DeviceState['kind'];
 /** The check a UI sends to `check-calc` and `sale-process`. */
 export type CheckRequest = CommandInput<'check-calc'>['check'];

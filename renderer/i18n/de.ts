@@ -275,6 +275,16 @@ export const de: Table = {
   'settings.no-devices': 'Keine Geräte gemeldet.',
   'settings.simulated': 'simuliert',
 
+  'display.welcome': 'Willkommen',
+  'display.lines': 'Ihr Einkauf',
+  'display.to-pay': 'Zu zahlen',
+  'display.bonuses-spent': 'Eingelöster Bonus',
+  'display.bonuses-earned': 'Gesammelter Bonus',
+  'display.thanks': 'Vielen Dank!',
+  'display.change': 'Ihr Wechselgeld: {amount}',
+  'display.coupon': 'Ihr Gutschein',
+  'display.coupon-qr': 'QR-Code des Gutscheins {code}',
+  'display.coupon-expires': 'gültig bis {date}',
   'offline.since':
     'OFFLINE seit {at}: Verkauf geht weiter, Verkäufe werden gespeichert und später gesendet',
   'offline.never': 'OFFLINE: noch keine Verbindung zur Zentrale',

@@ -19,6 +19,7 @@ import {
   TransactionSubType,
 } from './enums.js';
 import { CatalogSearchOutput } from './catalog.js';
+import { CustomerDisplay } from './customer-display.js';
 import { CheckRequest, refusedField, SET_BY_TERMINAL, scannedCode } from './check-request.js';
 import { ReceiptPreview } from './receipt.js';
 import { looseShared } from './shared.js';
@@ -812,6 +813,8 @@ export const events = {
   'device-state': DeviceState,
   /** A card reader or scanner read something. */
   'device-read': DeviceRead,
+  /** The check as the customer's display shows it, after each calculation and sale. */
+  'customer-display': CustomerDisplay,
   /** A sync round advanced. */
   'sync-progress': z.strictObject({
     phase: z.enum(['push', 'pull', 'snapshot']),

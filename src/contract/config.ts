@@ -320,6 +320,11 @@ const UiSection = z.strictObject({
     .regex(/^[a-z]{2}$/, 'an ISO 639-1 code of two small letters')
     .default('en'),
   theme: z.enum(['light', 'dark', 'system']).optional(),
+  /**
+   * Electron opens the customer display (display.html) on a second screen; the browser kiosk
+   * opens /display.html itself.
+   */
+  customer_display: z.boolean().default(false),
 });
 
 export const ConfigSchema = z.strictObject({

@@ -12,6 +12,7 @@ import {
   type SyncState,
 } from '../contract/commands.js';
 import type { Config } from '../contract/config.js';
+import type { CustomerDisplay } from '../contract/customer-display.js';
 import { EngineLoyalty } from '../contract/engine.js';
 import type { DeviceState as DriverDeviceState } from '../devices/states.js';
 import type { Handlers } from './command-map.js';
@@ -30,6 +31,7 @@ import type { IdentifyService } from './identify.js';
 import type { ReturnsService } from './returns.js';
 import type { ShiftService } from './shifts.js';
 import type { StaffService } from './staff.js';
+import { displayOfCheck, displayOfSale } from './customer-display.js';
 import { posZone } from './pos-date.js';
 import { needsOf } from './roles.js';
 import { iso, type Workflow } from './workflow.js';
@@ -152,6 +154,19 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
       const needs = needsOf(name, input);
       return (needs ? wf.admit(needs) : null) ?? fn(input);
     };
+  /** Passes an answer on, and has the customer's display show it (a refusal changes nothing). */
+  const shown = <T extends object>(
+    out: T | ErrorResponse,
+    picture: (answer: T) => CustomerDisplay,
+  ): T | ErrorResponse => {
+    if (!p.emit || isErrorResponse(out)) return out;
+    try {
+      p.emit('customer-display', picture(out));
+    } catch (e) {
+      p.log.warn('customer display not sent', { err: e });
+    }
+    return out;
+  };
   const emitStatus = () => {
     try {
       p.emit?.('status-changed', statusOf(p, s));
@@ -208,10 +223,12 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
     'customer-identify': admitted('customer-identify', (i) => s.identify.identify(i)),
     'catalog-search': admitted('catalog-search', (i) => s.catalog.search(i)),
     // The seller is the signed-in staff member, never the caller's word.
-    'check-calc': admitted('check-calc', (i) => s.checkout.calc(i, wf.staff)),
+    'check-calc': admitted('check-calc', async (i) =>
+      shown(await s.checkout.calc(i, wf.staff), (out) => displayOfCheck(out.check)),
+    ),
     // The answer carries the receipt's preview, decoded from the bytes the printer was sent.
     'sale-process': admitted('sale-process', async (i) =>
-      s.receipts.withPreview(await s.checkout.process(i, wf.staff)),
+      shown(s.receipts.withPreview(await s.checkout.process(i, wf.staff)), displayOfSale),
     ),
     'sale-status': admitted('sale-status', (i) => s.checkout.status(i.transaction_id)),
     // Who gives the money back is the signed-in staff member, not the sale's seller.

@@ -1,7 +1,7 @@
 // Electron's security checklist (docs/tutorial/security.md), the items a window's options
 // decide: each is one assertion.
 import { describe, expect, it } from 'vitest';
-import { ELECTRON_CSP, windowOptions } from '../../main/window-options.js';
+import { displayWindowOptions, ELECTRON_CSP, windowOptions } from '../../main/window-options.js';
 
 const prefs = windowOptions({
   preload: '/app/dist/main/preload.cjs',
@@ -52,5 +52,27 @@ describe('the Content-Security-Policy', () => {
     expect(directives.get('frame-src')).toEqual(["'none'"]);
     expect(directives.get('base-uri')).toEqual(["'none'"]);
     expect(directives.get('form-action')).toEqual(["'none'"]);
+  });
+});
+
+describe("the customer display's window", () => {
+  const opts = { preload: '/app/dist/main/preload.cjs', devTools: false };
+  const till = { id: 1, bounds: { x: 0, y: 0, width: 1280, height: 1024 } };
+  const facing = { id: 2, bounds: { x: 1280, y: 0, width: 800, height: 480 } };
+
+  it('is as locked down as the cashier’s', () =>
+    expect(displayWindowOptions(opts, [till, facing], 1).webPreferences).toEqual(prefs));
+
+  it('fills the screen that is not the cashier’s', () =>
+    expect(displayWindowOptions(opts, [till, facing], 1)).toMatchObject({
+      ...facing.bounds,
+      fullscreen: true,
+      frame: false,
+    }));
+
+  it('opens as a window beside the till when there is one screen only', () => {
+    const o = displayWindowOptions(opts, [till], 1);
+    expect(o.fullscreen).toBeUndefined();
+    expect(o).toMatchObject({ width: 800, height: 600 });
   });
 });
