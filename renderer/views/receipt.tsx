@@ -8,6 +8,7 @@ import type { Receipt } from '../slices/receipt/state.js';
 import { amountDigits, bonusDigits } from '../slices/sale/state.js';
 import type { CheckResponse, SaleResult } from '../types.js';
 import { Button, Row, Section, type Ctx } from './common.js';
+import { Qr } from './qr.js';
 
 export function ReceiptScreen({ ctx }: { ctx: Ctx }) {
   const { t, num } = ctx;
@@ -203,14 +204,20 @@ function PaperLine({ ctx, row, testid }: { ctx: Ctx; row: PaperRow; testid: stri
       </div>
     );
   }
+  // A QR as the printer draws it (the stream's GS ( k data), so the cashier can try a scan.
+  if (row.kind === 'qr') {
+    return (
+      <div class="paper-mark qr" data-testid={testid}>
+        <Qr text={row.data} label={t('receipt.paper-qr', { data: row.data })} />
+      </div>
+    );
+  }
   const text =
-    row.kind === 'qr'
-      ? t('receipt.paper-qr', { data: row.data })
-      : row.kind === 'barcode'
-        ? t('receipt.paper-barcode', { symbology: row.symbology, data: row.data })
-        : row.kind === 'cut'
-          ? t('receipt.paper-cut')
-          : t('receipt.paper-drawer');
+    row.kind === 'barcode'
+      ? t('receipt.paper-barcode', { symbology: row.symbology, data: row.data })
+      : row.kind === 'cut'
+        ? t('receipt.paper-cut')
+        : t('receipt.paper-drawer');
   return (
     <div class={`paper-mark ${row.kind}`} data-testid={testid}>
       {text}

@@ -355,7 +355,9 @@ describe('views', () => {
     expect(row(1).attrs.class).toContain('align-center');
     expect(row(2).attrs.class).toContain('large');
     expect(textOf(row(3))).toBe('[CODE128 barcode: T01-000001]');
-    expect(textOf(row(4))).toBe('[QR code: https://fb.example/dn]');
+    const qr = elements(row(4)).find((e) => e.tag === 'svg')!;
+    expect(qr.attrs['data-text']).toBe('https://fb.example/dn');
+    expect(qr.attrs['aria-label']).toBe('[QR code: https://fb.example/dn]');
     expect(textOf(row(5))).toBe('- - - cut - - -');
   });
 
