@@ -43,6 +43,18 @@ import {
   type SettingsState,
 } from './slices/settings/state.js';
 import type { SignInEvent, SignInField } from './slices/sign-in/state.js';
+import {
+  initialRecent,
+  type RecentEvent,
+  type RecentField,
+  type RecentState,
+} from './slices/recent/state.js';
+import {
+  initialCash,
+  type CashEvent,
+  type CashField,
+  type CashState,
+} from './slices/cash/state.js';
 
 export interface State extends FrameState {
   sale: SaleState;
@@ -52,6 +64,8 @@ export interface State extends FrameState {
   attention: AttentionState;
   report: ReportState;
   settings: SettingsState;
+  recent: RecentState;
+  cash: CashState;
 }
 
 /** Every event, each of one slice. */
@@ -64,11 +78,20 @@ export type Event =
   | RefundEvent
   | AttentionEvent
   | ReportEvent
-  | SettingsEvent;
+  | SettingsEvent
+  | RecentEvent
+  | CashEvent;
 
 /** Every input's name: each slice names its own. */
 export type FieldName =
-  SignInField | SaleField | PaymentField | RefundField | AttentionField | ReportField;
+  | SignInField
+  | SaleField
+  | PaymentField
+  | RefundField
+  | AttentionField
+  | ReportField
+  | RecentField
+  | CashField;
 
 /** The text of the inputs, by field name. */
 export type Form = Partial<Record<FieldName, string>>;
@@ -91,5 +114,7 @@ export function initialState(language: Lang = 'en'): State {
     attention: initialAttention(),
     report: initialReport(),
     settings: initialSettings(language),
+    recent: initialRecent(),
+    cash: initialCash(),
   };
 }

@@ -19,6 +19,8 @@ import { SaleScreen } from './sale.js';
 import { SettingsScreen } from './settings.js';
 import { ShiftOpenScreen, SignInScreen } from './sign-in.js';
 import { StatusBar } from './status-bar.js';
+import { RecentScreen } from './recent.js';
+import { CashScreen } from './cash.js';
 
 export function view(
   state: State,
@@ -189,6 +191,10 @@ function Screen({ ctx }: { ctx: Ctx }) {
       return <ReportScreen ctx={ctx} />;
     case 'settings':
       return <SettingsScreen ctx={ctx} />;
+    case 'recent':
+      return <RecentScreen ctx={ctx} />;
+    case 'cash':
+      return <CashScreen ctx={ctx} />;
   }
 }
 

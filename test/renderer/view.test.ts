@@ -19,6 +19,8 @@ import {
   report,
   saleResult,
   status,
+  movements,
+  recentSales,
   TX_ID,
 } from './fixtures.js';
 import { byTestId, elements, textOf, tree, type El } from './tree.js';
@@ -26,6 +28,18 @@ import { byTestId, elements, textOf, tree, type El } from './tree.js';
 const run = (s: State, ...events: Event[]) => events.reduce(reduce, s);
 const render = (s: State, act: (a: Action) => void = () => undefined): El =>
   tree(view(s, translator('en'), numberStyle('en'), dateStyle('en', 'UTC'), act));
+
+/** What `receipt-reprint` answers: the copy as printed. */
+const copyOf = (id: string) => ({
+  transaction_id: id,
+  receipt_printed: true,
+  receipt: {
+    width: 32,
+    rows: [
+      { kind: 'text' as const, text: 'COPY', align: 'center' as const, bold: true, large: true },
+    ],
+  },
+});
 
 const manager = status({ staff: { ...status().staff!, roles: ['manager'] }, attention: 2 });
 
@@ -181,6 +195,36 @@ function screens(): Record<string, State> {
     { type: 'report-loaded', report: report() },
   );
   const reportClosed = run(reportOpen, { type: 'shift-closed', report: report() });
+  const recentList = run(
+    base,
+    { type: 'navigate', screen: 'recent' },
+    { type: 'recent-loaded', output: recentSales(), query: {}, more: false },
+  );
+  const recentSale = run(
+    recentList,
+    { type: 'recent-select', transactionId: TX_ID },
+    { type: 'recent-reprinted', output: copyOf(TX_ID) },
+  );
+  const refundFromRecent = run(
+    recentSale,
+    { type: 'refund-open', transactionId: TX_ID, refunded: [{ index: 0, quantity: 1 }] },
+    { type: 'refund-loaded', output: committed() },
+  );
+  const withFloat = { ...report().shift, opening_cash: 100 };
+  const cashOpen = run(
+    base,
+    { type: 'navigate', screen: 'cash' },
+    {
+      type: 'report-loaded',
+      report: { ...report(), shift: withFloat, cash_movements: movements() },
+    },
+  );
+  const closedShift = { ...withFloat, closed_at: '2025-01-10T18:00:00Z', counted_cash: 198.5 };
+  const cashClosed = run(
+    cashOpen,
+    { type: 'shift-closed', report: { ...report(), shift: closedShift } },
+    { type: 'status', status: { ...manager, shift: null } },
+  );
   return {
     signIn: run(initialState(), {
       type: 'failed',
@@ -204,6 +248,17 @@ function screens(): Record<string, State> {
     attention,
     reportOpen,
     reportClosed,
+    recentList,
+    recentEmpty: run(recentList, {
+      type: 'recent-loaded',
+      output: { sales: [], next_cursor: null },
+      query: { amount: 1 },
+      more: false,
+    }),
+    recentSale,
+    refundFromRecent,
+    cashOpen,
+    cashClosed,
     settings: run(base, { type: 'navigate', screen: 'settings' }),
     session: run(base, { type: 'session-expired' }),
   };

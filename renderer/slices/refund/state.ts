@@ -1,6 +1,7 @@
 // Refunding some lines of a processed sale, or cancelling it whole: the sale `sale-status`
 // found, the refund's own id (kept across retries of the same refund), and what the refund
 // or the cancellation recorded.
+import { ZERO, cmp, dec, sub, type Dec } from '../../money.js';
 import type {
   ErrorBody,
   CancelResult,
@@ -20,16 +21,49 @@ export interface RefundState {
    * sale disarms it, so a press meant for one sale never cancels another.
    */
   cancelArmed: boolean;
+  /** What refunds already took back per line, when the sale came from the recent sales. */
+  refunded: { transactionId: string; lines: readonly RefundedLine[] } | null;
+}
+
+/** A line's quantity the refunds recorded here already took back. */
+export interface RefundedLine {
+  index: number;
+  quantity: number;
+}
+
+/** The quantity refunds already took back from line `index` (0 when none is known). */
+export function refundedOf(state: RefundState, index: number): number {
+  const r = state.refunded;
+  if (!r || r.transactionId !== state.sale?.transaction_id) return 0;
+  return r.lines.find((l) => l.index === index)?.quantity ?? 0;
+}
+
+/** Whether the screen knows what was refunded of the sale loaded. */
+export function knowsRefunded(state: RefundState): boolean {
+  return state.refunded !== null && state.refunded.transactionId === state.sale?.transaction_id;
+}
+
+/** What is left to refund of a line that sold `sold`. */
+export function leftOf(state: RefundState, index: number, sold: number): Dec {
+  const left = sub(dec(sold), dec(refundedOf(state, index)));
+  return cmp(left, ZERO) < 0 ? ZERO : left;
 }
 
 export type RefundField = 'refund-transaction-id' | `refund-qty-${number}` | 'refund-comment';
 
 export function initialRefund(): RefundState {
-  return { sale: null, refundId: null, result: null, cancelled: null, cancelArmed: false };
+  return {
+    sale: null,
+    refundId: null,
+    result: null,
+    cancelled: null,
+    cancelArmed: false,
+    refunded: null,
+  };
 }
 
 export type RefundEvent =
-  | { type: 'refund-open'; transactionId: string | null }
+  | { type: 'refund-open'; transactionId: string | null; refunded?: readonly RefundedLine[] }
   | { type: 'refund-loaded'; output: SaleStatus }
   | { type: 'refund-all' }
   | { type: 'refund-started'; refundId: string }
@@ -40,3 +74,36 @@ export type RefundEvent =
   /** The second: the cancellation goes out. */
   | { type: 'cancel-disarm' }
   | { type: 'cancel-done'; output: CancelResult };
+
+/** One way the money of a refund or a cancellation goes back to the customer. */
+export interface GiveBack {
+  key: 'refund.give-cash' | 'refund.to-card' | 'refund.to-account';
+  /** The amount (positive) as the check's digits write it. */
+  amount: number;
+  /** The masked card it went back to. */
+  card?: string;
+}
+
+/**
+ * How the money goes back: per payment part of the refund's (or cancellation's) check, cash
+ * handed over from the drawer, a card credited (its masked number from the card operation),
+ * an account credited. The check's own `payment_type` when it lists no parts.
+ */
+export function giveBack(done: RefundResult | CancelResult): GiveBack[] {
+  const c = done.check;
+  const parts = c.payments?.length
+    ? c.payments
+    : c.payment_type && c.amount_to_pay !== undefined
+      ? [{ type: c.payment_type, amount: c.amount_to_pay }]
+      : [];
+  const card = done.payments.find((p) => p.card)?.card;
+  return parts
+    .filter((p) => p.amount !== 0)
+    .map((p) => {
+      const amount = Math.abs(p.amount);
+      if (p.type === 'cash') return { key: 'refund.give-cash', amount };
+      if (p.type === 'bank-card')
+        return { key: 'refund.to-card', amount, ...(card ? { card } : {}) };
+      return { key: 'refund.to-account', amount };
+    });
+}
