@@ -45,12 +45,14 @@ import {
 import type { SignInEvent, SignInField } from './slices/sign-in/state.js';
 import {
   initialRecent,
+  RECENT_FORM,
   type RecentEvent,
   type RecentField,
   type RecentState,
 } from './slices/recent/state.js';
 import {
   initialCash,
+  CASH_FORM,
   type CashEvent,
   type CashField,
   type CashState,
@@ -106,7 +108,7 @@ export type Reducer<E extends { type: string }> = {
 
 export function initialState(language: Lang = 'en'): State {
   return {
-    ...initialFrame({ ...SALE_FORM, ...PAYMENT_FORM }),
+    ...initialFrame({ ...SALE_FORM, ...PAYMENT_FORM, ...RECENT_FORM, ...CASH_FORM }),
     sale: initialSale(),
     payment: initialPayment(),
     receipt: initialReceipt(),

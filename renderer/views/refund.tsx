@@ -1,7 +1,7 @@
 // Refund some lines of a processed check, or cancel it whole (senior cashier and up). The
 // check comes from `sale-status`; what each line returns is computed by the engine from the
 // stored check (engine.md 15), so the screen only asks which quantities.
-import { formatAmount, formatQuantity } from '../format.js';
+import { formatAmount, formatDec, formatQuantity } from '../format.js';
 import { outboxStateKey } from '../i18n.js';
 import { hasRole } from '../slices/frame/state.js';
 import { giveBack, knowsRefunded, refundedOf } from '../slices/refund/state.js';
@@ -231,7 +231,7 @@ function GiveBack({ ctx, done }: { ctx: Ctx; done: RefundResult | CancelResult }
         <Row
           key={i}
           label={t('refund.how')}
-          value={t(g.key, { amount: formatAmount(g.amount, d, num), card: g.card ?? '' })}
+          value={t(g.key, { amount: formatDec(g.amount, d, num), card: g.card ?? '' })}
           testid={`refund-give-back-${i}`}
           cls={g.key === 'refund.give-cash' ? 'due' : null}
         />

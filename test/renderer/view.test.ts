@@ -488,6 +488,43 @@ describe('views', () => {
     }
   });
 
+  it('show on a sale opened from the recent sales what refunds took back per line', () => {
+    const tree = render(all.recentSale!);
+    expect(textOf(byTestId(tree, 'recent-line-0-refunded')!)).toBe('1 · 1.49');
+    expect(textOf(byTestId(tree, 'recent-line-1-refunded')!)).toBe('—');
+    expect(textOf(byTestId(tree, 'recent-detail-status')!)).toBe('sold · partly refunded');
+    expect(textOf(byTestId(tree, 'recent-detail-who')!)).toBe('Bob · 7700001 · 411111******4242');
+  });
+
+  it('show the reprinted receipt as printed, marked COPY', () => {
+    const tree = render(all.recentSale!);
+    expect(textOf(byTestId(tree, 'receipt-paper-0')!)).toBe('COPY');
+    expect(textOf(byTestId(tree, 'recent-copy-printed')!)).toBe('A copy was printed.');
+  });
+
+  it('say on the refund screen what was refunded already, from the recent sales', () => {
+    expect(textOf(byTestId(render(all.refundFromRecent!), 'refund-line-0-refunded')!)).toBe('1');
+  });
+
+  it('say after a close how far the counted cash is over or short', () => {
+    const tree = render(all.cashClosed!);
+    expect(textOf(byTestId(tree, 'report-counted')!)).toBe('198.50');
+    expect(textOf(byTestId(tree, 'report-over-short')!)).toBe('2.00 short');
+    expect(textOf(byTestId(tree, 'report-opening-cash')!)).toBe('100.00');
+  });
+
+  it('list the cash paid in and out of the shift with its reason', () => {
+    expect(textOf(byTestId(render(all.cashOpen!), 'cash-movement-1')!)).toMatch(
+      /Paid out 5\.00 · window cleaner · Ann$/,
+    );
+  });
+
+  it('say in words how a refund’s money goes back', () => {
+    expect(textOf(byTestId(render(all.refunded!), 'refund-give-back-0')!)).toMatch(
+      /^Give back \d+\.\d\d in cash\.$/,
+    );
+  });
+
   it('have every test id documented in README.md', () => {
     const readme = readFileSync(join(import.meta.dirname, '../../renderer/README.md'), 'utf8');
     const ids = new Set<string>();

@@ -13,6 +13,9 @@ export interface CashState {
 
 export type CashField = 'cash-kind' | 'cash-amount' | 'cash-reason';
 
+/** The fields' first values. */
+export const CASH_FORM = { 'cash-kind': 'paid-in' } as const;
+
 export function initialCash(): CashState {
   return { last: null };
 }

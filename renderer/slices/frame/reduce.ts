@@ -32,8 +32,10 @@ export const frame: Reducer<FrameEvent> = {
   focus: (state, event) => focusOn(state, event.testid),
   navigate: (state, event) => {
     if (!state.status?.staff) return state;
-    if (event.screen === 'sale' && !state.status.shift) return go(state, 'shift-open');
-    return go(state, event.screen);
+    // a notice belongs to the screen it was said on; an error stays until it is read
+    const left = state.message?.kind === 'notice' ? withMessage(state, null) : state;
+    if (event.screen === 'sale' && !left.status?.shift) return go(left, 'shift-open');
+    return go(left, event.screen);
   },
   back: (state) => {
     if (state.message) return withMessage(state, null);

@@ -15,6 +15,8 @@ export const recent: Reducer<RecentEvent> = {
       loaded: true,
       query: event.query,
       nextCursor: next_cursor,
+      // a fresh search shows the sales as they are now: a copy printed before is gone
+      ...(event.more ? {} : { copy: null }),
     });
   },
   'recent-select': (state, event) =>

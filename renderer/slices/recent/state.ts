@@ -25,6 +25,9 @@ export type SearchBy = (typeof SEARCH_BY)[number];
 
 export type RecentField = 'recent-search' | 'recent-by';
 
+/** The fields' first values. */
+export const RECENT_FORM = { 'recent-by': 'auto' } as const;
+
 /** Sales a page asks for. */
 export const RECENT_PAGE = 20;
 

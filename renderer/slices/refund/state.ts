@@ -78,32 +78,28 @@ export type RefundEvent =
 /** One way the money of a refund or a cancellation goes back to the customer. */
 export interface GiveBack {
   key: 'refund.give-cash' | 'refund.to-card' | 'refund.to-account';
-  /** The amount (positive) as the check's digits write it. */
-  amount: number;
+  amount: Dec;
   /** The masked card it went back to. */
   card?: string;
 }
 
+const ACCOUNT_TYPES: readonly string[] = ['special-account', 'corporate-special-account'];
+
 /**
- * How the money goes back: per payment part of the refund's (or cancellation's) check, cash
- * handed over from the drawer, a card credited (its masked number from the card operation),
- * an account credited. The check's own `payment_type` when it lists no parts.
+ * How the money goes back, as the terminal pays it back (src/terminal/returns.ts): each card
+ * operation of the answer credits its card; the rest of the amount to pay back goes to the
+ * account the sale was paid from, else in cash from the drawer. (The answer's check lists
+ * the sale's payment parts, not the return's, so they are not read.)
  */
 export function giveBack(done: RefundResult | CancelResult): GiveBack[] {
-  const c = done.check;
-  const parts = c.payments?.length
-    ? c.payments
-    : c.payment_type && c.amount_to_pay !== undefined
-      ? [{ type: c.payment_type, amount: c.amount_to_pay }]
-      : [];
-  const card = done.payments.find((p) => p.card)?.card;
-  return parts
-    .filter((p) => p.amount !== 0)
-    .map((p) => {
-      const amount = Math.abs(p.amount);
-      if (p.type === 'cash') return { key: 'refund.give-cash', amount };
-      if (p.type === 'bank-card')
-        return { key: 'refund.to-card', amount, ...(card ? { card } : {}) };
-      return { key: 'refund.to-account', amount };
-    });
+  const total = dec(done.check.amount_to_pay ?? 0);
+  const cards = done.payments.map((p) => ({
+    key: 'refund.to-card' as const,
+    amount: dec(p.amount),
+    ...(p.card ? { card: p.card } : {}),
+  }));
+  const rest = cards.reduce((left, c) => sub(left, c.amount), total);
+  if (cmp(rest, ZERO) <= 0) return cards;
+  const toAccount = ACCOUNT_TYPES.includes(done.check.payment_type ?? '');
+  return [...cards, { key: toAccount ? 'refund.to-account' : 'refund.give-cash', amount: rest }];
 }
