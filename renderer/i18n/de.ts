@@ -468,7 +468,7 @@ export const de: Table = {
   'recent.copy-not-printed': 'Die Kopie wurde nicht gedruckt: Drucker prüfen. So sähe sie aus.',
   'refund.find-recent': 'In letzten Verkäufen suchen',
   'refund.already': 'Bereits erstattet',
-  'refund.how': 'Zurückgeben',
+  'refund.how': 'Geld zurück',
   'refund.give-cash': 'Geben Sie {amount} in bar zurück.',
   'refund.to-card': '{amount} auf die Karte {card} erstattet.',
   'refund.to-account': '{amount} auf das Kundenkonto zurückgebucht.',

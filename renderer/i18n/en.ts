@@ -452,7 +452,7 @@ export const en = {
     'The copy did not print: check the printer. This is what it would print.',
   'refund.find-recent': 'Find in recent sales',
   'refund.already': 'Refunded already',
-  'refund.how': 'Give back',
+  'refund.how': 'Money back',
   'refund.give-cash': 'Give back {amount} in cash.',
   'refund.to-card': '{amount} refunded to card {card}.',
   'refund.to-account': '{amount} returned to the customer’s account.',

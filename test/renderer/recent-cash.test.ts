@@ -176,6 +176,17 @@ describe('a refund of a sale opened from the recent sales', () => {
     expect(s.form['refund-qty-1']).toBe(String(items[1]!.quantity));
   });
 
+  it('shows what it just refunded as refunded already, and clears the quantities typed', () => {
+    const s = typed(refunding(), 'refund-qty-0', '1');
+    const done = run(s, {
+      type: 'refund-done',
+      output: refundResult({}),
+      lines: [{ index: 0, quantity: 1 }],
+    });
+    expect(done.refund.refunded?.lines).toEqual([{ index: 0, quantity: 2 }]);
+    expect(done.form['refund-qty-0']).toBe('');
+  });
+
   it('knows nothing was refunded of a sale whose id was typed', () => {
     const s = run(
       listed(),

@@ -31,7 +31,7 @@ export const refundActions: Performers<RefundAction> = {
     await till.run(
       'sale-refund',
       built.input,
-      (output) => ({ type: 'refund-done', output }),
+      (output) => ({ type: 'refund-done', output, lines: built.input.lines }),
       (error) => ({ type: 'refund-failed', error }),
     );
     await till.refreshStatus();

@@ -3,7 +3,13 @@ import { numberStyle } from '../../i18n.js';
 import { typedText } from '../../money.js';
 import type { Form, Reducer, State } from '../../state.js';
 import { go, withForm, withMessage } from '../frame/state.js';
-import { initialRefund, leftOf, type RefundEvent, type RefundState } from './state.js';
+import {
+  initialRefund,
+  leftOf,
+  withRefunded,
+  type RefundEvent,
+  type RefundState,
+} from './state.js';
 
 function withRefund(state: State, patch: Partial<RefundState>): State {
   return { ...state, refund: { ...state.refund, ...patch } };
@@ -47,11 +53,14 @@ export const refund: Reducer<RefundEvent> = {
   },
   'refund-started': (state, event) =>
     withRefund(state, { refundId: state.refund.refundId ?? event.refundId }),
-  'refund-done': (state, event) =>
-    withMessage(withRefund(state, { refundId: null, result: event.output }), {
-      kind: 'notice',
-      key: 'refund.done',
-    }),
+  'refund-done': (state, event) => {
+    // what was just refunded shows as refunded already, and its quantities are not typed twice
+    const refund = withRefunded(state.refund, event.lines ?? []);
+    const next = withRefund(state, { ...refund, refundId: null, result: event.output });
+    const typed: Form = {};
+    (state.refund.sale?.check.check_items ?? []).forEach((_, i) => (typed[`refund-qty-${i}`] = ''));
+    return withMessage(withForm(next, typed), { kind: 'notice', key: 'refund.done' });
+  },
   'refund-failed': (state, event) => {
     const keep = event.error.code === 'unreachable';
     return withMessage(withRefund(state, { refundId: keep ? state.refund.refundId : null }), {

@@ -1,7 +1,7 @@
 // Refunding some lines of a processed sale, or cancelling it whole: the sale `sale-status`
 // found, the refund's own id (kept across retries of the same refund), and what the refund
 // or the cancellation recorded.
-import { ZERO, cmp, dec, sub, type Dec } from '../../money.js';
+import { ZERO, add, cmp, dec, sub, toNumber, type Dec } from '../../money.js';
 import type {
   ErrorBody,
   CancelResult,
@@ -38,6 +38,19 @@ export function refundedOf(state: RefundState, index: number): number {
   return r.lines.find((l) => l.index === index)?.quantity ?? 0;
 }
 
+/** What was refunded of the sale once `lines` are refunded too (unknown stays unknown). */
+export function withRefunded(state: RefundState, lines: readonly RefundedLine[]): RefundState {
+  const r = state.refunded;
+  if (!r || r.transactionId !== state.sale?.transaction_id) return state;
+  const indexes = [...new Set([...r.lines, ...lines].map((l) => l.index))];
+  const sum = (index: number) =>
+    [...r.lines, ...lines]
+      .filter((l) => l.index === index)
+      .reduce((total, l) => add(total, dec(l.quantity)), ZERO);
+  const merged = indexes.map((index) => ({ index, quantity: toNumber(sum(index)) }));
+  return { ...state, refunded: { transactionId: r.transactionId, lines: merged } };
+}
+
 /** Whether the screen knows what was refunded of the sale loaded. */
 export function knowsRefunded(state: RefundState): boolean {
   return state.refunded !== null && state.refunded.transactionId === state.sale?.transaction_id;
@@ -67,7 +80,8 @@ export type RefundEvent =
   | { type: 'refund-loaded'; output: SaleStatus }
   | { type: 'refund-all' }
   | { type: 'refund-started'; refundId: string }
-  | { type: 'refund-done'; output: RefundResult }
+  /** `lines`: what the refund sent (absent: not known here). */
+  | { type: 'refund-done'; output: RefundResult; lines?: readonly RefundedLine[] }
   | { type: 'refund-failed'; error: ErrorBody }
   /** The first press of Cancel: the cashier is asked to press again. */
   | { type: 'cancel-arm' }
