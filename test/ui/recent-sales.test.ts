@@ -99,4 +99,30 @@ describe('the cashier screen: recent sales', () => {
     },
     TEST_MS,
   );
+
+  it(
+    'cancels a sale opened from the list, and says to give the cash back',
+    async () => {
+      await onTill('recent-sales-cancel', {}, async ({ page }) => {
+        await signInToSale(page, DEMO.authCodes.senior);
+        await sell(page, [{ code: 'SNK-1', price: '4.99', quantity: '2' }]);
+        await page.getByTestId('nav-recent').click();
+        await page.getByTestId('recent-sale-0-open').click();
+        await page.getByTestId('recent-refund').click();
+        await page.getByTestId('refund-sale').waitFor();
+        await page.getByTestId('cancel-submit').click();
+        await expectText(page.getByTestId('message-text'), /again/);
+        await page.getByTestId('cancel-submit').click();
+        await page.getByTestId('cancel-result').or(errorShown(page)).first().waitFor();
+        await noError(page);
+        await expectText(page.getByTestId('refund-give-back-0'), 'Give back 9.98 in cash.');
+        await screenshot(page, 'recent-sales-cancel');
+
+        await page.getByTestId('refund-to-recent').click();
+        await expectText(page.getByTestId('recent-detail-status'), 'cancelled');
+        expect(await page.getByTestId('recent-refund').isDisabled()).toBe(true);
+      });
+    },
+    TEST_MS,
+  );
 });
