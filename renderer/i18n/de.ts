@@ -490,5 +490,6 @@ export const de: Table = {
   'report.over': '{amount} zu viel',
   'report.short': '{amount} zu wenig',
   'report.even': 'genau',
+  'report.close-role': 'Ein Manager zählt das Bargeld und schließt die Schicht.',
   'report.not-expected': 'unbekannt: kein Anfangsbestand gezählt',
 };

@@ -474,6 +474,7 @@ export const en = {
   'report.over': '{amount} over',
   'report.short': '{amount} short',
   'report.even': 'exact',
+  'report.close-role': 'A manager counts the cash and closes the shift.',
   'report.not-expected': 'unknown: no opening float was counted',
 } as const satisfies Record<string, string>;
 

@@ -28,6 +28,11 @@ export function ReportScreen({ ctx }: { ctx: Ctx }) {
         <p class="muted">{open ? t('common.loading') : t('report.no-shift')}</p>
       )}
       {open && hasRole(state, 'manager') ? <CloseForm ctx={ctx} /> : null}
+      {open && !hasRole(state, 'manager') ? (
+        <p class="muted" data-testid="report-close-role">
+          {t('report.close-role')}
+        </p>
+      ) : null}
       {open ? null : (
         <div class="actions">
           <Button

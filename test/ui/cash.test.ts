@@ -43,6 +43,7 @@ describe('the cashier screen: cash', () => {
 
         await page.keyboard.press('Alt+7');
         await page.getByTestId('screen-cash').waitFor();
+        await expectText(page.getByTestId('report-close-role'), /A manager/);
         await expectText(page.getByTestId('report-opening-cash'), '100.00');
 
         // a reason is required, said at the field
