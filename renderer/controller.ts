@@ -40,6 +40,9 @@ const BLOCKING = new Set<CommandName>([
   'payment-recover',
   'attention-resolve',
   'sync-now',
+  // printed or recorded once per press: a reprint prints, a cash movement is not idempotent
+  'receipt-reprint',
+  'cash-movement',
 ]);
 
 export class Controller implements Till {
@@ -65,6 +68,10 @@ export class Controller implements Till {
   newId(): string {
     // A UUIDv7 (the uuid package) on the injected clock and random source.
     return v7({ msecs: this.deps.now(), random: this.deps.random(16) });
+  }
+
+  now(): number {
+    return this.deps.now();
   }
 
   /** Runs an action: what the views, the keys and the terminal's reads ask for. */

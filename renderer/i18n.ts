@@ -84,6 +84,8 @@ export const navKey = {
   attention: 'nav.attention',
   report: 'nav.report',
   settings: 'nav.settings',
+  recent: 'nav.recent',
+  cash: 'nav.cash',
 } as const satisfies Record<NavScreen, MessageKey>;
 
 export const connectionKey = {

@@ -22,7 +22,7 @@ export const SHORTCUTS = [
   ['F8', 'keys.pay'],
   ['F9', 'keys.sync'],
   ['Esc', 'keys.back'],
-  ['Alt+1…5', 'keys.screens'],
+  ['Alt+1…7', 'keys.screens'],
   ['↑ ↓ + − Del', 'keys.lines'],
 ] as const;
 

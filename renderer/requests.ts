@@ -7,6 +7,7 @@ import { ZERO, cmp, dec, parseTyped, toNumber, type Dec } from './money.js';
 import type { NumberStyle } from './format.js';
 import { field, type Errors } from './slices/frame/state.js';
 import { remaining } from './slices/payment/state.js';
+import { leftOf } from './slices/refund/state.js';
 import {
   amountDue,
   guessIdType,
@@ -177,7 +178,9 @@ export function signInInput(state: State): Built<CommandInput<'staff-sign-in'>> 
 
 export function shiftOpenInput(state: State): Built<CommandInput<'shift-open'>> {
   const text = field(state, 'opening-cash').trim();
-  if (text === '') return { input: {} };
+  // the float is counted at every opening (0 for an empty drawer): without it the shift's
+  // expected cash, and so over or short at close, is unknown
+  if (text === '') return { errors: { 'opening-cash': 'validation.float-required' } };
   const d = nonNegative(state, text);
   return typeof d === 'string'
     ? { errors: { 'opening-cash': d } }
@@ -230,6 +233,8 @@ export function refundInput(state: State, refundId: string): Built<CommandInput<
     const d = nonNegative(state, text);
     if (typeof d === 'string') errors[name] = d;
     else if (cmp(d, dec(item.quantity)) > 0) errors[name] = 'validation.over-sold';
+    else if (cmp(d, leftOf(state.refund, index, item.quantity)) > 0)
+      errors[name] = 'validation.over-left';
     else if (cmp(d, ZERO) > 0) lines.push({ index, quantity: toNumber(d) });
   });
   if (Object.keys(errors).length > 0) return { errors };

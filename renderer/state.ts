@@ -43,6 +43,20 @@ import {
   type SettingsState,
 } from './slices/settings/state.js';
 import type { SignInEvent, SignInField } from './slices/sign-in/state.js';
+import {
+  initialRecent,
+  RECENT_FORM,
+  type RecentEvent,
+  type RecentField,
+  type RecentState,
+} from './slices/recent/state.js';
+import {
+  initialCash,
+  CASH_FORM,
+  type CashEvent,
+  type CashField,
+  type CashState,
+} from './slices/cash/state.js';
 
 export interface State extends FrameState {
   sale: SaleState;
@@ -52,6 +66,8 @@ export interface State extends FrameState {
   attention: AttentionState;
   report: ReportState;
   settings: SettingsState;
+  recent: RecentState;
+  cash: CashState;
 }
 
 /** Every event, each of one slice. */
@@ -64,11 +80,20 @@ export type Event =
   | RefundEvent
   | AttentionEvent
   | ReportEvent
-  | SettingsEvent;
+  | SettingsEvent
+  | RecentEvent
+  | CashEvent;
 
 /** Every input's name: each slice names its own. */
 export type FieldName =
-  SignInField | SaleField | PaymentField | RefundField | AttentionField | ReportField;
+  | SignInField
+  | SaleField
+  | PaymentField
+  | RefundField
+  | AttentionField
+  | ReportField
+  | RecentField
+  | CashField;
 
 /** The text of the inputs, by field name. */
 export type Form = Partial<Record<FieldName, string>>;
@@ -83,7 +108,7 @@ export type Reducer<E extends { type: string }> = {
 
 export function initialState(language: Lang = 'en'): State {
   return {
-    ...initialFrame({ ...SALE_FORM, ...PAYMENT_FORM }),
+    ...initialFrame({ ...SALE_FORM, ...PAYMENT_FORM, ...RECENT_FORM, ...CASH_FORM }),
     sale: initialSale(),
     payment: initialPayment(),
     receipt: initialReceipt(),
@@ -91,5 +116,7 @@ export function initialState(language: Lang = 'en'): State {
     attention: initialAttention(),
     report: initialReport(),
     settings: initialSettings(language),
+    recent: initialRecent(),
+    cash: initialCash(),
   };
 }

@@ -29,6 +29,8 @@ export interface Till {
   loadAttention(): Promise<void>;
   loadReport(): Promise<void>;
   newId(): string;
+  /** The clock (ms since the epoch), for what is relative to today. */
+  now(): number;
   perform(action: Action): Promise<void>;
 }
 

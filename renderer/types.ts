@@ -64,3 +64,7 @@ export type RuleNotAppliedReason = NonNullable<
 export type CheckItemEnterMode = NonNullable<
   NonNullable<CheckResponse['pos']>['check_item_enter_mode']
 >;
+export type RecentSales = CommandOutput<'sales-recent'>;
+export type RecentSale = RecentSales['sales'][number];
+export type Reprint = CommandOutput<'receipt-reprint'>;
+export type CashMovement = CommandOutput<'cash-movement'>['movement'];

@@ -20,6 +20,8 @@ import { SettingsScreen } from './settings.js';
 import { ShiftOpenScreen, SignInScreen } from './sign-in.js';
 import { OfflineBanner } from './offline-banner.js';
 import { StatusBar } from './status-bar.js';
+import { RecentScreen } from './recent.js';
+import { CashScreen } from './cash.js';
 
 export function view(
   state: State,
@@ -191,6 +193,10 @@ function Screen({ ctx }: { ctx: Ctx }) {
       return <ReportScreen ctx={ctx} />;
     case 'settings':
       return <SettingsScreen ctx={ctx} />;
+    case 'recent':
+      return <RecentScreen ctx={ctx} />;
+    case 'cash':
+      return <CashScreen ctx={ctx} />;
   }
 }
 

@@ -174,7 +174,7 @@ type PaperRow = Preview['rows'][number];
  * The paper as printed, row by row at the printer's width: text in a fixed-width font with
  * its alignment and emphasis, QR codes, barcodes, the cut and the drawer as marked rows.
  */
-function PrintedPaper({ ctx, p }: { ctx: Ctx; p: Preview }) {
+export function PrintedPaper({ ctx, p }: { ctx: Ctx; p: Preview }) {
   const { t } = ctx;
   return (
     <figure class="paper" data-testid="receipt-paper" aria-label={t('receipt.paper')}>

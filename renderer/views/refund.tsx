@@ -1,11 +1,12 @@
 // Refund some lines of a processed check, or cancel it whole (senior cashier and up). The
 // check comes from `sale-status`; what each line returns is computed by the engine from the
 // stored check (engine.md 15), so the screen only asks which quantities.
-import { formatAmount, formatQuantity } from '../format.js';
+import { formatAmount, formatDec, formatQuantity } from '../format.js';
 import { outboxStateKey } from '../i18n.js';
 import { hasRole } from '../slices/frame/state.js';
+import { giveBack, knowsRefunded, refundedOf } from '../slices/refund/state.js';
 import { amountDigits, bonusDigits } from '../slices/sale/state.js';
-import type { CommittedSale } from '../types.js';
+import type { CancelResult, CommittedSale, RefundResult } from '../types.js';
 import { Button, Form, Input, Row, Section, type Ctx } from './common.js';
 
 export function RefundScreen({ ctx }: { ctx: Ctx }) {
@@ -33,6 +34,12 @@ export function RefundScreen({ ctx }: { ctx: Ctx }) {
               submit
               label={t('refund.load')}
               disabled={state.busy !== null}
+            />
+            <Button
+              ctx={ctx}
+              testid="refund-find-recent"
+              does={{ type: 'nav', screen: 'recent' }}
+              label={t('refund.find-recent')}
             />
           </div>
         </Form>
@@ -87,6 +94,7 @@ function RefundSale({ ctx, sale, locked }: { ctx: Ctx; sale: CommittedSale; lock
 function RefundLines({ ctx, sale, locked }: { ctx: Ctx; sale: CommittedSale; locked: boolean }) {
   const { t, num } = ctx;
   const d = amountDigits(sale.check);
+  const known = knowsRefunded(ctx.state.refund);
   return (
     <table class="lines" aria-label={t('lines.title')}>
       <thead>
@@ -98,6 +106,11 @@ function RefundLines({ ctx, sale, locked }: { ctx: Ctx; sale: CommittedSale; loc
           <th scope="col" class="num">
             {t('lines.amount')}
           </th>
+          {known ? (
+            <th scope="col" class="num">
+              {t('refund.already')}
+            </th>
+          ) : null}
           <th scope="col" class="num">
             {t('refund.quantity')}
           </th>
@@ -109,6 +122,11 @@ function RefundLines({ ctx, sale, locked }: { ctx: Ctx; sale: CommittedSale; loc
             <td>{it.title ?? it.code}</td>
             <td class="num">{formatQuantity(it.quantity, it.quantity_decimal_digits, num)}</td>
             <td class="num">{formatAmount(it.amount, d, num)}</td>
+            {known ? (
+              <td class="num" data-testid={`refund-line-${i}-refunded`}>
+                {formatQuantity(refundedOf(ctx.state.refund, i), it.quantity_decimal_digits, num)}
+              </td>
+            ) : null}
             <td class="num">
               <Input
                 ctx={ctx}
@@ -181,6 +199,7 @@ function RefundDone({ ctx }: { ctx: Ctx }) {
           value={t(outboxStateKey[done.sync.state])}
           testid="refund-result-sync"
         />
+        <GiveBack ctx={ctx} done={done} />
         {done.owed ? (
           <Row
             label={t('refund.owed')}
@@ -190,6 +209,33 @@ function RefundDone({ ctx }: { ctx: Ctx }) {
           />
         ) : null}
       </dl>
+      <div class="actions">
+        <Button
+          ctx={ctx}
+          testid="refund-to-recent"
+          does={{ type: 'nav', screen: 'recent' }}
+          label={t('refund.to-recent')}
+        />
+      </div>
     </Section>
+  );
+}
+
+/** What to hand back and how: cash from the drawer, or what went back to a card or account. */
+function GiveBack({ ctx, done }: { ctx: Ctx; done: RefundResult | CancelResult }) {
+  const { t, num } = ctx;
+  const d = amountDigits(done.check);
+  return (
+    <>
+      {giveBack(done).map((g, i) => (
+        <Row
+          key={i}
+          label={t('refund.how')}
+          value={t(g.key, { amount: formatDec(g.amount, d, num), card: g.card ?? '' })}
+          testid={`refund-give-back-${i}`}
+          cls={g.key === 'refund.give-cash' ? 'due' : null}
+        />
+      ))}
+    </>
   );
 }

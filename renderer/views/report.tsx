@@ -1,7 +1,9 @@
 // The shift report (X report while open) and closing the shift (Z, manager only).
-import { formatAmount, formatDateTime, NONE } from '../format.js';
+import { formatAmount, formatDateTime, formatDec, NONE } from '../format.js';
+import { ZERO, sub } from '../money.js';
 import { paymentTypeKey } from '../i18n.js';
 import { hasRole } from '../slices/frame/state.js';
+import { overShort } from '../slices/report/state.js';
 import type { ShiftReport } from '../types.js';
 import { Button, Form, Input, Row, Section, type Ctx } from './common.js';
 
@@ -26,6 +28,11 @@ export function ReportScreen({ ctx }: { ctx: Ctx }) {
         <p class="muted">{open ? t('common.loading') : t('report.no-shift')}</p>
       )}
       {open && hasRole(state, 'manager') ? <CloseForm ctx={ctx} /> : null}
+      {open && !hasRole(state, 'manager') ? (
+        <p class="muted" data-testid="report-close-role">
+          {t('report.close-role')}
+        </p>
+      ) : null}
       {open ? null : (
         <div class="actions">
           <Button
@@ -58,6 +65,13 @@ function ReportFacts({ ctx, r }: { ctx: Ctx; r: ShiftReport }) {
         value={r.shift.closed_at ? formatDateTime(r.shift.closed_at, ctx.dates) : NONE}
         testid="report-closed-at"
       />
+      {r.shift.opening_cash !== undefined ? (
+        <Row
+          label={t('report.opening-cash')}
+          value={money(r.shift.opening_cash)}
+          testid="report-opening-cash"
+        />
+      ) : null}
       <Row label={t('report.sales')} value={tally(r.sales)} testid="report-sales" />
       <Row label={t('report.refunds')} value={tally(r.refunds)} testid="report-refunds" />
       <Row
@@ -95,7 +109,37 @@ function ReportFacts({ ctx, r }: { ctx: Ctx; r: ShiftReport }) {
         testid="report-unsynced"
         cls={r.unsynced > 0 ? 'warn' : null}
       />
+      <Counted ctx={ctx} r={r} />
     </dl>
+  );
+}
+
+/** At close: the cash counted and how far it is over or short of what was expected. */
+function Counted({ ctx, r }: { ctx: Ctx; r: ShiftReport }) {
+  const { t, num } = ctx;
+  const counted = r.shift.counted_cash;
+  if (counted === undefined) return null;
+  const diff = overShort(r);
+  const amount = diff ? formatDec(diff.sign < 0 ? sub(ZERO, diff.value) : diff.value, 2, num) : '';
+  const text = !diff
+    ? t('report.not-expected')
+    : diff.sign === 0
+      ? t('report.even')
+      : t(diff.sign > 0 ? 'report.over' : 'report.short', { amount });
+  return (
+    <>
+      <Row
+        label={t('report.counted')}
+        value={formatAmount(counted, 2, num)}
+        testid="report-counted"
+      />
+      <Row
+        label={t('report.over-short')}
+        value={text}
+        testid="report-over-short"
+        cls={diff && diff.sign !== 0 ? 'warn' : null}
+      />
+    </>
   );
 }
 

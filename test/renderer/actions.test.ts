@@ -27,6 +27,7 @@ function fakeTill(state: State = initialState()): Till {
     loadAttention: vi.fn(async () => undefined),
     loadReport: vi.fn(async () => undefined),
     newId: vi.fn(() => 'id'),
+    now: () => Date.UTC(2025, 0, 10, 12, 0),
     perform: vi.fn(async () => undefined),
   };
 }

@@ -2,6 +2,8 @@
 // of the command map breaks them at compile time rather than in the browser.
 import type {
   AttentionItem,
+  CashMovement,
+  RecentSales,
   CheckResponse,
   CommittedSale,
   CustomerSummary,
@@ -184,4 +186,83 @@ export function report(): ShiftReport {
     unsynced: 1,
     generated_at: '2025-01-10T12:00:00Z',
   };
+}
+
+export const TX_ID_2 = '0190c2a4-0000-7000-8000-000000000002';
+
+/** A `sales-recent` page: a card sale of a customer with one line partly refunded, a cash one. */
+export function recentSales(): RecentSales {
+  return {
+    sales: [
+      {
+        transaction_id: TX_ID,
+        recorded_at: '2025-01-10T10:05:00Z',
+        total: 9.46,
+        payment_types: ['bank-card'],
+        cards: ['411111******4242'],
+        customer: { id: CUSTOMER_ID, name: 'Bob', card: '7700001' },
+        status: 'committed',
+        lines: [
+          {
+            index: 0,
+            title: 'Water',
+            quantity: 3,
+            amount: 4.47,
+            refunded: { quantity: 1, amount: 1.49 },
+          },
+          {
+            index: 1,
+            title: 'Sandwich',
+            quantity: 1,
+            amount: 4.99,
+            refunded: { quantity: 0, amount: 0 },
+          },
+        ],
+      },
+      {
+        transaction_id: TX_ID_2,
+        recorded_at: '2025-01-10T09:00:00Z',
+        total: 2.5,
+        payment_types: ['cash'],
+        cards: [],
+        customer: null,
+        status: 'cancelled',
+        lines: [
+          {
+            index: 0,
+            title: 'Coffee',
+            quantity: 1,
+            amount: 2.5,
+            refunded: { quantity: 0, amount: 0 },
+          },
+        ],
+      },
+    ],
+    next_cursor: '7',
+  };
+}
+
+/** A paid-in of 20 and a paid-out of 5 in the shift. */
+export function movements(): CashMovement[] {
+  const staff = { id: STAFF_ID, name: 'Ann' };
+  return [
+    {
+      id: '018f0000-0000-7000-8000-0000000000d1',
+      shift_id: SHIFT_ID,
+      kind: 'paid-in',
+      amount: 20,
+      reason: 'change from the bank',
+      staff,
+      recorded_at: '2025-01-10T09:30:00Z',
+    },
+    {
+      id: '018f0000-0000-7000-8000-0000000000d2',
+      shift_id: SHIFT_ID,
+      kind: 'paid-out',
+      amount: 5,
+      reason: 'window cleaner',
+      staff,
+      recorded_at: '2025-01-10T09:45:00Z',
+    },
+  ];
 }

@@ -36,6 +36,17 @@ describe('keyIntent', () => {
     expect(keyIntent(selling(), press('9', { altKey: true }))).toBeNull();
   });
 
+  it('opens the recent sales on Alt+6 and the cash on Alt+7, even from a field', () => {
+    expect(keyIntent(selling(), press('6', { altKey: true, inField: true }))).toEqual({
+      type: 'nav',
+      screen: 'recent',
+    });
+    expect(keyIntent(selling(), press('7', { altKey: true }))).toEqual({
+      type: 'nav',
+      screen: 'cash',
+    });
+  });
+
   it('leaves plain keys to a focused field', () => {
     const s = reduce(selling(), { type: 'line-select', index: 0 });
     expect(keyIntent(s, press('-', { inField: true }))).toBeNull();

@@ -250,8 +250,13 @@ describe('other inputs', () => {
     });
   });
 
-  it('opens a shift with or without counted cash', () => {
-    expect(shiftOpenInput(initialState())).toEqual({ input: {} });
+  it('opens a shift with the float counted, 0 for an empty drawer, and never without', () => {
+    expect(shiftOpenInput(initialState())).toEqual({
+      errors: { 'opening-cash': 'validation.float-required' },
+    });
+    expect(shiftOpenInput(run(initialState(), ...typed({ 'opening-cash': '0' })))).toEqual({
+      input: { opening_cash: 0 },
+    });
     expect(shiftOpenInput(run(initialState(), ...typed({ 'opening-cash': '100.50' })))).toEqual({
       input: { opening_cash: 100.5 },
     });

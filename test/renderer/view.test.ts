@@ -19,6 +19,8 @@ import {
   report,
   saleResult,
   status,
+  movements,
+  recentSales,
   TX_ID,
 } from './fixtures.js';
 import { byTestId, elements, textOf, tree, type El } from './tree.js';
@@ -26,6 +28,18 @@ import { byTestId, elements, textOf, tree, type El } from './tree.js';
 const run = (s: State, ...events: Event[]) => events.reduce(reduce, s);
 const render = (s: State, act: (a: Action) => void = () => undefined): El =>
   tree(view(s, translator('en'), numberStyle('en'), dateStyle('en', 'UTC'), act));
+
+/** What `receipt-reprint` answers: the copy as printed. */
+const copyOf = (id: string) => ({
+  transaction_id: id,
+  receipt_printed: true,
+  receipt: {
+    width: 32,
+    rows: [
+      { kind: 'text' as const, text: 'COPY', align: 'center' as const, bold: true, large: true },
+    ],
+  },
+});
 
 const manager = status({ staff: { ...status().staff!, roles: ['manager'] }, attention: 2 });
 
@@ -181,6 +195,36 @@ function screens(): Record<string, State> {
     { type: 'report-loaded', report: report() },
   );
   const reportClosed = run(reportOpen, { type: 'shift-closed', report: report() });
+  const recentList = run(
+    base,
+    { type: 'navigate', screen: 'recent' },
+    { type: 'recent-loaded', output: recentSales(), query: {}, more: false },
+  );
+  const recentSale = run(
+    recentList,
+    { type: 'recent-select', transactionId: TX_ID },
+    { type: 'recent-reprinted', output: copyOf(TX_ID) },
+  );
+  const refundFromRecent = run(
+    recentSale,
+    { type: 'refund-open', transactionId: TX_ID, refunded: [{ index: 0, quantity: 1 }] },
+    { type: 'refund-loaded', output: committed() },
+  );
+  const withFloat = { ...report().shift, opening_cash: 100 };
+  const cashOpen = run(
+    base,
+    { type: 'navigate', screen: 'cash' },
+    {
+      type: 'report-loaded',
+      report: { ...report(), shift: withFloat, cash_movements: movements() },
+    },
+  );
+  const closedShift = { ...withFloat, closed_at: '2025-01-10T18:00:00Z', counted_cash: 198.5 };
+  const cashClosed = run(
+    cashOpen,
+    { type: 'shift-closed', report: { ...report(), shift: closedShift } },
+    { type: 'status', status: { ...manager, shift: null } },
+  );
   return {
     signIn: run(initialState(), {
       type: 'failed',
@@ -204,6 +248,17 @@ function screens(): Record<string, State> {
     attention,
     reportOpen,
     reportClosed,
+    recentList,
+    recentEmpty: run(recentList, {
+      type: 'recent-loaded',
+      output: { sales: [], next_cursor: null },
+      query: { amount: 1 },
+      more: false,
+    }),
+    recentSale,
+    refundFromRecent,
+    cashOpen,
+    cashClosed,
     settings: run(base, { type: 'navigate', screen: 'settings' }),
     offline: run(base, {
       type: 'status',
@@ -451,6 +506,43 @@ describe('views', () => {
         ]);
       }
     }
+  });
+
+  it('show on a sale opened from the recent sales what refunds took back per line', () => {
+    const tree = render(all.recentSale!);
+    expect(textOf(byTestId(tree, 'recent-line-0-refunded')!)).toBe('1 · 1.49');
+    expect(textOf(byTestId(tree, 'recent-line-1-refunded')!)).toBe('—');
+    expect(textOf(byTestId(tree, 'recent-detail-status')!)).toBe('sold · partly refunded');
+    expect(textOf(byTestId(tree, 'recent-detail-who')!)).toBe('Bob · 7700001 · 411111******4242');
+  });
+
+  it('show the reprinted receipt as printed, marked COPY', () => {
+    const tree = render(all.recentSale!);
+    expect(textOf(byTestId(tree, 'receipt-paper-0')!)).toBe('COPY');
+    expect(textOf(byTestId(tree, 'recent-copy-printed')!)).toBe('A copy was printed.');
+  });
+
+  it('say on the refund screen what was refunded already, from the recent sales', () => {
+    expect(textOf(byTestId(render(all.refundFromRecent!), 'refund-line-0-refunded')!)).toBe('1');
+  });
+
+  it('say after a close how far the counted cash is over or short', () => {
+    const tree = render(all.cashClosed!);
+    expect(textOf(byTestId(tree, 'report-counted')!)).toBe('198.50');
+    expect(textOf(byTestId(tree, 'report-over-short')!)).toBe('2.00 short');
+    expect(textOf(byTestId(tree, 'report-opening-cash')!)).toBe('100.00');
+  });
+
+  it('list the cash paid in and out of the shift with its reason', () => {
+    expect(textOf(byTestId(render(all.cashOpen!), 'cash-movement-1')!)).toMatch(
+      /Paid out 5\.00 · window cleaner · Ann$/,
+    );
+  });
+
+  it('say in words how a refund’s money goes back', () => {
+    expect(textOf(byTestId(render(all.refunded!), 'refund-give-back-0')!)).toMatch(
+      /^Give back \d+\.\d\d in cash\.$/,
+    );
   });
 
   it('have every test id documented in README.md', () => {

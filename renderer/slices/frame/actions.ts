@@ -16,7 +16,8 @@ export const frameActions: Performers<FrameAction> = {
     if (screen === 'refund') till.dispatch({ type: 'refund-open', transactionId: null });
     else till.dispatch({ type: 'navigate', screen });
     if (screen === 'attention') await till.loadAttention();
-    if (screen === 'report') await till.loadReport();
+    if (screen === 'report' || screen === 'cash') await till.loadReport();
+    if (screen === 'recent') await till.perform({ type: 'recent-search' });
     if (screen === 'settings') await Promise.all([till.refreshStatus(), till.refreshDevices()]);
     if (screen === 'sale' && till.state.sale.calc.check === null) await till.calculate();
   },

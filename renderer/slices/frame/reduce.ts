@@ -11,9 +11,17 @@ import {
   type FrameEvent,
   type Screen,
 } from './state.js';
+import { withoutSelection } from '../recent/state.js';
 
 /** Screens Esc leaves for the signed-in person's home. */
-const BACK_HOME: readonly Screen[] = ['refund', 'attention', 'report', 'settings'];
+const BACK_HOME: readonly Screen[] = [
+  'refund',
+  'attention',
+  'report',
+  'settings',
+  'recent',
+  'cash',
+];
 
 export const frame: Reducer<FrameEvent> = {
   field: (state, event) => {
@@ -24,12 +32,17 @@ export const frame: Reducer<FrameEvent> = {
   focus: (state, event) => focusOn(state, event.testid),
   navigate: (state, event) => {
     if (!state.status?.staff) return state;
-    if (event.screen === 'sale' && !state.status.shift) return go(state, 'shift-open');
-    return go(state, event.screen);
+    // a notice belongs to the screen it was said on; an error stays until it is read
+    const left = state.message?.kind === 'notice' ? withMessage(state, null) : state;
+    if (event.screen === 'sale' && !left.status?.shift) return go(left, 'shift-open');
+    return go(left, event.screen);
   },
   back: (state) => {
     if (state.message) return withMessage(state, null);
     if (state.screen === 'payment' && state.busy === null) return go(state, 'sale');
+    // the sale opened closes before the list is left
+    if (state.screen === 'recent' && state.recent.selected !== null)
+      return focusOn(withoutSelection(state), 'recent-search');
     if (BACK_HOME.includes(state.screen)) {
       return state.status?.staff ? go(state, home(state)) : state;
     }

@@ -22,10 +22,20 @@ export type Screen =
   | 'refund'
   | 'attention'
   | 'report'
-  | 'settings';
+  | 'settings'
+  | 'recent'
+  | 'cash';
 
 /** Screens a signed-in cashier reaches from the navigation bar. */
-export const NAV_SCREENS = ['sale', 'refund', 'attention', 'report', 'settings'] as const;
+export const NAV_SCREENS = [
+  'sale',
+  'refund',
+  'attention',
+  'report',
+  'settings',
+  'recent',
+  'cash',
+] as const;
 export type NavScreen = (typeof NAV_SCREENS)[number];
 
 export type MessageKind = 'error' | 'warning' | 'notice';
@@ -116,11 +126,23 @@ export function focusOn(state: State, testid: string): State {
   return { ...state, focus: { testid, seq: (state.focus?.seq ?? 0) + 1 } };
 }
 
+/** Inputs whose test id is not their field's name (the rest are named alike). */
+const FIELD_TESTID: Partial<Record<Target, string>> = {
+  'auth-code': 'sign-in-code',
+  'opening-cash': 'shift-opening-cash',
+  'counted-cash': 'report-counted-cash',
+};
+
+/** The test id of the input where a field is fixed. */
+export function fieldTestid(target: Target): string {
+  return FIELD_TESTID[target] ?? target;
+}
+
 /** Refuses with field errors, the focus on the first. */
 export function fail(state: State, errors: Errors): State {
-  const first = Object.keys(errors)[0];
+  const first = Object.keys(errors)[0] as Target | undefined;
   const next = { ...state, fieldErrors: errors };
-  return first ? focusOn(next, first) : next;
+  return first ? focusOn(next, fieldTestid(first)) : next;
 }
 
 export function withMessage(state: State, message: Message | null): State {
@@ -138,6 +160,8 @@ const screenFocus: Partial<Record<Screen, string>> = {
   report: 'report-refresh',
   attention: 'attention-refresh',
   settings: 'settings-language',
+  recent: 'recent-search',
+  cash: 'cash-amount',
 };
 
 export function go(state: State, screen: Screen): State {

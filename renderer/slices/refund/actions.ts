@@ -2,9 +2,10 @@
 // it whole (a destructive press: the first arms, the second cancels).
 import { cancelInput, refundInput, saleStatusInput } from '../../requests.js';
 import { send, type Performers } from '../../till.js';
+import type { RefundEvent } from './state.js';
 
 export type RefundAction =
-  | { type: 'refund-open'; transactionId: string | null }
+  | Extract<RefundEvent, { type: 'refund-open' }>
   | { type: 'refund-load' }
   | { type: 'refund-all' }
   | { type: 'refund-submit' }
@@ -30,7 +31,7 @@ export const refundActions: Performers<RefundAction> = {
     await till.run(
       'sale-refund',
       built.input,
-      (output) => ({ type: 'refund-done', output }),
+      (output) => ({ type: 'refund-done', output, lines: built.input.lines }),
       (error) => ({ type: 'refund-failed', error }),
     );
     await till.refreshStatus();

@@ -1,9 +1,15 @@
 // The refund slice's reducer.
 import { numberStyle } from '../../i18n.js';
-import { dec, typedText } from '../../money.js';
+import { typedText } from '../../money.js';
 import type { Form, Reducer, State } from '../../state.js';
 import { go, withForm, withMessage } from '../frame/state.js';
-import { initialRefund, type RefundEvent, type RefundState } from './state.js';
+import {
+  initialRefund,
+  leftOf,
+  withRefunded,
+  type RefundEvent,
+  type RefundState,
+} from './state.js';
 
 function withRefund(state: State, patch: Partial<RefundState>): State {
   return { ...state, refund: { ...state.refund, ...patch } };
@@ -11,8 +17,13 @@ function withRefund(state: State, patch: Partial<RefundState>): State {
 
 export const refund: Reducer<RefundEvent> = {
   'refund-open': (state, event) => {
+    const refunded =
+      event.transactionId && event.refunded
+        ? { transactionId: event.transactionId, lines: event.refunded }
+        : null;
+    const fresh = { ...initialRefund(), refunded };
     const next = withForm(
-      { ...state, refund: initialRefund() },
+      { ...state, refund: fresh },
       { 'refund-transaction-id': event.transactionId ?? state.receipt.lastTransactionId ?? '' },
     );
     return go(next, 'refund');
@@ -27,22 +38,29 @@ export const refund: Reducer<RefundEvent> = {
     }
     const form: Form = {};
     (o.check.check_items ?? []).forEach((_, i) => (form[`refund-qty-${i}`] = ''));
-    return withForm(withMessage({ ...state, refund: { ...initialRefund(), sale: o } }, null), form);
+    const refunded = state.refund.refunded;
+    const loaded = { ...initialRefund(), sale: o, refunded };
+    return withForm(withMessage({ ...state, refund: loaded }, null), form);
   },
   'refund-all': (state) => {
     const items = state.refund.sale?.check.check_items ?? [];
     const form: Form = {};
     const num = numberStyle(state.settings.language);
-    items.forEach((it, i) => (form[`refund-qty-${i}`] = typedText(dec(it.quantity), num)));
+    items.forEach((it, i) => {
+      form[`refund-qty-${i}`] = typedText(leftOf(state.refund, i, it.quantity), num);
+    });
     return withForm(state, form);
   },
   'refund-started': (state, event) =>
     withRefund(state, { refundId: state.refund.refundId ?? event.refundId }),
-  'refund-done': (state, event) =>
-    withMessage(withRefund(state, { refundId: null, result: event.output }), {
-      kind: 'notice',
-      key: 'refund.done',
-    }),
+  'refund-done': (state, event) => {
+    // what was just refunded shows as refunded already, and its quantities are not typed twice
+    const refund = withRefunded(state.refund, event.lines ?? []);
+    const next = withRefund(state, { ...refund, refundId: null, result: event.output });
+    const typed: Form = {};
+    (state.refund.sale?.check.check_items ?? []).forEach((_, i) => (typed[`refund-qty-${i}`] = ''));
+    return withMessage(withForm(next, typed), { kind: 'notice', key: 'refund.done' });
+  },
   'refund-failed': (state, event) => {
     const keep = event.error.code === 'unreachable';
     return withMessage(withRefund(state, { refundId: keep ? state.refund.refundId : null }), {

@@ -1,4 +1,5 @@
 // The shift report (X while the shift is open) and whether this screen closed the shift (Z).
+import { ZERO, cmp, dec, sub, type Dec } from '../../money.js';
 import type { ShiftReport } from '../../types.js';
 
 export interface ReportState {
@@ -14,3 +15,11 @@ export function initialReport(): ReportState {
 
 export type ReportEvent =
   { type: 'report-loaded'; report: ShiftReport } | { type: 'shift-closed'; report: ShiftReport };
+
+/** Counted minus expected, exactly; null when either is unknown. */
+export function overShort(r: ShiftReport): { value: Dec; sign: number } | null {
+  const counted = r.shift.counted_cash;
+  if (counted === undefined || r.expected_cash === undefined) return null;
+  const value = sub(dec(counted), dec(r.expected_cash));
+  return { value, sign: cmp(value, ZERO) };
+}

@@ -1,0 +1,25 @@
+// Paying cash in or out of the drawer; the X report is loaded again to show it. A refusal
+// that names a field puts the focus there (its words are the message line's).
+import type { Performers } from '../../till.js';
+import { cashMovementInput } from './input.js';
+import { cashFieldOf } from './state.js';
+
+export type CashAction = { type: 'cash-move' };
+
+export const cashActions: Performers<CashAction> = {
+  'cash-move': async (till) => {
+    const built = cashMovementInput(till.state);
+    if (till.invalid(built)) return;
+    const ok = await till.run(
+      'cash-movement',
+      built.input,
+      (o) => ({ type: 'cash-moved', movement: o.movement }),
+      (error) => {
+        till.dispatch({ type: 'failed', error });
+        const at = cashFieldOf(error.path);
+        return { type: 'focus', testid: at ?? 'cash-amount' };
+      },
+    );
+    if (ok) await till.loadReport();
+  },
+};
