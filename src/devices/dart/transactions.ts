@@ -22,8 +22,15 @@ export const COMMANDS = {
 } as const;
 export type PumpCommand = keyof typeof COMMANDS;
 
-export const TRANS = { CD1: 0x01, CD2: 0x02, CD3: 0x03, CD4: 0x04, CD5: 0x05, CD101: 0x65 };
-export const DC = { DC1: 0x01, DC2: 0x02, DC3: 0x03, DC5: 0x05, DC101: 0x65, DC102: 0x66 };
+export const TRANS = {
+  CD1: 0x01,
+  CD2: 0x02,
+  CD3: 0x03,
+  CD4: 0x04,
+  CD5: 0x05,
+  CD101: 0x65,
+} as const;
+export const DC = { DC1: 0x01, DC2: 0x02, DC3: 0x03, DC5: 0x05, DC101: 0x65, DC102: 0x66 } as const;
 
 /** A transaction this codec does not know (or whose length or digits are off), kept raw. */
 export type UnknownTransaction = {
@@ -241,18 +248,20 @@ function decodeDc102(raw: Raw): PumpTransaction | UnknownTransaction {
   return unknown(raw, `DC102 of ${data.length} bytes (2 or 16 known)`);
 }
 
+/** LNG of the fixed-length pump transactions. */
+const DC_LENGTHS = new Map<number, number>([
+  [DC.DC1, 1],
+  [DC.DC2, 8],
+  [DC.DC3, 4],
+  [DC.DC5, 1],
+  [DC.DC101, 16],
+]);
+
 /** Decodes one pump transaction; a known TRANS with an unexpected length stays unknown. */
 function decodeDc(raw: Raw): PumpTransaction | UnknownTransaction {
   const { trans, data } = raw;
-  const want = new Map([
-    [DC.DC1, 1],
-    [DC.DC2, 8],
-    [DC.DC3, 4],
-    [DC.DC5, 1],
-    [DC.DC101, 16],
-  ]);
   if (trans === DC.DC102) return decodeDc102(raw);
-  const lng = want.get(trans);
+  const lng = DC_LENGTHS.get(trans);
   if (lng === undefined) return unknown(raw);
   if (data.length !== lng) return unknown(raw, `${data.length} bytes, ${lng} expected`);
   const first = data[0] as number;
