@@ -316,6 +316,13 @@ export const AttentionItem = z.strictObject({
 });
 export type AttentionItem = z.infer<typeof AttentionItem>;
 
+/**
+ * How a refund's or a cancellation's money went back, part by part (docs/terminal.md,
+ * "Refunds"): each card's refund or reversal, then the rest in cash from the drawer or to the
+ * account the sale was paid from. The screen says it as it is ("give back 50.00 in cash").
+ */
+const PaidBack = z.array(z.strictObject({ type: TransactionPaymentType, amount: num }));
+
 const PaymentRecord = z.strictObject({
   payment_id: z.uuid(),
   transaction_id: z.uuid().nullable(),
@@ -591,6 +598,7 @@ export const commands = {
       check: CheckOut,
       warnings: z.array(Warning),
       payments: z.array(PaymentRecord),
+      paid_back: PaidBack,
       /** Bonuses the customer owes when the write-off exceeded the balance (engine.md 15). */
       owed: z.strictObject({ bonuses: num }).optional(),
       sync: SaleSync,
@@ -627,6 +635,7 @@ export const commands = {
       check: CheckOut,
       warnings: z.array(Warning),
       payments: z.array(PaymentRecord),
+      paid_back: PaidBack,
       owed: z.strictObject({ bonuses: num }).optional(),
       sync: SaleSync,
     }),

@@ -12,7 +12,7 @@ import type {
   SignedInStaff,
   Warning,
 } from '../contract/commands.js';
-import { isAccountType } from '../contract/enums.js';
+import { isAccountType, TransactionPaymentType } from '../contract/enums.js';
 import type { EngineCheckResult, EngineProcessedCheck } from '../contract/engine.js';
 import { add, dec, fromMinor, gt, min, sub, toNumber, ZERO, type Dec } from '../money/index.js';
 import { calculate, remainderOf } from '../engine/index.js';
@@ -451,6 +451,7 @@ export class ReturnsService {
         check: back,
         warnings,
         payments: c.cards.settled.map(paymentRecordOf),
+        paid_back: paidBack(paid),
         ...(owed > 0 ? { owed: { bonuses: owed } } : {}),
         sync,
       }),
@@ -669,6 +670,7 @@ export class ReturnsService {
         check: back,
         warnings,
         payments: paid.settled.map(paymentRecordOf),
+        paid_back: paidBack(paid.payments),
         ...(owed > 0 ? { owed: { bonuses: owed } } : {}),
         sync,
       }),
@@ -751,4 +753,15 @@ function overRefunded(
       );
   }
   return null;
+}
+
+/** The answer's account of how the money went back: the return's payment parts, in order. */
+function paidBack(
+  parts: readonly { type: string; amount: number | string }[],
+): CommandOutput<'sale-refund'>['paid_back'] {
+  return parts.flatMap((p) => {
+    const type = TransactionPaymentType.safeParse(p.type);
+    const amount = dec(p.amount);
+    return type.success && gt(amount, ZERO) ? [{ type: type.data, amount: toNumber(amount) }] : [];
+  });
 }

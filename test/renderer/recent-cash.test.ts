@@ -205,6 +205,7 @@ function refundResult(over: Partial<RefundResult>, checkOver = {}): RefundResult
     check: calcCheck({ amount_to_pay: 9.46, ...checkOver }),
     warnings: [],
     payments: [],
+    paid_back: [{ type: 'cash', amount: 9.46 }],
     sync: committed().sync,
     ...over,
   };
@@ -222,22 +223,26 @@ const card = (amount: number) => ({
 describe('how the money goes back', () => {
   const said = (r: RefundResult) => giveBack(r).map((g) => [g.key, toFixed(g.amount), g.card]);
 
-  it('in cash from the drawer when no card took it', () => {
+  it('in cash from the drawer when the terminal paid it back in cash', () => {
     expect(said(refundResult({}))).toEqual([['refund.give-cash', '9.46', undefined]]);
   });
 
-  it('to the card as far as the card operations took it, the rest in cash', () => {
-    expect(said(refundResult({ payments: [card(5)] }))).toEqual([
+  it('to each card as the terminal refunded it, naming the card, and the rest as paid back', () => {
+    const r = refundResult({
+      payments: [card(5)],
+      paid_back: [
+        { type: 'bank-card', amount: 5 },
+        { type: 'cash', amount: 4.46 },
+      ],
+    });
+    expect(said(r)).toEqual([
       ['refund.to-card', '5', '411111******4242'],
       ['refund.give-cash', '4.46', undefined],
-    ]);
-    expect(said(refundResult({ payments: [card(9.46)] }))).toEqual([
-      ['refund.to-card', '9.46', '411111******4242'],
     ]);
   });
 
   it('to the account the sale was paid from', () => {
-    const r = refundResult({}, { payment_type: 'special-account' });
+    const r = refundResult({ paid_back: [{ type: 'special-account', amount: 9.46 }] });
     expect(said(r)).toEqual([['refund.to-account', '9.46', undefined]]);
   });
 });

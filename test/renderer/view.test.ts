@@ -159,6 +159,7 @@ function screens(): Record<string, State> {
       check: calcCheck(),
       warnings: [],
       payments: [],
+      paid_back: [{ type: 'cash', amount: 27 }],
       owed: { bonuses: 3 },
       sync: committed().sync,
     },
@@ -170,6 +171,7 @@ function screens(): Record<string, State> {
       check: calcCheck(),
       warnings: [],
       payments: [],
+      paid_back: [{ type: 'cash', amount: 27 }],
       sync: committed().sync,
     },
   });

@@ -193,6 +193,40 @@ async function twoCardSale(t: Till) {
 }
 
 describe('a sale paid by two cards given back', () => {
+  it('a cancel says how the money went back: each card reversed for its own part', async () => {
+    const { t } = await till();
+    const { id } = await twoCardSale(t);
+    const cancel = await t.ok('sale-cancel', { transaction_id: id });
+    expect(cancel.paid_back).toEqual([
+      { type: 'bank-card', amount: 10 },
+      { type: 'bank-card', amount: 28.7 },
+    ]);
+  }, 30_000);
+
+  it('a refund of a card-and-cash sale says the card got its part back and the rest is cash', async () => {
+    const { t } = await till();
+    const id = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: id,
+      check: {
+        check_items: [item('OIL-1', 3)],
+        payments: [
+          { type: 'bank-card', amount: 10 },
+          { type: 'cash', amount: 28.7 },
+        ],
+      },
+    });
+    const refund = await t.ok('sale-refund', {
+      transaction_id: uuidv7(Date.now()),
+      original_transaction_id: id,
+      lines: [{ index: 0, quantity: 2 }],
+    });
+    expect(refund.paid_back).toEqual([
+      { type: 'bank-card', amount: 10 },
+      { type: 'cash', amount: 15.8 },
+    ]);
+  }, 30_000);
+
   it('a cancelled two-card sale reverses each card on its own receipt for its own amount', async () => {
     const { t, dir } = await till();
     const { id, sale } = await twoCardSale(t);

@@ -100,20 +100,22 @@ export interface GiveBack {
 const ACCOUNT_TYPES: readonly string[] = ['special-account', 'corporate-special-account'];
 
 /**
- * How the money goes back, as the terminal pays it back (src/terminal/returns.ts): each card
- * operation of the answer credits its card; the rest of the amount to pay back goes to the
- * account the sale was paid from, else in cash from the drawer. (The answer's check lists
- * the sale's payment parts, not the return's, so they are not read.)
+ * How the money goes back, as the terminal says it paid it back (the answer's `paid_back`,
+ * part by part): a card part credits the card of the answer's card operation in turn, an
+ * account part the account the sale was paid from, a cash part is given from the drawer.
  */
 export function giveBack(done: RefundResult | CancelResult): GiveBack[] {
-  const total = dec(done.check.amount_to_pay ?? 0);
-  const cards = done.payments.map((p) => ({
-    key: 'refund.to-card' as const,
-    amount: dec(p.amount),
-    ...(p.card ? { card: p.card } : {}),
-  }));
-  const rest = cards.reduce((left, c) => sub(left, c.amount), total);
-  if (cmp(rest, ZERO) <= 0) return cards;
-  const toAccount = ACCOUNT_TYPES.includes(done.check.payment_type ?? '');
-  return [...cards, { key: toAccount ? 'refund.to-account' : 'refund.give-cash', amount: rest }];
+  const cards = done.payments.map((p) => p.card);
+  let card = 0;
+  return done.paid_back.map((part): GiveBack => {
+    const amount = dec(part.amount);
+    if (part.type === 'bank-card') {
+      const masked = cards[card++];
+      return { key: 'refund.to-card', amount, ...(masked ? { card: masked } : {}) };
+    }
+    return {
+      key: ACCOUNT_TYPES.includes(part.type) ? 'refund.to-account' : 'refund.give-cash',
+      amount,
+    };
+  });
 }
