@@ -84,8 +84,14 @@ describe('the command map contract', () => {
     expect(out.safeParse({ transaction_id: TX, state: 'pending' }).success).toBe(false);
   });
 
-  it('names the four events of on()', () => {
-    expect(eventNames).toEqual(['status-changed', 'device-state', 'device-read', 'sync-progress']);
+  it('names the five events of on()', () => {
+    expect(eventNames).toEqual([
+      'status-changed',
+      'device-state',
+      'device-read',
+      'customer-display',
+      'sync-progress',
+    ]);
   });
 });
 
