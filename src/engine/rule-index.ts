@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { EngineRule, EngineRules, type EngineImplementedRule } from '../contract/engine.js';
 import type { ZoneCache } from '../contract/local-time.js';
 import { formatPath } from '../contract/problems.js';
-import { type Dec, cmp, dec } from '../money/index.js';
+import { type Dec, ZERO, cmp, dec } from '../money/index.js';
 import { engineError, type ErrorResult } from './errors.js';
 import { HUNDRED, percentDenominator } from './numbers.js';
 import { compileSchedule, type Schedule } from './schedule.js';
@@ -65,6 +65,12 @@ export interface CompiledRule {
   /** The dependency filter: the matching one unless alternative dependencies are used. */
   readonly depends: ItemFilter;
   readonly tiers: readonly Tier[];
+  /**
+   * The tier a base of 0 reaches (tierFor in thresholds.ts), found once: the base of a rule
+   * that depends on nothing, and of an amount or quantity rule without a matching line, which
+   * since engine.md 17.9 is evaluated in every check all the same.
+   */
+  readonly zeroTier: Tier | null;
   readonly schedule: Schedule | null;
   readonly posIds: ReadonlySet<string> | null;
   readonly display: boolean;
@@ -319,6 +325,7 @@ export function compileRules(
       matching,
       depends,
       tiers,
+      zeroTier: tiers.findLast((t) => cmp(t.from, ZERO) <= 0) ?? null,
       schedule: rule.scheduled === 1 ? compileSchedule(rule) : null,
       posIds: rule.pos.length > 0 ? new Set(rule.pos.map((p) => p.id)) : null,
       display: isDisplay,

@@ -304,9 +304,10 @@ export function evaluate(c: CompiledRule, s: CalcState, group: GroupState | null
   if (
     type === 'none' ||
     (count === 0 && c.depends === c.matching && (type === 'amount' || type === 'quantity'))
-  )
-    tier = tierFor(c.tiers, (base = ZERO));
-  else if (matching === null && ownAmountUnits(c, s, scans, group)) {
+  ) {
+    base = ZERO;
+    tier = c.zeroTier;
+  } else if (matching === null && ownAmountUnits(c, s, scans, group)) {
     tier = tierAtUnits(c.tiers, s.acc, s.digits.amount);
     if (tier === undefined) tier = tierFor(c.tiers, (base = fromMinor(s.acc[1]!, s.digits.amount)));
   } else {
