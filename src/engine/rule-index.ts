@@ -86,11 +86,28 @@ export interface CompiledRule {
 }
 
 export type FixedReports = {
-  [R in FixedReason]?: RuleReport;
+  [R in FixedReason]: RuleReport | undefined;
 } & {
-  output?: { [R in FixedReason]?: EngineImplementedRule };
-  evaluations?: { [R in FixedReason]?: Evaluation };
+  readonly output: { [R in FixedReason]: EngineImplementedRule | undefined };
+  readonly evaluations: { [R in FixedReason]: Evaluation | undefined };
 };
+
+/** One slot per fixed reason, each empty. */
+const noneYet = <T>(): { [R in FixedReason]: T | undefined } => ({
+  'bonuses-redeemed': undefined,
+  'account-payment': undefined,
+  'no-line': undefined,
+  'lines-taken': undefined,
+});
+
+/**
+ * A rule's fixed reports, none made yet. Every slot is there from the start, so every
+ * rule's record has one shape: most rules read theirs in every check, and records that grew
+ * their slots in different orders made those reads megamorphic.
+ */
+function noFixedReports(): FixedReports {
+  return { ...noneYet<RuleReport>(), output: noneYet(), evaluations: noneYet() };
+}
 
 export interface PreparedRules {
   /** Every active rule, in evaluation order: group, priority ascending, id ascending. */
@@ -331,7 +348,7 @@ export function compileRules(
       display: isDisplay,
       indexed,
       descriptor: describe(rule),
-      fixed: {},
+      fixed: noFixedReports(),
     };
   });
   const groups = {} as Record<Group, CompiledRule[]>;

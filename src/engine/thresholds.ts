@@ -248,7 +248,7 @@ const reported = (report: RuleReport): Evaluation => ({ kind: 'report', report }
 
 /** evaluate's answer for a fixed reason, made once per rule set too. */
 const fixedly = (c: CompiledRule, reason: FixedReason): Evaluation =>
-  ((c.fixed.evaluations ??= {})[reason] ??= Object.freeze({
+  (c.fixed.evaluations[reason] ??= Object.freeze({
     kind: 'report',
     report: fixedReport(c, reason),
   }));
