@@ -67,18 +67,8 @@ export function digitsOf(check: {
   };
 }
 
-const AMOUNT_KEYS = [
-  'quantity',
-  'price',
-  'amount',
-  'processed_quantity',
-  'processed_amount',
-] as const;
-
 /** A line field's path, built only for an error. */
 const itemPath = (index: number, key: string): string => `check.check_items[${index}].${key}`;
-
-const PROCESSED_KEYS = ['processed_quantity', 'processed_amount'] as const;
 
 /**
  * A request line as the rules see it; `invalid-input` for what the schema cannot say.
@@ -116,23 +106,45 @@ function lineInputError(
   index: number,
   completion: boolean,
 ): ErrorResult | null {
-  if (!completion) {
-    // A completion sent as a sale would charge a quantity that may not be the one dispensed.
-    for (const key of PROCESSED_KEYS) {
-      if (item[key] !== undefined)
-        return engineError(
-          'invalid-input',
-          `${key} is what a pump dispensed: only a completion reports it`,
-          itemPath(index, key),
-        );
-    }
-  }
-  for (const key of AMOUNT_KEYS) {
-    const v = item[key];
-    if (v !== undefined && v < 0)
-      return engineError('invalid-input', `${key} must not be negative`, itemPath(index, key));
-  }
+  // A completion sent as a sale would charge a quantity that may not be the one dispensed.
+  const processed = completion ? null : processedKey(item);
+  if (processed !== null)
+    return engineError(
+      'invalid-input',
+      `${processed} is what a pump dispensed: only a completion reports it`,
+      itemPath(index, processed),
+    );
+  const negative = negativeKey(item);
+  if (negative !== null)
+    return engineError(
+      'invalid-input',
+      `${negative} must not be negative`,
+      itemPath(index, negative),
+    );
   return aboveAuthorisedError(item, index) ?? piecesError(item, index);
+}
+
+// processedKey and negativeKey read a line's fields by name, in the order of the checks: they
+// run for every line, and `item[key]` over a list of keys is a keyed read with a new key each
+// time, which V8 looks up megamorphically.
+
+/** The first of a line's processed values (what a pump dispensed) that is given, if any. */
+function processedKey(item: EngineCheckItem): 'processed_quantity' | 'processed_amount' | null {
+  if (item.processed_quantity !== undefined) return 'processed_quantity';
+  if (item.processed_amount !== undefined) return 'processed_amount';
+  return null;
+}
+
+const negative = (v: number | undefined): boolean => v !== undefined && v < 0;
+
+/** The first of a line's quantities and amounts that is negative, if any. */
+function negativeKey(item: EngineCheckItem): keyof EngineCheckItem | null {
+  if (negative(item.quantity)) return 'quantity';
+  if (negative(item.price)) return 'price';
+  if (negative(item.amount)) return 'amount';
+  if (negative(item.processed_quantity)) return 'processed_quantity';
+  if (negative(item.processed_amount)) return 'processed_amount';
+  return null;
 }
 
 /** A completion is calculated on the processed values, never more than authorised (engine.md 12). */

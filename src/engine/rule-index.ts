@@ -4,10 +4,10 @@
 // visits only the rules that can match its lines (rules that include everything are kept
 // apart, as are display rules, which report even without a matching line).
 import type { z } from 'zod';
-import { EngineRules, type EngineImplementedRule, type EngineRule } from '../contract/engine.js';
+import { EngineRule, EngineRules, type EngineImplementedRule } from '../contract/engine.js';
 import type { ZoneCache } from '../contract/local-time.js';
 import { formatPath } from '../contract/problems.js';
-import { type Dec, cmp, dec } from '../money/index.js';
+import { type Dec, ZERO, cmp, dec } from '../money/index.js';
 import { engineError, type ErrorResult } from './errors.js';
 import { HUNDRED, percentDenominator } from './numbers.js';
 import { compileSchedule, type Schedule } from './schedule.js';
@@ -65,6 +65,12 @@ export interface CompiledRule {
   /** The dependency filter: the matching one unless alternative dependencies are used. */
   readonly depends: ItemFilter;
   readonly tiers: readonly Tier[];
+  /**
+   * The tier a base of 0 reaches (tierFor in thresholds.ts), found once: the base of a rule
+   * that depends on nothing, and of an amount or quantity rule without a matching line, which
+   * since engine.md 17.9 is evaluated in every check all the same.
+   */
+  readonly zeroTier: Tier | null;
   readonly schedule: Schedule | null;
   readonly posIds: ReadonlySet<string> | null;
   readonly display: boolean;
@@ -80,11 +86,28 @@ export interface CompiledRule {
 }
 
 export type FixedReports = {
-  [R in FixedReason]?: RuleReport;
+  [R in FixedReason]: RuleReport | undefined;
 } & {
-  output?: { [R in FixedReason]?: EngineImplementedRule };
-  evaluations?: { [R in FixedReason]?: Evaluation };
+  readonly output: { [R in FixedReason]: EngineImplementedRule | undefined };
+  readonly evaluations: { [R in FixedReason]: Evaluation | undefined };
 };
+
+/** One slot per fixed reason, each empty. */
+const noneYet = <T>(): { [R in FixedReason]: T | undefined } => ({
+  'bonuses-redeemed': undefined,
+  'account-payment': undefined,
+  'no-line': undefined,
+  'lines-taken': undefined,
+});
+
+/**
+ * A rule's fixed reports, none made yet. Every slot is there from the start, so every
+ * rule's record has one shape: most rules read theirs in every check, and records that grew
+ * their slots in different orders made those reads megamorphic.
+ */
+function noFixedReports(): FixedReports {
+  return { ...noneYet<RuleReport>(), output: noneYet(), evaluations: noneYet() };
+}
 
 export interface PreparedRules {
   /** Every active rule, in evaluation order: group, priority ascending, id ascending. */
@@ -203,6 +226,23 @@ function describe(rule: EngineRule): EngineImplementedRule {
   return out;
 }
 
+// Every field of a rule, in the schema's order, each undefined (inOneShape).
+const RULE_SHAPE: Readonly<Record<string, undefined>> = Object.fromEntries(
+  Object.keys(EngineRule.shape).map((key) => [key, undefined]),
+);
+
+/**
+ * The rule with the same fields and values in the one shape every compiled rule shares:
+ * each field of the schema, in its order (absent ones undefined), then any other. Parsed
+ * rules take as many hidden classes as there are combinations of optional fields (6 in the
+ * bench workload), which made every `c.rule.x` read in the per-rule loops (isCandidate,
+ * evaluate, the groups) a megamorphic property load; in one shape those reads stay
+ * monomorphic. The values are the parsed ones, shared and never changed.
+ */
+function inOneShape(rule: EngineRule): EngineRule {
+  return { ...RULE_SHAPE, ...rule } as EngineRule;
+}
+
 function toSet(list: readonly string[]): ReadonlySet<string> | null {
   return list.length > 0 ? new Set(list) : null;
 }
@@ -264,7 +304,8 @@ export function compileRules(
   const byCategory = new Map<string, number[]>();
   const everyLine: number[] = [];
   const display: number[] = [];
-  const compiled = sorted.map((rule, order): CompiledRule => {
+  const compiled = sorted.map((parsed, order): CompiledRule => {
+    const rule = inOneShape(parsed);
     const matching = compileFilter(
       rule.included_items,
       rule.included_item_categories,
@@ -301,12 +342,13 @@ export function compileRules(
       matching,
       depends,
       tiers,
+      zeroTier: tiers.findLast((t) => cmp(t.from, ZERO) <= 0) ?? null,
       schedule: rule.scheduled === 1 ? compileSchedule(rule) : null,
       posIds: rule.pos.length > 0 ? new Set(rule.pos.map((p) => p.id)) : null,
       display: isDisplay,
       indexed,
       descriptor: describe(rule),
-      fixed: {},
+      fixed: noFixedReports(),
     };
   });
   const groups = {} as Record<Group, CompiledRule[]>;

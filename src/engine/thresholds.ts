@@ -138,7 +138,7 @@ function sumBases(
 
 /**
  * dependencyBase of a rule whose base is the current amount of its own matching lines, summed
- * from the index scratch (or by scanning the lines) without making the rule's list of lines,
+ * from the index scratch (or the check's lines) without making the rule's list of lines,
  * into s.acc[1] as minor units at money digits (no decimal: tierAtUnits reads it): since
  * engine.md 17.9 every candidate is evaluated, most of them to report lines-taken. Only on
  * sumBases' 64-bit ground (every line's units in its slot, below 2^53, fewer than 1024
@@ -152,16 +152,18 @@ function ownAmountUnits(
 ): boolean {
   if (c.rule.depends_type !== 'amount' || c.depends !== c.matching) return false;
   if ((group?.bonuses && !countsRedeemed(c, s)) || s.lines.length >= FEW_LINES) return false;
-  if (!scans && !c.indexed) return false;
   const acc = s.acc;
   const slots = s.current;
   const scratch = s.prepared.scratch;
   const f = c.matching;
-  const count = scans ? s.lines.length : scratch.counts[c.order]!;
-  const from = scans ? 0 : scratch.start[c.order]!;
+  // An indexed rule's lines are in the index scratch; any other rule's are the check's lines,
+  // tested when it scans (an every-line rule without exclusions takes them all).
+  const listed = c.indexed;
+  const count = listed ? scratch.counts[c.order]! : s.lines.length;
+  const from = listed ? scratch.start[c.order]! : 0;
   acc[1] = 0n;
   for (let k = 0; k < count; k++) {
-    const line = scans ? s.lines[k]! : s.lines[scratch.flat[from + k]!]!;
+    const line = listed ? s.lines[scratch.flat[from + k]!]! : s.lines[k]!;
     if (scans && !passes(f, line.code, line.category)) continue;
     if (line.wide !== null) return false;
     const u = slots[line.index]!;
@@ -248,7 +250,7 @@ const reported = (report: RuleReport): Evaluation => ({ kind: 'report', report }
 
 /** evaluate's answer for a fixed reason, made once per rule set too. */
 const fixedly = (c: CompiledRule, reason: FixedReason): Evaluation =>
-  ((c.fixed.evaluations ??= {})[reason] ??= Object.freeze({
+  (c.fixed.evaluations[reason] ??= Object.freeze({
     kind: 'report',
     report: fixedReport(c, reason),
   }));
@@ -304,9 +306,10 @@ export function evaluate(c: CompiledRule, s: CalcState, group: GroupState | null
   if (
     type === 'none' ||
     (count === 0 && c.depends === c.matching && (type === 'amount' || type === 'quantity'))
-  )
-    tier = tierFor(c.tiers, (base = ZERO));
-  else if (matching === null && ownAmountUnits(c, s, scans, group)) {
+  ) {
+    base = ZERO;
+    tier = c.zeroTier;
+  } else if ((matching === null || matching === s.allLines) && ownAmountUnits(c, s, scans, group)) {
     tier = tierAtUnits(c.tiers, s.acc, s.digits.amount);
     if (tier === undefined) tier = tierFor(c.tiers, (base = fromMinor(s.acc[1]!, s.digits.amount)));
   } else {

@@ -196,7 +196,7 @@ export function outputRule(s: CalcState, r: RuleReport): EngineImplementedRule {
  * (callers serialise or read them; fuel.ts replaces applied reports, never these).
  */
 function fixedOutput(r: RuleReport, reason: FixedReason): EngineImplementedRule {
-  const cache = (r.compiled.fixed.output ??= {});
+  const cache = r.compiled.fixed.output;
   let out = cache[reason];
   if (out === undefined) {
     out = { ...r.compiled.descriptor };
