@@ -443,6 +443,11 @@ export const commands = {
         kind: z.enum(['paid-in', 'paid-out']),
         amount: cash.refine((v) => v > 0, { error: 'must be > 0' }),
         reason: comment.trim().min(1, { error: 'say why the cash moves' }),
+        /**
+         * Made by the client before the first attempt and reused on every retry (as a sale's
+         * transaction_id): a repeat answers the first movement, another body is 409.
+         */
+        idempotency_key: z.uuid().optional(),
       },
       {
         id: 'the terminal',
