@@ -155,6 +155,18 @@ export const CashMovement = z.strictObject({
 });
 export type CashMovement = z.infer<typeof CashMovement>;
 
+/** The cash drawer opened on request (`drawer-open`), with who asked and why. */
+export const DrawerOpening = z.strictObject({
+  id: z.uuid(),
+  shift_id: z.uuid(),
+  staff: StaffRef,
+  reason: z.string().optional(),
+  /** Whether the printer took the drawer's pulse (false: no printer, or it failed). */
+  pulse_sent: z.boolean(),
+  opened_at: dateTime,
+});
+export type DrawerOpening = z.infer<typeof DrawerOpening>;
+
 export const ShiftReport = z.strictObject({
   shift: Shift,
   currency: currency.optional(),
@@ -169,6 +181,8 @@ export const ShiftReport = z.strictObject({
   bonuses: z.strictObject({ added: num, redeemed: num }),
   /** Cash paid in and out outside sales, oldest first; counted in `expected_cash`. Absent: none. */
   cash_movements: z.array(CashMovement).optional(),
+  /** The drawer opened on request (not for a sale), oldest first. Absent: none. */
+  drawer_openings: z.array(DrawerOpening).optional(),
   /** Cash expected in the drawer: opening cash + cash in - cash out (paid-ins and -outs too). */
   expected_cash: num.optional(),
   /** Outbox rows of this shift not yet accepted by the central service. */
@@ -471,6 +485,11 @@ export const commands = {
         kind: z.enum(['paid-in', 'paid-out']),
         amount: cash.refine((v) => v > 0, { error: 'must be > 0' }),
         reason: comment.trim().min(1, { error: 'say why the cash moves' }),
+        /**
+         * Made by the client before the first attempt and reused on every retry (as a sale's
+         * transaction_id): a repeat answers the first movement, another body is 409.
+         */
+        idempotency_key: z.uuid().optional(),
       },
       {
         id: 'the terminal',
@@ -479,6 +498,23 @@ export const commands = {
       },
     ),
     output: z.strictObject({ movement: CashMovement }),
+  },
+  'drawer-open': {
+    /**
+     * Opens the cash drawer outside a sale (the printer's ESC/POS pulse) in the open shift,
+     * journalled with who and when for the shift report (docs/terminal.md, "The cash drawer").
+     */
+    input: callerInput(
+      { reason: comment.trim().min(1, { error: 'say why, or leave it out' }).optional() },
+      {
+        id: 'the terminal',
+        shift_id: 'the open shift',
+        staff: 'the signed-in staff member',
+        opened_at: 'the time it opens',
+        pulse_sent: 'the printer',
+      },
+    ),
+    output: z.strictObject({ opening: DrawerOpening }),
   },
   'customer-identify': {
     input: callerInput(

@@ -40,7 +40,7 @@ function indexedLookups(db: Database.Database) {
   const one = (sql: string) => db.prepare<[string], Row>(sql);
   return {
     customerByCard: one(
-      'SELECT c.data FROM card k JOIN customer c ON c.id = k.customer_id WHERE k.code = ? LIMIT 1',
+      'SELECT c.id, c.data FROM card k JOIN customer c ON c.id = k.customer_id WHERE k.code = ? LIMIT 1',
     ),
     customerByPhone: one('SELECT id, data FROM customer WHERE phone = ? LIMIT 1'),
     customerByEmail: one('SELECT id, data FROM customer WHERE email = ? LIMIT 1'),

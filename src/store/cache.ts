@@ -279,6 +279,10 @@ export function createCache(
   const check = (change: Change): CheckedChange => checkChange(change, extra, wrapHash);
   const byId = <E extends Entity>(entity: E, id: string): RecordOf<E> | null =>
     parse(entity, entities.get.get(entity)?.get(id));
+  // The POS records' version (posVersion): bumped by this connection's writes of a POS row
+  // (a rolled-back one only costs a reread); PRAGMA data_version moves on another's commit.
+  let posWrites = 0;
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
 
   /**
    * Writes a checked change (to the snapshot staging area when `staging`). Returns how the
@@ -290,6 +294,7 @@ export function createCache(
     staging = false,
   ): number {
     if (staging) return stage(w, change);
+    if (change.entity === 'pos') posWrites += 1;
     if (change.op === 'upsert')
       write(w, change.entity, change.id, change.record as RecordOf<typeof change.entity>, nowMs);
     else remove(w, change.entity, change.id);
@@ -309,7 +314,16 @@ export function createCache(
     },
     /** EXPLAIN QUERY PLAN of every lookup (migration tests check that indexes serve them). */
     queryPlans: (): Record<string, string> => queryPlans(db, lookups),
-    swapSnapshot: (nowMs: number): number => swapSnapshot(w, nowMs),
+    swapSnapshot: (nowMs: number): number => {
+      posWrites += 1;
+      return swapSnapshot(w, nowMs);
+    },
+    /**
+     * A stamp that changes whenever a POS record may have changed (the puller's writes, a
+     * snapshot swap, another connection's commit): what reads a POS record once per version
+     * keys on it (the till's catalogue, src/terminal/catalog.ts).
+     */
+    posVersion: (): string => `${posWrites}:${dataVersion.get() ?? 0}`,
     clearStaging: () => void w.staging.clear.run(),
     /** Validates and writes one record directly (seeding, tests); throws on an invalid record. */
     put<E extends Entity>(

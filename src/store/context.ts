@@ -364,7 +364,7 @@ function accountsOf(
   cust: CachedCustomer,
   verified: ContextRequest['pinVerified'],
   today: string,
-): Pick<CustomerPart, 'specialAccounts' | 'accesses'> {
+): Pick<CustomerPart, 'specialAccounts' | 'accesses'> & { accessAccountIds: string[] } {
   const pin = (id: string) => {
     const v = verified?.(id);
     return v === undefined ? {} : { pin_verified: v };
@@ -373,28 +373,28 @@ function accountsOf(
     const acc = pick(a, KEYS.account) as EngineSpecialAccount;
     return { ...acc, ...accountUsage(acc, a.used_as_of, today), ...pin(a.id) };
   });
-  const accesses = cache.corporateAccessesOf(cust.id).map((a) => {
+  // Read once: the engine's accesses and the accounts they draw on for the holds (heldFor).
+  const rows = cache.corporateAccessesOf(cust.id);
+  const accesses = rows.map((a) => {
     const acc = pick(a, KEYS.access) as EngineCorporateAccess;
     return { ...acc, ...accessUsage(acc, a.used_as_of, today), ...pin(a.id) };
   });
-  return { specialAccounts, accesses };
+  const accessAccountIds = rows
+    .map((a) => a.corporate_customer_special_account?.special_account?.id)
+    .filter((x): x is string => typeof x === 'string');
+  return { specialAccounts, accesses, accessAccountIds };
 }
 
 /** This terminal's holds against the customer, their accounts and their accesses. */
 function heldFor(
-  cache: Cache,
   ledger: Ledger,
   cust: CachedCustomer,
-  part: Pick<CustomerPart, 'specialAccounts' | 'accesses'>,
+  part: ReturnType<typeof accountsOf>,
   today: string,
 ): EngineContext['pending'] {
-  const accessAccountIds = cache
-    .corporateAccessesOf(cust.id)
-    .map((a) => a.corporate_customer_special_account?.special_account?.id)
-    .filter((x): x is string => typeof x === 'string');
   const held = ledger.pendingFor(
     cust.id,
-    [...part.specialAccounts.map((a) => a.id), ...accessAccountIds],
+    [...part.specialAccounts.map((a) => a.id), ...part.accessAccountIds],
     part.accesses.map((a) => a.id),
   );
   return {
@@ -421,9 +421,10 @@ function customerPart(
   const accounts = accountsOf(cache, cust, req.pinVerified, today);
   return {
     customer,
-    ...accounts,
+    specialAccounts: accounts.specialAccounts,
+    accesses: accounts.accesses,
     vehicleRecords: vehicleRecords.length === 0 ? cache.vehiclesOf(cust.id) : vehicleRecords,
-    pending: heldFor(cache, ledger, cust, accounts, today),
+    pending: heldFor(ledger, cust, accounts, today),
   };
 }
 

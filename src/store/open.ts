@@ -44,6 +44,7 @@ import { createOnlineAttempts } from './online-attempts.js';
 import { createRefunds } from './refunds.js';
 import { createSalesIndex } from './sales-index.js';
 import { createCashMovements } from './cash-movements.js';
+import { createDrawerOpenings } from './drawer-openings.js';
 import { createShifts } from './shifts.js';
 import { createSigninGuard } from './signin-guard.js';
 import { privateDatabaseFile, privateDir } from './private-files.js';
@@ -257,6 +258,7 @@ function storeModules(db: Database.Database, options: BuildOptions) {
     refundsOf: lazy(() => createRefunds(db)),
     salesOf: lazy(() => createSalesIndex(db)),
     cashMovesOf: lazy(() => createCashMovements(db)),
+    drawerOf: lazy(() => createDrawerOpenings(db)),
   };
 }
 
@@ -354,6 +356,10 @@ function buildStore(db: Database.Database, options: BuildOptions) {
     /** Cash paid into or out of the drawer outside a sale (0008). */
     get cashMovements() {
       return m.cashMovesOf();
+    },
+    /** The cash drawer opened on request (0009). */
+    get drawerOpenings() {
+      return m.drawerOf();
     },
     rules: m.rules,
     /** How cached auth-code and PIN hashes are kept and checked (keyed or as sent). */

@@ -10,6 +10,7 @@ import type {
 import { dec, round, toFixed, toNumber } from '../money/index.js';
 import type { CashMovementRecord } from '../store/cash-movements.js';
 import { refuse } from './command-map.js';
+import { requestHash } from './idempotency.js';
 import type { TerminalPorts } from './ports.js';
 import type { Workflow } from './workflow.js';
 
@@ -36,7 +37,34 @@ export class CashMovementService {
     this.wf = wf;
   }
 
+  /** Records the movement once per idempotency key: a retry gets the first answer. */
   record(i: HandlerInput<'cash-movement'>): CommandOutput<'cash-movement'> | ErrorResponse {
+    const key = i.idempotency_key;
+    if (key === undefined) return this.recordOnce(i);
+    const hash = requestHash(i);
+    const { store, clock } = this.p;
+    // One write transaction: the movement and its kept answer commit together or not at all.
+    return store.write(() => {
+      const kept = store.commandResults.get('cash-movement', key);
+      if (kept) {
+        return kept.requestHash === hash
+          ? kept.response
+          : refuse(
+              'idempotency-conflict',
+              'this idempotency_key was used for another cash movement',
+              'idempotency_key',
+            );
+      }
+      const answer = this.recordOnce(i);
+      if (!('error' in answer))
+        store.commandResults.put('cash-movement', key, hash, answer, clock.now());
+      return answer;
+    });
+  }
+
+  private recordOnce(
+    i: HandlerInput<'cash-movement'>,
+  ): CommandOutput<'cash-movement'> | ErrorResponse {
     const staff = this.wf.staff!;
     const shift = this.p.store.shifts.current();
     if (!shift) return refuse('shift-required', 'no shift is open');

@@ -131,30 +131,52 @@ function byQuery(cat: PosCatalog, query: string): Found {
   return scanned ?? { match: 'words', items: byWords(cat.items, query) };
 }
 
+/** The POS record read for a request, and its catalogue once asked for, at one version. */
+interface PosMemo {
+  version: string;
+  asked: string | undefined;
+  pos: PosRecord | null;
+  catalog: PosCatalog | null;
+}
+
 export class CatalogService {
   private readonly p: TerminalPorts;
-  private memo: { posId: string | null; raw: string; catalog: PosCatalog } | null = null;
+  private memo: PosMemo | null = null;
 
   constructor(p: TerminalPorts) {
     this.p = p;
   }
 
-  /** The POS record: the one named, else the till's first; null when the cache has none. */
+  /**
+   * The POS record: the one named, else the till's first; null when the cache has none. Read
+   * (and parsed, catalogue and all) once per version of the cache's POS rows (posVersion),
+   * not once per check. The record is shared: callers read it, never change it.
+   */
   pos(posId?: string): PosRecord | null {
     const cache = this.p.store.cache;
+    const version = cache.posVersion();
+    const m = this.memo;
+    if (m && m.version === version && m.asked === posId) return m.pos;
     const id = posId ?? cache.all('pos')[0]?.id;
-    return id ? (cache.get('pos', id) as PosRecord | null) : null;
+    const pos = id ? (cache.get('pos', id) as PosRecord | null) : null;
+    this.memo = { version, asked: posId, pos, catalog: null };
+    return pos;
   }
 
-  /** The catalogue of a POS record, read once per version of it. */
+  /** The catalogue of a POS record: built once per record read by `pos`. */
   catalog(pos: PosRecord | null): PosCatalog {
-    const raw = JSON.stringify(pos?.catalog ?? null) + String(pos?.check_item_enter_mode);
-    const id = pos?.id ?? null;
-    if (this.memo && this.memo.posId === id && this.memo.raw === raw) return this.memo.catalog;
+    const m = this.memo;
+    if (m && m.pos === pos) return (m.catalog ??= this.build(pos));
+    return this.build(pos);
+  }
+
+  private build(pos: PosRecord | null): PosCatalog {
     const catalog = catalogOf(pos);
     if (catalog.skipped > 0)
-      this.p.log.warn('catalogue goods left out', { pos_id: id, skipped: catalog.skipped });
-    this.memo = { posId: id, raw, catalog };
+      this.p.log.warn('catalogue goods left out', {
+        pos_id: pos?.id ?? null,
+        skipped: catalog.skipped,
+      });
     return catalog;
   }
 

@@ -23,6 +23,7 @@ import { scopeOf, type SaleService } from './sale-service.js';
 import type { AttentionService } from './attention.js';
 import type { CardPayments } from './card-payments.js';
 import type { CashMovementService } from './cash-movements.js';
+import type { DrawerService } from './drawer.js';
 import type { CatalogService } from './catalog.js';
 import type { CheckoutService } from './checkout.js';
 import type { ReceiptService } from './receipt-service.js';
@@ -42,6 +43,8 @@ export interface Services {
   shifts: ShiftService;
   /** Cash paid into or out of the drawer outside a sale. */
   cashMoves: CashMovementService;
+  /** The cash drawer opened on request. */
+  drawer: DrawerService;
   identify: IdentifyService;
   checkout: CheckoutService;
   /** The POS catalogue: search, scanned codes, quick keys. */
@@ -220,6 +223,7 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
       'cash-movement',
       oneTransaction('cash-movement', (i) => s.cashMoves.record(i)),
     ),
+    'drawer-open': admitted('drawer-open', (i) => s.drawer.open(i)),
     'customer-identify': admitted('customer-identify', (i) => s.identify.identify(i)),
     'catalog-search': admitted('catalog-search', (i) => s.catalog.search(i)),
     // The seller is the signed-in staff member, never the caller's word.

@@ -7,6 +7,7 @@
 import type { CommandOutput, CustomerSummary, ErrorResponse } from '../contract/commands.js';
 import type { EngineCheck, EngineCheckResult } from '../contract/engine.js';
 import type { ReceiptDocument, ReceiptPreview } from '../contract/receipt.js';
+import { drawerPulse } from '../devices/escpos/commands.js';
 import { decodePreview } from '../devices/escpos/decode.js';
 import { renderReceipt } from '../devices/escpos/receipt.js';
 import { refuse } from './command-map.js';
@@ -109,6 +110,19 @@ export class ReceiptService {
     } catch (e) {
       this.p.log.warn('receipt not printed', { transaction_id: doc.transaction_id, err: e });
       return { printed: false, preview: decoded.value };
+    }
+  }
+
+  /** Opens the cash drawer the printer drives (ESC p); true when the printer took the pulse. */
+  async pulseDrawer(): Promise<boolean> {
+    const printer = this.p.devices?.printer;
+    if (!printer) return false;
+    try {
+      await printer.send(drawerPulse());
+      return true;
+    } catch (e) {
+      this.p.log.warn('drawer pulse not sent', { err: e });
+      return false;
     }
   }
 

@@ -56,6 +56,7 @@ export const COMMAND_NEEDS: { readonly [N in CommandName]: CommandNeeds | null }
   'shift-close': { role: 'manager' },
   'shift-report': { role: 'cashier' },
   'cash-movement': { role: 'cashier', shift: true, raisedBy: paidOut },
+  'drawer-open': { role: 'cashier', shift: true },
   'customer-identify': { role: 'cashier' },
   'catalog-search': { role: 'cashier' },
   'check-calc': { role: 'cashier', raisedBy: manualRules },

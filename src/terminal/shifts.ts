@@ -7,6 +7,7 @@ import { add, dec, neg, round, sub, toNumber, ZERO, type Dec } from '../money/in
 import type { ShiftCheck, ShiftOperation, ShiftRecord } from '../store/shifts.js';
 import { cashMovementOut } from './cash-movements.js';
 import { refuse } from './command-map.js';
+import { drawerOpeningOut } from './drawer.js';
 import type { TerminalPorts } from './ports.js';
 import { shiftOut, type Workflow } from './workflow.js';
 
@@ -154,6 +155,7 @@ export class ShiftService {
       }
     }
     const moves = store.cashMovements.of(s.id);
+    const openings = store.drawerOpenings.of(s.id);
     const cash = [
       payments.get('cash')?.amount ?? ZERO,
       this.prepaidCash(s, ops),
@@ -174,6 +176,7 @@ export class ShiftService {
       })),
       bonuses: { added: toNumber(added), redeemed: toNumber(redeemed) },
       ...(moves.length > 0 ? { cash_movements: moves.map(cashMovementOut) } : {}),
+      ...(openings.length > 0 ? { drawer_openings: openings.map(drawerOpeningOut) } : {}),
       ...(s.openingCash !== null ? { expected_cash: toNumber(add(dec(s.openingCash), cash)) } : {}),
       unsynced,
       generated_at: new Date(this.p.clock.now()).toISOString(),

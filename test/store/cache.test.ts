@@ -294,3 +294,28 @@ describe('rules in memory', () => {
     expect(validations).toBe(2);
   });
 });
+
+describe('the POS records’ version (posVersion)', () => {
+  it('changes when a POS record is written, and not when another entity is', () => {
+    const c = db.store.cache;
+    const before = c.posVersion();
+    db.store.cache.put('customer', { id: 'cu-pv', access_type: 'full-bonuses-access' }, 1);
+    expect(c.posVersion()).toBe(before);
+    db.store.cache.put('pos', { id: 'p-pv', catalog: [] }, 1);
+    expect(c.posVersion()).not.toBe(before);
+  });
+
+  it('changes when another connection commits to the file', async () => {
+    const { default: Database } = await import('better-sqlite3');
+    const before = db.store.cache.posVersion();
+    const other = new Database(db.file);
+    try {
+      other
+        .prepare('INSERT INTO pos (id, data, updated_at) VALUES (\'p-x\', \'{"id":"p-x"}\', 1)')
+        .run();
+    } finally {
+      other.close();
+    }
+    expect(db.store.cache.posVersion()).not.toBe(before);
+  });
+});

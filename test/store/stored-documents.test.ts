@@ -182,6 +182,18 @@ describe('a cached record', () => {
   });
 });
 
+describe('a customer found by card', () => {
+  it("is refused naming the card's customer by id when its record no longer reads", () => {
+    const id = testId();
+    db.store.cache.put('customer', { id, access_type: 'full-bonuses-access' }, db.clock.now());
+    db.store.cache.put('card', { id: testId(), code: 'CARD-77', customer_id: id }, db.clock.now());
+    tamper("UPDATE customer SET data = json_set(data, '$.access_type', 'vip') WHERE id = ?", id);
+    expect(() => db.store.cache.identify('CARD-77', 'card')).toThrow(
+      invalidRecord(new RegExp(`customer ${id}: .*access_type`)),
+    );
+  });
+});
+
 describe('the sync state', () => {
   it('refuses a stored value that no longer matches its schema as invalid-record', () => {
     db.store.sync.setValue('last_pull_at', db.clock.now(), db.clock.now());

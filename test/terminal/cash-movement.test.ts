@@ -88,3 +88,34 @@ describe('cash-movement', () => {
     expect(stored).toMatchObject([{ kind: 'paid-in', amount: '5.00', reason: 'float top-up' }]);
   }, 30_000);
 });
+
+describe('cash-movement with an idempotency_key', () => {
+  const key = '0190a5e2-7c1d-7f00-8000-00000000c450';
+
+  it('records a retry with the same key and body once and answers it the same', async () => {
+    const t = await till();
+    const body = { kind: 'paid-in', amount: 5, reason: 'float top-up', idempotency_key: key };
+    const first = await t.ok('cash-movement', body);
+    const again = await t.ok('cash-movement', body);
+    expect(again).toEqual(first);
+    const stored = t.terminal.store.cashMovements.of(first.movement.shift_id);
+    expect(stored).toHaveLength(1);
+  }, 30_000);
+
+  it('refuses the same key with another body as idempotency-conflict and records nothing more', async () => {
+    const t = await till();
+    const body = { kind: 'paid-in', amount: 5, reason: 'float top-up', idempotency_key: key };
+    const first = await t.ok('cash-movement', body);
+    const r = await t.refused('cash-movement', { ...body, amount: 6 }, 'idempotency-conflict');
+    expect(r.error.path).toBe('idempotency_key');
+    expect(t.terminal.store.cashMovements.of(first.movement.shift_id)).toHaveLength(1);
+  }, 30_000);
+
+  it('records two movements under two keys', async () => {
+    const t = await till();
+    const body = { kind: 'paid-in', amount: 5, reason: 'float top-up' };
+    const a = await t.ok('cash-movement', { ...body, idempotency_key: key });
+    await t.ok('cash-movement', { ...body, idempotency_key: key.replace(/0$/, '1') });
+    expect(t.terminal.store.cashMovements.of(a.movement.shift_id)).toHaveLength(2);
+  }, 30_000);
+});

@@ -29,6 +29,18 @@ describe('catalog-search', () => {
     ]);
   });
 
+  it('finds a good the POS record gained after the catalogue was first read', async () => {
+    const t = await signedIn();
+    expect((await t.ok('catalog-search', { query: 'NEW-1' })).goods).toEqual([]);
+    const cache = t.terminal.store.cache;
+    const pos = cache.get('pos', DEMO.posId)!;
+    const catalog = [...(pos.catalog as unknown[]), { code: 'NEW-1', title: 'New', price: 2 }];
+    cache.put('pos', { ...pos, catalog }, Date.now());
+    expect((await t.ok('catalog-search', { query: 'NEW-1' })).goods).toMatchObject([
+      { code: 'NEW-1', price: 2 },
+    ]);
+  });
+
   it('finds a good by its barcode and answers the line it makes', async () => {
     const t = await signedIn();
     const r = await t.ok('catalog-search', { query: '036000291452' });
