@@ -269,6 +269,17 @@ describe('cash paid in and out', () => {
     });
   });
 
+  it('sends one key for a movement until it is recorded, so a press again records it once', () => {
+    const KEY = '0190c2a4-0000-7000-8000-0000000000c1';
+    const s = run(typed(typed(cashScreen(), 'cash-amount', '20'), 'cash-reason', 'bank'), {
+      type: 'cash-key',
+      key: KEY,
+    });
+    expect(cashMovementInput(s)).toMatchObject({ input: { idempotency_key: KEY } });
+    const done = run(s, { type: 'cash-moved', movement: movements()[0]! });
+    expect(done.cash.key).toBeNull();
+  });
+
   it('clears the form and says what moved and what to do with it', () => {
     const s = typed(typed(cashScreen(), 'cash-amount', '20'), 'cash-reason', 'bank');
     const done = run(s, { type: 'cash-moved', movement: movements()[0]! });
@@ -299,6 +310,7 @@ describe('cash paid in and out', () => {
     });
     await perform(till, { type: 'cash-move' });
     expect(events).toEqual([
+      { type: 'cash-key', key: expect.any(String) as string },
       { type: 'failed', error: refused },
       { type: 'focus', testid: 'cash-reason' },
     ]);

@@ -8,6 +8,7 @@ export type CashAction = { type: 'cash-move' };
 
 export const cashActions: Performers<CashAction> = {
   'cash-move': async (till) => {
+    if (till.state.cash.key === null) till.dispatch({ type: 'cash-key', key: till.newId() });
     const built = cashMovementInput(till.state);
     if (till.invalid(built)) return;
     const ok = await till.run(

@@ -16,5 +16,8 @@ export function cashMovementInput(state: State): Built<CommandInput<'cash-moveme
   if (!isDec(amount)) errors['cash-amount'] = amount;
   if (reason === '') errors['cash-reason'] = 'cash.reason-required';
   if (!isDec(amount) || reason === '') return { errors };
-  return { input: { kind, amount: toNumber(amount), reason } };
+  const key = state.cash.key;
+  return {
+    input: { kind, amount: toNumber(amount), reason, ...(key ? { idempotency_key: key } : {}) },
+  };
 }

@@ -6,11 +6,12 @@ import { focusOn, withForm, withMessage } from '../frame/state.js';
 import type { CashEvent } from './state.js';
 
 export const cash: Reducer<CashEvent> = {
+  'cash-key': (state, event) => ({ ...state, cash: { ...state.cash, key: event.key } }),
   'cash-moved': (state, event) => {
     const m = event.movement;
     const num = numberStyle(state.settings.language);
     const next = withForm(
-      { ...state, cash: { last: m } },
+      { ...state, cash: { last: m, key: null } },
       { 'cash-amount': '', 'cash-reason': '' },
     );
     const said = withMessage(next, {

@@ -9,6 +9,12 @@ export type CashKind = CashMovement['kind'];
 export interface CashState {
   /** The movement this screen recorded last. */
   last: CashMovement | null;
+  /**
+   * The idempotency key of the movement being recorded: made at the first press, kept while
+   * it has no answer (a press again after a lost answer is the same movement, recorded once),
+   * dropped when the movement is recorded.
+   */
+  key: string | null;
 }
 
 export type CashField = 'cash-kind' | 'cash-amount' | 'cash-reason';
@@ -17,10 +23,11 @@ export type CashField = 'cash-kind' | 'cash-amount' | 'cash-reason';
 export const CASH_FORM = { 'cash-kind': 'paid-in' } as const;
 
 export function initialCash(): CashState {
-  return { last: null };
+  return { last: null, key: null };
 }
 
-export type CashEvent = { type: 'cash-moved'; movement: CashMovement };
+export type CashEvent =
+  { type: 'cash-moved'; movement: CashMovement } | { type: 'cash-key'; key: string };
 
 /** The field a refusal's `path` names, where the cashier fixes it. */
 export function cashFieldOf(path: string | undefined): CashField | null {
