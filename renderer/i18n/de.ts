@@ -490,6 +490,10 @@ export const de: Table = {
   'refund.to-card': '{amount} auf die Karte {card} erstattet.',
   'refund.to-account': '{amount} auf das Kundenkonto zurückgebucht.',
   'refund.to-recent': 'Letzte Verkäufe',
+  'cash.drawer-open': 'Schublade öffnen',
+  'cash.drawer-opened': 'Die Schublade ist offen. Die Öffnung wird mit Ihrem Namen vermerkt.',
+  'cash.drawer-not-sent':
+    'Der Drucker hat den Impuls nicht angenommen: Schublade mit dem Schlüssel öffnen. Die Öffnung wird mit Ihrem Namen vermerkt.',
   'cash.title': 'Bargeld ein und aus',
   'cash.kind': 'Was',
   'cash.paid-in': 'Einlage',

@@ -473,6 +473,10 @@ export const en = {
   'refund.to-card': '{amount} refunded to card {card}.',
   'refund.to-account': '{amount} returned to the customer’s account.',
   'refund.to-recent': 'Recent sales',
+  'cash.drawer-open': 'Open drawer',
+  'cash.drawer-opened': 'The drawer is open. The opening is kept with your name.',
+  'cash.drawer-not-sent':
+    'The printer did not take the drawer pulse: open the drawer by its key. The opening is kept with your name.',
   'cash.title': 'Cash in and out',
   'cash.kind': 'What',
   'cash.paid-in': 'Paid in',

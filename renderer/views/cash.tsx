@@ -52,6 +52,13 @@ function MovementForm({ ctx }: { ctx: Ctx }) {
             kind="primary"
             disabled={ctx.state.busy !== null}
           />
+          <Button
+            ctx={ctx}
+            testid="cash-drawer-open"
+            does={{ type: 'drawer-open' }}
+            label={t('cash.drawer-open')}
+            disabled={ctx.state.busy !== null}
+          />
         </div>
       </Form>
     </Section>

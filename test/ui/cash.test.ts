@@ -61,6 +61,10 @@ describe('the cashier screen: cash', () => {
           /Paid in 20\.00 · change from the bank/,
         );
 
+        // the drawer on request: opened through the printer, kept with the cashier's name
+        await page.getByTestId('cash-drawer-open').click();
+        await expectText(page.getByTestId('message-text'), /The drawer is open/);
+
         await move(page, 'paid-out', '10', 'window cleaner');
         await expectText(
           page.locator('[data-testid="message"][data-kind="error"] [data-testid="message-text"]'),
