@@ -154,6 +154,43 @@ export const CashMovement = z.strictObject({
 });
 export type CashMovement = z.infer<typeof CashMovement>;
 
+/** What `bonus-operation` takes from the terminal or the central service, never the caller. */
+const BONUS_OPERATION_OWNED = {
+  users: 'the customer_id given',
+  message: 'the central service\u2019s notification template',
+  skip_message: 'the central service\u2019s notification settings',
+  loyalty_id: 'the terminal\u2019s business',
+  expire: 'the central service\u2019s bonus rules',
+  starting: 'the central service\u2019s bonus rules',
+  amount_decimal_digits: 'the business\u2019s digits',
+  bonuses_decimal_digits: 'the business\u2019s digits',
+  special_accounts_decimal_digits: 'the business\u2019s digits',
+  balance: 'the customer\u2019s balance after the operation',
+  owed: 'what the balance could not cover',
+  recorded_at: 'the time it is recorded',
+} as const;
+
+/** The answer of `bonus-operation`: what moved, and the balance the till now shows. */
+export const BonusOperationResult = z.strictObject({
+  transaction_id: z.uuid(),
+  customer_id: z.uuid(),
+  kind: z.enum(['add', 'write-off']),
+  amount: num,
+  comment: z.string(),
+  /**
+   * The customer's regular bonuses after it: the central service's figure when it answered,
+   * else the till's (cached balance less this terminal's unconfirmed spending; an add sent
+   * offline counts once the central service confirmed it).
+   */
+  balance: num,
+  /** `online`: the central service answered; `offline`: queued, the outbox delivers it. */
+  subtype: TransactionSubType,
+  sync: z.enum(['done', 'queued']),
+  staff: StaffRef,
+  recorded_at: dateTime,
+});
+export type BonusOperationResult = z.infer<typeof BonusOperationResult>;
+
 export const ShiftReport = z.strictObject({
   shift: Shift,
   currency: currency.optional(),
@@ -451,6 +488,25 @@ export const commands = {
       },
     ),
     output: z.strictObject({ movement: CashMovement }),
+  },
+  // ---- loyalty at the till (issue 15, item 6; docs/terminal.md, "Loyalty at the till") ----
+  'bonus-operation': {
+    /**
+     * Bonuses added to or written off the identified customer's balance by this terminal,
+     * with why (the contract's BonusesOperationObject; a manager's). `transaction_id` is made
+     * by the client like a sale's: the Idempotency-Key, so a retry never moves bonuses twice.
+     */
+    input: callerInput(
+      {
+        transaction_id: z.uuid(),
+        customer_id: z.uuid(),
+        kind: z.enum(['add', 'write-off']),
+        amount: money.refine((v) => v > 0, { error: 'must be > 0' }),
+        comment: comment.trim().min(1, { error: 'say why the bonuses move' }),
+      },
+      BONUS_OPERATION_OWNED,
+    ),
+    output: BonusOperationResult,
   },
   'customer-identify': {
     input: callerInput(

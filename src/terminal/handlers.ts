@@ -18,6 +18,7 @@ import type { SaleService } from './sale-service.js';
 import type { AttentionService } from './attention.js';
 import type { CardPayments } from './card-payments.js';
 import type { CashMovementService } from './cash-movements.js';
+import type { BonusOperationService } from './bonus-operations.js';
 import type { CatalogService } from './catalog.js';
 import type { CheckoutService } from './checkout.js';
 import type { ReceiptService } from './receipt-service.js';
@@ -35,6 +36,8 @@ export interface Services {
   shifts: ShiftService;
   /** Cash paid into or out of the drawer outside a sale. */
   cashMoves: CashMovementService;
+  /** Bonuses added or written off by hand (loyalty at the till). */
+  bonusOps: BonusOperationService;
   identify: IdentifyService;
   checkout: CheckoutService;
   /** The POS catalogue: search, scanned codes, quick keys. */
@@ -178,6 +181,7 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
       'cash-movement',
       oneTransaction('cash-movement', (i) => s.cashMoves.record(i)),
     ),
+    'bonus-operation': admitted('bonus-operation', (i) => s.bonusOps.run(i)),
     'customer-identify': admitted('customer-identify', (i) => s.identify.identify(i)),
     'catalog-search': admitted('catalog-search', (i) => s.catalog.search(i)),
     // The seller is the signed-in staff member, never the caller's word.

@@ -300,3 +300,35 @@ export function cardOperation(c: {
     outbox: outbox('bank_card_payments', body, c.meta),
   };
 }
+
+/**
+ * A bonus operation by terminal (`bonus-operation`): the customer's bonuses added or written
+ * off, its BonusesOperationObject queued as `bonuses_add` / `bonuses_write_off` (or born done
+ * when the central service answered online). A write-off is held against the balance at once.
+ */
+export function bonusOperation(b: {
+  readonly id: string;
+  readonly subtype: Subtype;
+  readonly localDate: string;
+  readonly customerId: string;
+  readonly kind: 'add' | 'write-off';
+  readonly amount: number;
+  readonly body: Record<string, unknown>;
+  readonly answered: Answered;
+  readonly meta: PayloadMeta;
+}): OperationInput {
+  return {
+    id: b.id,
+    kind: 'bonus-operation',
+    subtype: b.subtype,
+    customerId: b.customerId,
+    localDate: b.localDate,
+    bonuses: b.kind === 'add' ? { added: b.amount } : { writtenOff: b.amount },
+    outbox: outbox(
+      b.kind === 'add' ? 'bonuses_add' : 'bonuses_write_off',
+      b.body,
+      b.meta,
+      b.answered,
+    ),
+  };
+}

@@ -56,6 +56,8 @@ export const COMMAND_NEEDS: { readonly [N in CommandName]: CommandNeeds | null }
   'shift-close': { role: 'manager' },
   'shift-report': { role: 'cashier' },
   'cash-movement': { role: 'cashier', shift: true, raisedBy: paidOut },
+  // Loyalty at the till (docs/terminal.md): moving a customer's bonuses by hand is a manager's.
+  'bonus-operation': { role: 'manager' },
   'customer-identify': { role: 'cashier' },
   'catalog-search': { role: 'cashier' },
   'check-calc': { role: 'cashier', raisedBy: manualRules },

@@ -44,6 +44,7 @@ import { ReturnsService } from './returns.js';
 import { ReceiptService } from './receipt-service.js';
 import { SalesRecent } from './sales-recent.js';
 import { CashMovementService } from './cash-movements.js';
+import { BonusOperationService } from './bonus-operations.js';
 import type { SecretStore } from '../config/secret-store.js';
 import { loadOrCreateHashKey, resolveSecret } from './secrets.js';
 import { ShiftService } from './shifts.js';
@@ -325,6 +326,7 @@ function buildServices(
     staff: new StaffService(ports, workflow),
     shifts: new ShiftService(ports, workflow),
     cashMoves: new CashMovementService(ports, workflow),
+    bonusOps: new BonusOperationService(ports, workflow, identify),
     identify,
     checkout,
     catalog,

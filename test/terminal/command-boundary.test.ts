@@ -40,6 +40,13 @@ const valid: { [N in CommandName]: Record<string, unknown> } = {
   'shift-close': { counted_cash: 10 },
   'shift-report': {},
   'cash-movement': { kind: 'paid-in', amount: 5, reason: 'change from the bank' },
+  'bonus-operation': {
+    transaction_id: U,
+    customer_id: U2,
+    kind: 'add',
+    amount: 5,
+    comment: 'goodwill',
+  },
   'customer-identify': { id: '+491700000001', id_type: 'phone' },
   'catalog-search': { query: 'water', quick_keys: true },
   'check-calc': { check: fullCheck },

@@ -20,6 +20,7 @@ const specNames = [
   'shift-close',
   'shift-report',
   'cash-movement',
+  'bonus-operation',
   'customer-identify',
   'catalog-search',
   'check-calc',
