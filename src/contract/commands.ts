@@ -170,6 +170,56 @@ const BONUS_OPERATION_OWNED = {
   recorded_at: 'the time it is recorded',
 } as const;
 
+/** What `coupon-sell` takes from the batch, the terminal or the central service. */
+const COUPON_SELL_OWNED = {
+  amount: 'the batch\u2019s price',
+  price: 'the batch\u2019s price',
+  price_type: 'the batch\u2019s price',
+  currency: 'the batch\u2019s price',
+  customers_price_type: 'the batch\u2019s price',
+  customers_price_amount: 'the batch\u2019s price',
+  customers_price_currency: 'the batch\u2019s price',
+  customers_price_special_account_id: 'the batch\u2019s price',
+  coupon: 'the central service emits it',
+  code: 'the central service emits it',
+  expire_date: 'the central service emits it',
+  balance: 'what the payment leaves',
+  recorded_at: 'the time it is recorded',
+} as const;
+
+/** The answer of `coupon-sell`: the coupon to print and what paying for it left. */
+export const CouponSaleResult = z.strictObject({
+  transaction_id: z.uuid(),
+  customer_id: z.uuid(),
+  batch_id: z.uuid(),
+  price: z.strictObject({
+    type: z.enum(['bonuses', 'special-account']),
+    amount: num,
+    currency: currency.optional(),
+  }),
+  /** The account paid from (price type special-account), else null. */
+  special_account_id: z.string().nullable(),
+  /**
+   * The emitted coupon, for the receipt; null when the central service did not answer and
+   * the sale is queued (it reaches the customer's wallet when the outbox delivers it).
+   */
+  coupon: z
+    .strictObject({
+      id: z.uuid(),
+      code: z.string(),
+      title: z.string().optional(),
+      expire_date: z.string().optional(),
+    })
+    .nullable(),
+  /** The bonuses or account balance left: the central service's when it answered, else the till's. */
+  balance: num,
+  subtype: TransactionSubType,
+  sync: z.enum(['done', 'queued']),
+  staff: StaffRef,
+  recorded_at: dateTime,
+});
+export type CouponSaleResult = z.infer<typeof CouponSaleResult>;
+
 /** The answer of `bonus-operation`: what moved, and the balance the till now shows. */
 export const BonusOperationResult = z.strictObject({
   transaction_id: z.uuid(),
@@ -507,6 +557,24 @@ export const commands = {
       BONUS_OPERATION_OWNED,
     ),
     output: BonusOperationResult,
+  },
+  'coupon-sell': {
+    /**
+     * A coupon or certificate of a batch sold to the identified customer at the batch's price
+     * (`customers_price_*`), paid with their bonuses or from their account (the batch's price
+     * type decides which; `special_account_id`: which of their accounts, default the batch's).
+     * `transaction_id` is the client-made Idempotency-Key, as a sale's.
+     */
+    input: callerInput(
+      {
+        transaction_id: z.uuid(),
+        customer_id: z.uuid(),
+        batch_id: z.uuid(),
+        special_account_id: z.string().min(1).max(100).optional(),
+      },
+      COUPON_SELL_OWNED,
+    ),
+    output: CouponSaleResult,
   },
   'customer-identify': {
     input: callerInput(

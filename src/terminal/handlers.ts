@@ -19,6 +19,7 @@ import type { AttentionService } from './attention.js';
 import type { CardPayments } from './card-payments.js';
 import type { CashMovementService } from './cash-movements.js';
 import type { BonusOperationService } from './bonus-operations.js';
+import type { CouponSaleService } from './coupon-sales.js';
 import type { CatalogService } from './catalog.js';
 import type { CheckoutService } from './checkout.js';
 import type { ReceiptService } from './receipt-service.js';
@@ -38,6 +39,8 @@ export interface Services {
   cashMoves: CashMovementService;
   /** Bonuses added or written off by hand (loyalty at the till). */
   bonusOps: BonusOperationService;
+  /** Coupons and certificates sold at their batch's price. */
+  couponSales: CouponSaleService;
   identify: IdentifyService;
   checkout: CheckoutService;
   /** The POS catalogue: search, scanned codes, quick keys. */
@@ -182,6 +185,7 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
       oneTransaction('cash-movement', (i) => s.cashMoves.record(i)),
     ),
     'bonus-operation': admitted('bonus-operation', (i) => s.bonusOps.run(i)),
+    'coupon-sell': admitted('coupon-sell', (i) => s.couponSales.sell(i)),
     'customer-identify': admitted('customer-identify', (i) => s.identify.identify(i)),
     'catalog-search': admitted('catalog-search', (i) => s.catalog.search(i)),
     // The seller is the signed-in staff member, never the caller's word.

@@ -47,6 +47,7 @@ const valid: { [N in CommandName]: Record<string, unknown> } = {
     amount: 5,
     comment: 'goodwill',
   },
+  'coupon-sell': { transaction_id: U, customer_id: U2, batch_id: U },
   'customer-identify': { id: '+491700000001', id_type: 'phone' },
   'catalog-search': { query: 'water', quick_keys: true },
   'check-calc': { check: fullCheck },

@@ -21,6 +21,7 @@ const specNames = [
   'shift-report',
   'cash-movement',
   'bonus-operation',
+  'coupon-sell',
   'customer-identify',
   'catalog-search',
   'check-calc',
