@@ -6,7 +6,7 @@
 // is recorded and queued under the same key: the outbox delivers it exactly once (the central
 // service answers a key it already applied from its table), and the price stays held.
 import type { CommandOutput, ErrorResponse, HandlerInput } from '../contract/commands.js';
-import type { CouponSold } from '../contract/central-api.js';
+import { CouponSoldInbound, type CouponSold } from '../contract/central-api.js';
 import { dec, gt, toNumber, type Dec } from '../money/index.js';
 import type { CachedCustomer } from '../store/cache.js';
 import type { BonusOperationService } from './bonus-operations.js';
@@ -65,7 +65,7 @@ export class CouponSaleService {
   private async once(i: Input, hash: string): Promise<Output | ErrorResponse> {
     const { store, sync, config } = this.p;
     const kept = store.commandResults.get('coupon-sell', i.transaction_id);
-    if (kept) return kept.requestHash === hash ? kept.response : conflict();
+    if (kept) return kept.requestHash === hash ? this.delivered(kept.response) : conflict();
     const plan = this.plan(i);
     if ('error' in plan) return plan;
     if (sync.link.current === 'offline')
@@ -85,6 +85,29 @@ export class CouponSaleService {
     const out = this.record(i, hash, plan, null);
     sync.kick();
     return out;
+  }
+
+  /**
+   * A queued sale asked again: once the outbox delivered it, the central service's answer
+   * gives the coupon to print (the kept answer stays as given).
+   */
+  private delivered(kept: Output): Output {
+    if (kept.coupon !== null) return kept;
+    const row = this.p.store.outbox.byTransaction(kept.transaction_id);
+    const sold = row?.status === 'done' ? CouponSoldInbound.safeParse(row.response) : null;
+    if (!sold?.success) return kept;
+    const c = sold.data.coupon;
+    return {
+      ...kept,
+      coupon: {
+        id: c.id,
+        code: c.code,
+        ...(c.title ? { title: c.title } : {}),
+        ...(c.expire_date ? { expire_date: c.expire_date } : {}),
+      },
+      balance: sold.data.balance,
+      sync: 'done',
+    };
   }
 
   /** The batch's price, who pays and from what, checked against what the till knows. */

@@ -143,4 +143,15 @@ describe('bonus-operation', () => {
     expect(await centralOps(t, input.transaction_id)).toBe(1);
     expect(await sandboxRegular(t)).toBe(100);
   }, 30_000);
+
+  it('counts an add queued while the central service is down only once it is confirmed', async () => {
+    const t = await manager();
+    t.central.server.setFaults({ error_rate: 1 });
+    const out = await t.ok('bonus-operation', op({ amount: 10 }));
+    expect(out).toMatchObject({ sync: 'queued', balance: 120.5 });
+    t.central.server.setFaults({ error_rate: 0 });
+    await t.ok('sync-now', {});
+    expect(await sandboxRegular(t)).toBe(130.5);
+    expect(await tillRegular(t)).toBe(130.5);
+  }, 30_000);
 });

@@ -130,6 +130,37 @@ describe('coupon-sell', () => {
     expect((await tillView(t)).bonuses).toBe(95.5);
   }, 30_000);
 
+  it('answers a queued sale asked again after delivery with the coupon to print', async () => {
+    const t = await cashier();
+    t.central.server.setFaults({ commit_then_drop_rate: 1 });
+    const input = sale();
+    expect((await t.ok('coupon-sell', input)).coupon).toBeNull();
+    t.central.server.setFaults({ commit_then_drop_rate: 0 });
+    await t.ok('sync-now', {});
+    const again = await t.ok('coupon-sell', input);
+    expect(again).toMatchObject({ sync: 'done', balance: 95.5 });
+    expect(again.coupon?.code).toMatch(/^GIFT-10-/);
+    expect(await centralOps(t, input.transaction_id)).toBe(1);
+  }, 30_000);
+
+  it('refuses an account-priced coupon for a customer without an account, naming special_account_id', async () => {
+    const t = await cashier(DEMO.cards.ben);
+    const input = sale({ customer_id: DEMO.customers.ben, batch_id: CAR_WASH });
+    const r = await t.refused('coupon-sell', input, 'account-not-found');
+    expect(r.error.path).toBe('special_account_id');
+    expect(await centralOps(t, input.transaction_id)).toBe(0);
+  }, 30_000);
+
+  it('refuses an account for a certificate priced in bonuses', async () => {
+    const t = await cashier();
+    const r = await t.refused(
+      'coupon-sell',
+      sale({ special_account_id: DEMO.accounts.annaWallet }),
+      'invalid-input',
+    );
+    expect(r.error.path).toBe('special_account_id');
+  }, 30_000);
+
   it('is refused while the till is known offline, with nothing recorded: the central service makes the coupon', async () => {
     const t = await cashier();
     await t.central.close();
