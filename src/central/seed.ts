@@ -526,8 +526,15 @@ function seedCards(up: Up): void {
 /** Coupons, one of each type, each with its batch. */
 function seedCoupons(up: Up, today: string): void {
   const C = DEMO.customers;
-  const batch = (n: number, code: string, type: string, title: string) => {
+  const batch = (
+    n: number,
+    code: string,
+    type: string,
+    title: string,
+    price: Record<string, unknown> = {},
+  ) => {
     const b = {
+      ...price,
       id: demoId(n),
       code,
       business_id: DEMO.businessId,
@@ -540,8 +547,17 @@ function seedCoupons(up: Up, today: string): void {
     return b;
   };
   const coffee = batch(500, 'COFFEE-FREE', 'check-modifier', 'A free coffee');
-  const gift = batch(501, 'GIFT-10', 'certificate', '10 bonus gift certificate');
-  const partner = batch(502, 'PARTNER', 'external', 'Partner car wash');
+  // Sold at the till (coupon-sell): the gift certificate for bonuses, the car wash from the
+  // customer's money account.
+  const gift = batch(501, 'GIFT-10', 'certificate', '10 bonus gift certificate', {
+    customers_price_type: 'bonuses',
+    customers_price_amount: 25,
+  });
+  const partner = batch(502, 'PARTNER', 'external', 'Partner car wash', {
+    customers_price_type: 'special-account',
+    customers_price_amount: 8.5,
+    customers_price_currency: DEMO.currency,
+  });
   const cross = batch(503, 'CROSS', 'check-modifier', 'Cross-business coffee');
   const coupon = (n: number, code: string, b: Fields, customerId: string | null, extra: Fields) =>
     up('coupon', {

@@ -199,7 +199,9 @@ export function createCentralServer(o: ServerOptions) {
       );
     }
     if (
-      (op.name === operations.processCheck.name || op.name === operations.refundCheck.name) &&
+      (op.name === operations.processCheck.name ||
+        op.name === operations.refundCheck.name ||
+        op.name === operations.couponsSell.name) &&
       body.transaction_id !== key
     ) {
       throw new HttpError(
@@ -224,6 +226,8 @@ export function createCentralServer(o: ServerOptions) {
           return service.bonusesOperation(s, body as never, key, 'write-off');
         case operations.bankCardPayments.name:
           return service.bankCardPayment(s, body as never, key);
+        case operations.couponsSell.name:
+          return service.couponSell(s, body as never, key);
         default:
           throw new HttpError(404, 'not-found', 'no such operation');
       }

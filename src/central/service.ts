@@ -10,6 +10,8 @@ import type {
   BankCardPayment,
   BonusesOperationResult,
   Change,
+  CouponSell,
+  CouponSold,
   RefundCheck,
 } from '../contract/central-api.js';
 import { verifySecret } from '../secret-hash/index.js';
@@ -25,6 +27,7 @@ import { applyProcessed, applyRefund, reverseEffects, type Effects } from './eff
 import { remainderOf, type EarlierRefund } from '../engine/index.js';
 import type { EngineCheckResult, EngineProcessedCheck } from '../contract/engine.js';
 import { HttpError } from './errors.js';
+import { sellCoupon } from './coupon-sales.js';
 import type { CentralStore, TransactionRow } from './store/central-store.js';
 
 /** The check engine as the sandbox uses it: one fixture in, one answer out. */
@@ -592,6 +595,11 @@ export function createService(o: ServiceOptions) {
     return { operation: kind, results };
   }
 
+  /** `coupons/sell` (coupon-sales.ts), on the terminal's local date. */
+  function couponSell(session: Session, body: CouponSell, _key: string): CouponSold {
+    return sellCoupon(store, clock.now(), timeZoneOf(store, session.terminal), session, body);
+  }
+
   function bankCardPayment(session: Session, body: BankCardPayment, key: string): BankCardPayment {
     const stored = { ...body, created: body.created ?? new Date(clock.now()).toISOString() };
     store.insertTransaction({
@@ -660,6 +668,7 @@ export function createService(o: ServiceOptions) {
     refundCheck,
     bonusesOperation,
     bankCardPayment,
+    couponSell,
     balances,
     transactions,
   };

@@ -117,6 +117,46 @@ export const BonusesOperationResult = z.looseObject({
 });
 export type BonusesOperationResult = z.infer<typeof BonusesOperationResult>;
 
+/**
+ * A coupon or certificate sold at its batch's price (ours, issue 15 point 6; docs/sync.md
+ * "Coupon sales"): the terminal names the customer, the batch, the price it saw and how it
+ * is paid; the central service checks the price, debits the bonuses or the account and
+ * emits the coupon. `transaction_id` is the Idempotency-Key.
+ */
+export const CouponSell = z.strictObject({
+  transaction_id: uuid,
+  terminal_id: uuid,
+  customer_id: uuid,
+  batch_id: uuid,
+  price_type: z.enum(['bonuses', 'special-account']),
+  amount: num,
+  currency: currency.optional(),
+  /** The customer's account paid from (price_type special-account). */
+  special_account_id: z.string().optional(),
+});
+export type CouponSell = z.infer<typeof CouponSell>;
+
+const soldCoupon = {
+  id: uuid,
+  code: z.string(),
+  batch_id: uuid,
+  title: z.string().optional(),
+  type: z.string().optional(),
+  expire_date: z.string().optional(),
+};
+/** The answer: the emitted coupon and the balance paid from, after the sale. */
+export const CouponSold = z.strictObject({
+  transaction_id: uuid,
+  coupon: z.strictObject(soldCoupon),
+  balance: num,
+});
+export const CouponSoldInbound = z.looseObject({
+  transaction_id: uuid,
+  coupon: z.looseObject(soldCoupon),
+  balance: num,
+});
+export type CouponSold = z.infer<typeof CouponSoldInbound>;
+
 /** An external bank-card payment record (ours; the contract names only its enumerations). */
 export const BankCardPayment = z.looseObject({
   id: uuid,
@@ -277,6 +317,19 @@ export const operations = {
     serverRequest: looseBusiness.BonusesOperationObject,
     response: BonusesOperationResult,
     inbound: BonusesOperationResult,
+  }),
+  couponsSell: op({
+    name: 'coupons_sell',
+    method: 'POST',
+    path: '/v1/terminal/coupons/sell',
+    auth: 'token',
+    write: true,
+    summary:
+      "Sell a coupon or certificate of a batch at the batch's price, paid with the customer's bonuses or account, under its terminal-made transaction_id (the Idempotency-Key).",
+    request: CouponSell,
+    serverRequest: CouponSell,
+    response: CouponSold,
+    inbound: CouponSoldInbound,
   }),
   bankCardPayments: op({
     name: 'bank_card_payments',

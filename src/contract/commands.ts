@@ -166,6 +166,92 @@ export const DrawerOpening = z.strictObject({
   opened_at: dateTime,
 });
 export type DrawerOpening = z.infer<typeof DrawerOpening>;
+/** What `bonus-operation` takes from the terminal or the central service, never the caller. */
+const BONUS_OPERATION_OWNED = {
+  users: 'the customer_id given',
+  message: 'the central service\u2019s notification template',
+  skip_message: 'the central service\u2019s notification settings',
+  loyalty_id: 'the terminal\u2019s business',
+  expire: 'the central service\u2019s bonus rules',
+  starting: 'the central service\u2019s bonus rules',
+  amount_decimal_digits: 'the business\u2019s digits',
+  bonuses_decimal_digits: 'the business\u2019s digits',
+  special_accounts_decimal_digits: 'the business\u2019s digits',
+  balance: 'the customer\u2019s balance after the operation',
+  owed: 'what the balance could not cover',
+  recorded_at: 'the time it is recorded',
+} as const;
+
+/** What `coupon-sell` takes from the batch, the terminal or the central service. */
+const COUPON_SELL_OWNED = {
+  amount: 'the batch\u2019s price',
+  price: 'the batch\u2019s price',
+  price_type: 'the batch\u2019s price',
+  currency: 'the batch\u2019s price',
+  customers_price_type: 'the batch\u2019s price',
+  customers_price_amount: 'the batch\u2019s price',
+  customers_price_currency: 'the batch\u2019s price',
+  customers_price_special_account_id: 'the batch\u2019s price',
+  coupon: 'the central service emits it',
+  code: 'the central service emits it',
+  expire_date: 'the central service emits it',
+  balance: 'what the payment leaves',
+  recorded_at: 'the time it is recorded',
+} as const;
+
+/** The answer of `coupon-sell`: the coupon to print and what paying for it left. */
+export const CouponSaleResult = z.strictObject({
+  transaction_id: z.uuid(),
+  customer_id: z.uuid(),
+  batch_id: z.uuid(),
+  price: z.strictObject({
+    type: z.enum(['bonuses', 'special-account']),
+    amount: num,
+    currency: currency.optional(),
+  }),
+  /** The account paid from (price type special-account), else null. */
+  special_account_id: z.string().nullable(),
+  /**
+   * The emitted coupon, for the receipt; null when the central service did not answer and
+   * the sale is queued (it reaches the customer's wallet when the outbox delivers it).
+   */
+  coupon: z
+    .strictObject({
+      id: z.uuid(),
+      code: z.string(),
+      title: z.string().optional(),
+      expire_date: z.string().optional(),
+    })
+    .nullable(),
+  /** The bonuses or account balance left: the central service's when it answered, else the till's. */
+  balance: num,
+  subtype: TransactionSubType,
+  sync: z.enum(['done', 'queued']),
+  staff: StaffRef,
+  recorded_at: dateTime,
+});
+export type CouponSaleResult = z.infer<typeof CouponSaleResult>;
+
+/** The answer of `bonus-operation`: what moved, and the balance the till now shows. */
+export const BonusOperationResult = z.strictObject({
+  transaction_id: z.uuid(),
+  customer_id: z.uuid(),
+  kind: z.enum(['add', 'write-off']),
+  amount: num,
+  comment: z.string(),
+  /**
+   * The customer's regular bonuses after it: the central service's figure when it answered,
+   * else the till's (cached balance less this terminal's unconfirmed spending; an add sent
+   * offline counts once the central service confirmed it).
+   */
+  balance: num,
+  /** `online`: the central service answered; `offline`: queued, the outbox delivers it. */
+  subtype: TransactionSubType,
+  sync: z.enum(['done', 'queued']),
+  staff: StaffRef,
+  recorded_at: dateTime,
+});
+export type BonusOperationResult = z.infer<typeof BonusOperationResult>;
 
 export const ShiftReport = z.strictObject({
   shift: Shift,
@@ -515,6 +601,43 @@ export const commands = {
       },
     ),
     output: z.strictObject({ opening: DrawerOpening }),
+  },
+  // ---- loyalty at the till (issue 15, item 6; docs/terminal.md, "Loyalty at the till") ----
+  'bonus-operation': {
+    /**
+     * Bonuses added to or written off the identified customer's balance by this terminal,
+     * with why (the contract's BonusesOperationObject; a manager's). `transaction_id` is made
+     * by the client like a sale's: the Idempotency-Key, so a retry never moves bonuses twice.
+     */
+    input: callerInput(
+      {
+        transaction_id: z.uuid(),
+        customer_id: z.uuid(),
+        kind: z.enum(['add', 'write-off']),
+        amount: money.refine((v) => v > 0, { error: 'must be > 0' }),
+        comment: comment.trim().min(1, { error: 'say why the bonuses move' }),
+      },
+      BONUS_OPERATION_OWNED,
+    ),
+    output: BonusOperationResult,
+  },
+  'coupon-sell': {
+    /**
+     * A coupon or certificate of a batch sold to the identified customer at the batch's price
+     * (`customers_price_*`), paid with their bonuses or from their account (the batch's price
+     * type decides which; `special_account_id`: which of their accounts, default the batch's).
+     * `transaction_id` is the client-made Idempotency-Key, as a sale's.
+     */
+    input: callerInput(
+      {
+        transaction_id: z.uuid(),
+        customer_id: z.uuid(),
+        batch_id: z.uuid(),
+        special_account_id: z.string().min(1).max(100).optional(),
+      },
+      COUPON_SELL_OWNED,
+    ),
+    output: CouponSaleResult,
   },
   'customer-identify': {
     input: callerInput(

@@ -258,6 +258,7 @@ export class CentralClient {
       | 'refundCheck'
       | 'bonusesAdd'
       | 'bonusesWriteOff'
+      | 'couponsSell'
       | 'bankCardPayments',
   >(
     name: N,

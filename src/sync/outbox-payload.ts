@@ -49,6 +49,7 @@ export const OUTBOX_OPERATIONS = {
   refund_check: 'refundCheck',
   bonuses_add: 'bonusesAdd',
   bonuses_write_off: 'bonusesWriteOff',
+  coupons_sell: 'couponsSell',
   bank_card_payments: 'bankCardPayments',
 } as const;
 export type OutboxOperation = keyof typeof OUTBOX_OPERATIONS;

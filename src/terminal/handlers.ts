@@ -24,6 +24,8 @@ import type { AttentionService } from './attention.js';
 import type { CardPayments } from './card-payments.js';
 import type { CashMovementService } from './cash-movements.js';
 import type { DrawerService } from './drawer.js';
+import type { BonusOperationService } from './bonus-operations.js';
+import type { CouponSaleService } from './coupon-sales.js';
 import type { CatalogService } from './catalog.js';
 import type { CheckoutService } from './checkout.js';
 import type { ReceiptService } from './receipt-service.js';
@@ -45,6 +47,10 @@ export interface Services {
   cashMoves: CashMovementService;
   /** The cash drawer opened on request. */
   drawer: DrawerService;
+  /** Bonuses added or written off by hand (loyalty at the till). */
+  bonusOps: BonusOperationService;
+  /** Coupons and certificates sold at their batch's price. */
+  couponSales: CouponSaleService;
   identify: IdentifyService;
   checkout: CheckoutService;
   /** The POS catalogue: search, scanned codes, quick keys. */
@@ -224,6 +230,8 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
       oneTransaction('cash-movement', (i) => s.cashMoves.record(i)),
     ),
     'drawer-open': admitted('drawer-open', (i) => s.drawer.open(i)),
+    'bonus-operation': admitted('bonus-operation', (i) => s.bonusOps.run(i)),
+    'coupon-sell': admitted('coupon-sell', (i) => s.couponSales.sell(i)),
     'customer-identify': admitted('customer-identify', (i) => s.identify.identify(i)),
     'catalog-search': admitted('catalog-search', (i) => s.catalog.search(i)),
     // The seller is the signed-in staff member, never the caller's word.

@@ -300,3 +300,77 @@ export function cardOperation(c: {
     outbox: outbox('bank_card_payments', body, c.meta),
   };
 }
+
+/**
+ * A bonus operation by terminal (`bonus-operation`): the customer's bonuses added or written
+ * off, its BonusesOperationObject queued as `bonuses_add` / `bonuses_write_off` (or born done
+ * when the central service answered online). A write-off is held against the balance at once.
+ */
+export function bonusOperation(b: {
+  readonly id: string;
+  readonly subtype: Subtype;
+  readonly localDate: string;
+  readonly customerId: string;
+  readonly kind: 'add' | 'write-off';
+  readonly amount: number;
+  readonly body: Record<string, unknown>;
+  readonly answered: Answered;
+  readonly meta: PayloadMeta;
+}): OperationInput {
+  return {
+    id: b.id,
+    kind: 'bonus-operation',
+    subtype: b.subtype,
+    customerId: b.customerId,
+    localDate: b.localDate,
+    bonuses: b.kind === 'add' ? { added: b.amount } : { writtenOff: b.amount },
+    outbox: outbox(
+      b.kind === 'add' ? 'bonuses_add' : 'bonuses_write_off',
+      b.body,
+      b.meta,
+      b.answered,
+    ),
+  };
+}
+
+/**
+ * A coupon sold at its batch's price (`coupon-sell`): a loyalty operation outside a check
+ * (ledger kind `bonus-operation`: the kinds' CHECK has no other, and it moves no cash), the
+ * price spent from the bonuses or the account and held at once, the coupon emitted when the
+ * central service answered with it, `coupons_sell` in the outbox.
+ */
+export function couponSaleOperation(c: {
+  readonly id: string;
+  readonly subtype: Subtype;
+  readonly localDate: string;
+  readonly customerId: string;
+  readonly price: { type: 'bonuses' | 'special-account'; amount: number; currency?: string };
+  readonly accountId: string | null;
+  readonly code: string | null;
+  readonly body: Record<string, unknown>;
+  readonly answered: Answered;
+  readonly meta: PayloadMeta;
+}): OperationInput {
+  const { price } = c;
+  return {
+    id: c.id,
+    kind: 'bonus-operation',
+    subtype: c.subtype,
+    customerId: c.customerId,
+    localDate: c.localDate,
+    ...(price.type === 'bonuses' ? { bonuses: { redeemed: price.amount } } : {}),
+    accounts:
+      price.type === 'special-account' && c.accountId
+        ? [
+            {
+              accountId: c.accountId,
+              direction: 'debit',
+              amount: price.amount,
+              currency: price.currency ?? null,
+            },
+          ]
+        : [],
+    coupons: c.code ? [{ code: c.code, action: 'emit' }] : [],
+    outbox: outbox('coupons_sell', c.body, c.meta, c.answered),
+  };
+}

@@ -57,6 +57,10 @@ export const COMMAND_NEEDS: { readonly [N in CommandName]: CommandNeeds | null }
   'shift-report': { role: 'cashier' },
   'cash-movement': { role: 'cashier', shift: true, raisedBy: paidOut },
   'drawer-open': { role: 'cashier', shift: true },
+  // Loyalty at the till (docs/terminal.md): moving a customer's bonuses by hand is a manager's.
+  'bonus-operation': { role: 'manager' },
+  // Selling a coupon is a sale: any cashier's, in the open shift.
+  'coupon-sell': { role: 'cashier', shift: true },
   'customer-identify': { role: 'cashier' },
   'catalog-search': { role: 'cashier' },
   'check-calc': { role: 'cashier', raisedBy: manualRules },

@@ -45,6 +45,8 @@ import { ReceiptService } from './receipt-service.js';
 import { SalesRecent } from './sales-recent.js';
 import { CashMovementService } from './cash-movements.js';
 import { DrawerService } from './drawer.js';
+import { BonusOperationService } from './bonus-operations.js';
+import { CouponSaleService } from './coupon-sales.js';
 import type { SecretStore } from '../config/secret-store.js';
 import { loadOrCreateHashKey, resolveSecret } from './secrets.js';
 import { ShiftService } from './shifts.js';
@@ -321,12 +323,15 @@ function buildServices(
   });
   const catalog = new CatalogService(ports);
   const checkout = new CheckoutService(ports, cards, sales, receipts.printSale, catalog);
+  const bonusOps = new BonusOperationService(ports, workflow, identify);
   const services: Services = {
     workflow,
     staff: new StaffService(ports, workflow),
     shifts: new ShiftService(ports, workflow),
     cashMoves: new CashMovementService(ports, workflow),
     drawer: new DrawerService(ports, workflow, receipts),
+    bonusOps,
+    couponSales: new CouponSaleService(ports, workflow, identify, bonusOps),
     identify,
     checkout,
     catalog,

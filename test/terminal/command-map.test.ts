@@ -21,6 +21,8 @@ const specNames = [
   'shift-report',
   'cash-movement',
   'drawer-open',
+  'bonus-operation',
+  'coupon-sell',
   'customer-identify',
   'catalog-search',
   'check-calc',

@@ -189,6 +189,13 @@ const aboveCashier: Partial<Record<CommandName, Record<string, unknown>>> = {
   },
   'attention-resolve': { id: ANY },
   'cash-movement': { kind: 'paid-out', amount: 5, reason: 'window cleaner' },
+  'bonus-operation': {
+    transaction_id: uuidv7(Date.now()),
+    customer_id: ANY,
+    kind: 'add',
+    amount: 5,
+    comment: 'goodwill',
+  },
   'check-calc': { check: manualPick },
   'sale-process': { transaction_id: uuidv7(Date.now()), check: manualPick },
 };

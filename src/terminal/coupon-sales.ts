@@ -1,0 +1,281 @@
+// `coupon-sell` (docs/terminal.md, "Loyalty at the till"): a coupon or certificate of a batch
+// sold to the identified customer at the batch's price (`customers_price_*`), paid with their
+// bonuses or from their account. The price is the cached batch's, never the caller's. The
+// central service makes the coupon (its code and expiry), so the sale goes online first under
+// the client-made transaction_id; known offline it is refused. An attempt without an answer
+// is recorded and queued under the same key: the outbox delivers it exactly once (the central
+// service answers a key it already applied from its table), and the price stays held.
+import type { CommandOutput, ErrorResponse, HandlerInput } from '../contract/commands.js';
+import { CouponSoldInbound, type CouponSold } from '../contract/central-api.js';
+import { dec, gt, toNumber, type Dec } from '../money/index.js';
+import type { CachedCustomer } from '../store/cache.js';
+import type { BonusOperationService } from './bonus-operations.js';
+import { refuse } from './command-map.js';
+import type { IdentifyService } from './identify.js';
+import { InFlight, requestHash } from './idempotency.js';
+import { couponSaleOperation, type Answered, type PayloadMeta } from './ledger-ops.js';
+import { posToday } from './pos-date.js';
+import type { TerminalPorts } from './ports.js';
+import { iso, type Workflow } from './workflow.js';
+
+type Input = HandlerInput<'coupon-sell'>;
+type Output = CommandOutput<'coupon-sell'>;
+type Price = Output['price'];
+
+const conflict = (): ErrorResponse =>
+  refuse(
+    'idempotency-conflict',
+    'this transaction_id was used for another coupon sale; make a new one',
+    'transaction_id',
+  );
+
+/** What a sale is about to do, once its price and means of payment are settled. */
+interface Plan {
+  readonly customer: CachedCustomer;
+  readonly price: Price;
+  readonly accountId: string | null;
+  readonly title: string;
+  readonly body: Record<string, unknown>;
+}
+
+export class CouponSaleService {
+  private readonly p: TerminalPorts;
+  private readonly wf: Workflow;
+  private readonly identify: IdentifyService;
+  private readonly bonusOps: BonusOperationService;
+  private readonly inFlight = new InFlight();
+
+  constructor(
+    p: TerminalPorts,
+    wf: Workflow,
+    identify: IdentifyService,
+    bonusOps: BonusOperationService,
+  ) {
+    this.p = p;
+    this.wf = wf;
+    this.identify = identify;
+    this.bonusOps = bonusOps;
+  }
+
+  sell(i: Input): Promise<Output | ErrorResponse> {
+    const hash = requestHash(i);
+    return this.inFlight.run(i.transaction_id, hash, conflict, () => this.once(i, hash));
+  }
+
+  private async once(i: Input, hash: string): Promise<Output | ErrorResponse> {
+    const { store, sync, config } = this.p;
+    const kept = store.commandResults.get('coupon-sell', i.transaction_id);
+    if (kept) return kept.requestHash === hash ? this.delivered(kept.response) : conflict();
+    const plan = this.plan(i);
+    if ('error' in plan) return plan;
+    if (sync.link.current === 'offline')
+      return refuse(
+        'central-unreachable',
+        'selling a coupon needs the central service, which makes its code: try again when the till is online',
+        '(root)',
+      );
+    const online = await sync.client.write('couponsSell', plan.body, i.transaction_id, {
+      deadlineMs: config.central.timeouts.online_deadline_ms,
+    });
+    if (online.ok) return this.record(i, hash, plan, online.value);
+    const f = online.failure;
+    if (f.kind === 'http' && !f.retryable)
+      return refuse(f.code, `the central service refused it: ${f.message}`, f.path ?? '(root)');
+    // No answer: it may have been applied. Queued under the same key, delivered once.
+    const out = this.record(i, hash, plan, null);
+    sync.kick();
+    return out;
+  }
+
+  /**
+   * A queued sale asked again: once the outbox delivered it, the central service's answer
+   * gives the coupon to print (the kept answer stays as given).
+   */
+  private delivered(kept: Output): Output {
+    if (kept.coupon !== null) return kept;
+    const row = this.p.store.outbox.byTransaction(kept.transaction_id);
+    const sold = row?.status === 'done' ? CouponSoldInbound.safeParse(row.response) : null;
+    if (!sold?.success) return kept;
+    const c = sold.data.coupon;
+    return {
+      ...kept,
+      coupon: {
+        id: c.id,
+        code: c.code,
+        ...(c.title ? { title: c.title } : {}),
+        ...(c.expire_date ? { expire_date: c.expire_date } : {}),
+      },
+      balance: sold.data.balance,
+      sync: 'done',
+    };
+  }
+
+  /** The batch's price, who pays and from what, checked against what the till knows. */
+  private plan(i: Input): Plan | ErrorResponse {
+    const { store } = this.p;
+    const customer = store.cache.customerById(i.customer_id);
+    if (!customer)
+      return refuse(
+        'customer-not-found',
+        'this customer is not known here: identify them first (card, phone or QR code)',
+        'customer_id',
+      );
+    const batch = store.cache.get('coupon_batch', i.batch_id) as Record<string, unknown> | null;
+    if (!batch) return refuse('batch-not-found', 'no such coupon batch', 'batch_id');
+    const title = typeof batch.public_title === 'string' ? batch.public_title : 'the coupon';
+    const type = batch.customers_price_type;
+    const amount = batch.customers_price_amount;
+    if ((type !== 'bonuses' && type !== 'special-account') || typeof amount !== 'number')
+      return refuse(
+        'not-for-sale',
+        `${title} has no price: it is not sold at the till`,
+        'batch_id',
+      );
+    const currency =
+      typeof batch.customers_price_currency === 'string'
+        ? batch.customers_price_currency
+        : undefined;
+    const price: Price = { type, amount, ...(currency ? { currency } : {}) };
+    const accountId =
+      type === 'special-account'
+        ? (i.special_account_id ??
+          (typeof batch.customers_price_special_account_id === 'string'
+            ? batch.customers_price_special_account_id
+            : (this.moneyAccountOf(customer, currency) ?? null)))
+        : null;
+    if (type === 'bonuses' && i.special_account_id !== undefined)
+      return refuse(
+        'invalid-input',
+        `${title} is paid with bonuses, not from an account`,
+        'special_account_id',
+      );
+    const short = this.shortfall(customer, price, accountId, title);
+    if (short) return short;
+    return {
+      customer,
+      price,
+      accountId,
+      title,
+      body: {
+        transaction_id: i.transaction_id,
+        terminal_id: this.p.terminalId,
+        customer_id: i.customer_id,
+        batch_id: i.batch_id,
+        price_type: type,
+        amount,
+        ...(currency ? { currency } : {}),
+        ...(accountId ? { special_account_id: accountId } : {}),
+      },
+    };
+  }
+
+  /** The customer's own money account in the price's currency, when one is not named. */
+  private moneyAccountOf(c: CachedCustomer, currency: string | undefined): string | undefined {
+    return this.identify
+      .summary(c)
+      .special_accounts.find(
+        (a) =>
+          a.payment_type === 'special-account' &&
+          a.type === 'money' &&
+          (!currency || !a.currency || a.currency === currency),
+      )?.id;
+  }
+
+  /** What the customer can pay with now, as the till knows it (cache less its holds). */
+  private available(c: CachedCustomer, price: Price, accountId: string | null): Dec | null {
+    if (price.type === 'bonuses') return this.bonusOps.regularNow(c);
+    const a = this.identify
+      .summary(c)
+      .special_accounts.find((x) => x.id === accountId && x.payment_type === 'special-account');
+    if (!a) return null;
+    return a.available === null ? null : dec(a.available);
+  }
+
+  private shortfall(
+    c: CachedCustomer,
+    price: Price,
+    accountId: string | null,
+    title: string,
+  ): ErrorResponse | null {
+    const left = this.available(c, price, accountId);
+    if (price.type === 'special-account' && !this.ownsAccount(c, accountId))
+      return refuse(
+        'account-not-found',
+        'the customer has no such account to pay from',
+        'special_account_id',
+      );
+    if (left === null || !gt(dec(price.amount), left)) return null;
+    const what = price.type === 'bonuses' ? 'bonuses' : (price.currency ?? '');
+    return refuse(
+      'insufficient-funds',
+      `${title} costs ${price.amount} ${what}, the customer has ${toNumber(left)} ${what}`.replace(
+        / +/g,
+        ' ',
+      ),
+      price.type === 'bonuses' ? 'customer_id' : 'special_account_id',
+      { price: price.amount, available: toNumber(left) },
+    );
+  }
+
+  private ownsAccount(c: CachedCustomer, accountId: string | null): boolean {
+    return this.identify
+      .summary(c)
+      .special_accounts.some((x) => x.id === accountId && x.payment_type === 'special-account');
+  }
+
+  private record(i: Input, hash: string, plan: Plan, sold: CouponSold | null): Output {
+    const { store, clock } = this.p;
+    const staff = this.wf.staff!;
+    const now = clock.now();
+    const answered: Answered = sold ? { status: 'done', response: sold } : { status: 'queued' };
+    return store.write(() => {
+      store.record(
+        couponSaleOperation({
+          id: i.transaction_id,
+          subtype: sold ? 'online' : 'offline',
+          localDate: posToday(store.cache, now),
+          customerId: i.customer_id,
+          price: plan.price,
+          accountId: plan.accountId,
+          code: sold?.coupon.code ?? null,
+          body: plan.body,
+          answered,
+          meta: this.meta(now),
+        }),
+      );
+      const left = sold?.balance ?? this.available(plan.customer, plan.price, plan.accountId);
+      const out: Output = {
+        transaction_id: i.transaction_id,
+        customer_id: i.customer_id,
+        batch_id: i.batch_id,
+        price: plan.price,
+        special_account_id: plan.accountId,
+        coupon: sold
+          ? {
+              id: sold.coupon.id,
+              code: sold.coupon.code,
+              title: sold.coupon.title ?? plan.title,
+              ...(sold.coupon.expire_date ? { expire_date: sold.coupon.expire_date } : {}),
+            }
+          : null,
+        balance: typeof left === 'number' ? left : left === null ? 0 : toNumber(left),
+        subtype: sold ? 'online' : 'offline',
+        sync: sold ? 'done' : 'queued',
+        staff: { id: staff.id, ...(staff.name ? { name: staff.name } : {}) },
+        recorded_at: iso(now)!,
+      };
+      store.commandResults.put('coupon-sell', i.transaction_id, hash, out, now);
+      this.p.log.info('coupon sold', { batch_id: i.batch_id, sync: out.sync });
+      return out;
+    });
+  }
+
+  private meta(nowMs: number): PayloadMeta {
+    return {
+      appVersion: this.p.app.version,
+      schemaVersion: this.p.schemaVersion,
+      nowMs,
+      clockSuspect: this.p.sync.link.status().clockSuspect,
+    };
+  }
+}

@@ -1,0 +1,174 @@
+// `coupon-sell` (docs/terminal.md, "Loyalty at the till"): a coupon or certificate sold at its
+// batch's price (`customers_price_*`), paid with the customer's bonuses or from their money
+// account, sent to the central service's `coupons/sell` exactly once under the client-made
+// transaction_id; the answer carries the emitted coupon (code, expiry) for the receipt.
+import { describe, expect, it } from 'vitest';
+import { DEMO, demoId } from '../../src/central/index.js';
+import { uuidv7 } from '../../src/sync/ids.js';
+import { tillPerTest, type Till } from './helpers.js';
+
+const { open } = tillPerTest();
+const GIFT = demoId(501); // 25 bonuses
+const CAR_WASH = demoId(502); // 8.50 EUR from a money account
+const ANNA = DEMO.customers.anna; // 120.5 bonuses, a wallet of 50.00
+
+async function cashier(card: string = DEMO.cards.anna): Promise<Till> {
+  const t = await open();
+  await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
+  await t.ok('shift-open', { opening_cash: 0 });
+  await t.ok('customer-identify', { id: card, id_type: 'card' });
+  return t;
+}
+
+const sale = (over: Record<string, unknown> = {}) => ({
+  transaction_id: uuidv7(Date.now()),
+  customer_id: ANNA,
+  batch_id: GIFT,
+  ...over,
+});
+
+async function sandbox(t: Till) {
+  const res = await fetch(`${t.central.url}/sandbox/balances`, {
+    headers: { Authorization: `Bearer ${DEMO.apiKey}` },
+  });
+  return (await res.json()) as {
+    customers: Array<{ customer_id: string; regular: number }>;
+    accounts: Array<{ account_id: string; balance: number }>;
+  };
+}
+const sandboxBonuses = async (t: Till, id = ANNA) =>
+  (await sandbox(t)).customers.find((c) => c.customer_id === id)!.regular;
+const sandboxWallet = async (t: Till) =>
+  (await sandbox(t)).accounts.find((a) => a.account_id === DEMO.accounts.annaWallet)!.balance;
+
+async function centralOps(t: Till, id: string): Promise<number> {
+  const res = await fetch(`${t.central.url}/sandbox/transactions`, {
+    headers: { Authorization: `Bearer ${DEMO.apiKey}` },
+  });
+  const body = (await res.json()) as { transactions: Array<{ transaction_id: string }> };
+  return body.transactions.filter((x) => x.transaction_id === id).length;
+}
+
+async function tillView(t: Till) {
+  const who = await t.ok('customer-identify', { id: DEMO.cards.anna, id_type: 'card' });
+  return {
+    bonuses: who.customer.bonuses.regular,
+    wallet: who.customer.special_accounts.find((a) => a.id === DEMO.accounts.annaWallet)!.available,
+  };
+}
+
+describe('coupon-sell', () => {
+  it('sells a certificate for bonuses: the coupon to print, and the answer, the sandbox and the till agree on the balance', async () => {
+    const t = await cashier();
+    const out = await t.ok('coupon-sell', sale());
+    expect(out).toMatchObject({
+      price: { type: 'bonuses', amount: 25 },
+      special_account_id: null,
+      sync: 'done',
+      balance: 95.5,
+    });
+    expect(out.coupon?.code).toMatch(/^GIFT-10-/);
+    expect(out.coupon?.expire_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(await sandboxBonuses(t)).toBe(95.5);
+    expect((await tillView(t)).bonuses).toBe(95.5);
+  }, 30_000);
+
+  it('sells a coupon paid from the customer’s money account at the batch’s price', async () => {
+    const t = await cashier();
+    const out = await t.ok('coupon-sell', sale({ batch_id: CAR_WASH }));
+    expect(out).toMatchObject({
+      price: { type: 'special-account', amount: 8.5, currency: 'EUR' },
+      special_account_id: DEMO.accounts.annaWallet,
+      balance: 41.5,
+    });
+    expect(await sandboxWallet(t)).toBe(41.5);
+    expect((await tillView(t)).wallet).toBe(41.5);
+  }, 30_000);
+
+  it('refuses a sale the bonuses cannot pay, in plain words, and sends nothing', async () => {
+    const t = await cashier(DEMO.cards.ben); // 40 bonuses
+    await t.ok('coupon-sell', sale({ customer_id: DEMO.customers.ben }));
+    const input = sale({ customer_id: DEMO.customers.ben });
+    const r = await t.refused('coupon-sell', input, 'insufficient-funds');
+    expect(r.error.message).toBe(
+      '10 bonus gift certificate costs 25 bonuses, the customer has 15 bonuses',
+    );
+    expect(await centralOps(t, input.transaction_id)).toBe(0);
+    expect(await sandboxBonuses(t, DEMO.customers.ben)).toBe(15);
+  }, 30_000);
+
+  it.each(['amount', 'customers_price_amount', 'coupon', 'code', 'terminal_id', 'balance'])(
+    'refuses the system-owned field %s with 400 naming it',
+    async (field) => {
+      const t = await cashier();
+      const r = await t.call('coupon-sell', sale({ [field]: 1 }));
+      expect(r.status).toBe(400);
+      expect((r.body as { error: { path: string } }).error.path).toBe(field);
+    },
+    30_000,
+  );
+
+  it('sells once when the same transaction_id is sent again', async () => {
+    const t = await cashier();
+    const input = sale();
+    const first = await t.ok('coupon-sell', input);
+    expect(await t.ok('coupon-sell', input)).toEqual(first);
+    expect(await centralOps(t, input.transaction_id)).toBe(1);
+    expect(await sandboxBonuses(t)).toBe(95.5);
+  }, 30_000);
+
+  it('sells once when the answer is lost: queued under the same key, the price held, delivered once', async () => {
+    const t = await cashier();
+    t.central.server.setFaults({ commit_then_drop_rate: 1 });
+    const input = sale();
+    const out = await t.ok('coupon-sell', input);
+    t.central.server.setFaults({ commit_then_drop_rate: 0 });
+    expect(out).toMatchObject({ sync: 'queued', coupon: null, balance: 95.5 });
+    expect((await t.ok('sync-now', {})).pushed).toBe(1);
+    expect(await centralOps(t, input.transaction_id)).toBe(1);
+    expect(await sandboxBonuses(t)).toBe(95.5);
+    expect((await tillView(t)).bonuses).toBe(95.5);
+  }, 30_000);
+
+  it('answers a queued sale asked again after delivery with the coupon to print', async () => {
+    const t = await cashier();
+    t.central.server.setFaults({ commit_then_drop_rate: 1 });
+    const input = sale();
+    expect((await t.ok('coupon-sell', input)).coupon).toBeNull();
+    t.central.server.setFaults({ commit_then_drop_rate: 0 });
+    await t.ok('sync-now', {});
+    const again = await t.ok('coupon-sell', input);
+    expect(again).toMatchObject({ sync: 'done', balance: 95.5 });
+    expect(again.coupon?.code).toMatch(/^GIFT-10-/);
+    expect(await centralOps(t, input.transaction_id)).toBe(1);
+  }, 30_000);
+
+  it('refuses an account-priced coupon for a customer without an account, naming special_account_id', async () => {
+    const t = await cashier(DEMO.cards.ben);
+    const input = sale({ customer_id: DEMO.customers.ben, batch_id: CAR_WASH });
+    const r = await t.refused('coupon-sell', input, 'account-not-found');
+    expect(r.error.path).toBe('special_account_id');
+    expect(await centralOps(t, input.transaction_id)).toBe(0);
+  }, 30_000);
+
+  it('refuses an account for a certificate priced in bonuses', async () => {
+    const t = await cashier();
+    const r = await t.refused(
+      'coupon-sell',
+      sale({ special_account_id: DEMO.accounts.annaWallet }),
+      'invalid-input',
+    );
+    expect(r.error.path).toBe('special_account_id');
+  }, 30_000);
+
+  it('is refused while the till is known offline, with nothing recorded: the central service makes the coupon', async () => {
+    const t = await cashier();
+    await t.central.close();
+    await t.ok('sync-now', {});
+    expect((await t.ok('status', {})).sync?.connection).toBe('offline');
+    const r = await t.refused('coupon-sell', sale(), 'central-unreachable');
+    expect(r.error.message).toMatch(/needs the central service/);
+    expect((await t.ok('status', {})).sync?.outbox_depth).toBe(0);
+    expect((await tillView(t)).bonuses).toBe(120.5);
+  }, 30_000);
+});
