@@ -190,6 +190,16 @@ export const ShiftReport = z.strictObject({
 });
 export type ShiftReport = z.infer<typeof ShiftReport>;
 
+/** A shift report kept (`shift-report` with `print`, `shift-close`): X during, Z at close. */
+export const KeptReport = z.strictObject({
+  id: z.uuid(),
+  kind: z.enum(['x', 'z']),
+  /** Whether the printer took it (its last print). */
+  printed: z.boolean(),
+  created_at: dateTime,
+});
+export type KeptReport = z.infer<typeof KeptReport>;
+
 /** Connection as the UI shows it at all times (sync.md): "online" = a request just succeeded. */
 const Connection = z.enum(['online', 'offline', 'unknown']);
 export type Connection = z.infer<typeof Connection>;
@@ -437,15 +447,27 @@ export const commands = {
         expected_cash: 'the cash the shift\u2019s operations leave in the drawer',
       },
     ),
-    output: z.strictObject({ report: ShiftReport }),
+    /** The Z report: kept and printed (`kept`). */
+    output: z.strictObject({ report: ShiftReport, kept: KeptReport.optional() }),
   },
   'shift-report': {
-    /** Absent `shift_id` = the open shift. */
+    /**
+     * Absent `shift_id` = the open shift. The open shift's report with `print` is an X report,
+     * kept and printed; a closed shift answers its kept Z report, `print` reprints it as a copy
+     * (docs/terminal.md, "Shift reports kept").
+     */
     input: callerInput(
-      { shift_id: z.uuid().optional() },
+      { shift_id: z.uuid().optional(), print: z.boolean().optional() },
       { expected_cash: 'the cash the shift\u2019s operations leave in the drawer' },
     ),
-    output: z.strictObject({ report: ShiftReport }),
+    output: z.strictObject({ report: ShiftReport, kept: KeptReport.optional() }),
+  },
+  'shifts-recent': {
+    /** The latest shifts, newest first, with the reports kept of each. */
+    input: callerInput({ limit: z.int().min(1).max(50).optional() }, {}),
+    output: z.strictObject({
+      shifts: z.array(z.strictObject({ shift: Shift, reports: z.array(KeptReport) })),
+    }),
   },
   'cash-movement': {
     /**

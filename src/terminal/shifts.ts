@@ -84,17 +84,6 @@ export class ShiftService {
     return { report: this.reportOf(s) };
   }
 
-  report(shiftId: string | undefined): CommandOutput<'shift-report'> | ErrorResponse {
-    const s = shiftId ? this.p.store.shifts.get(shiftId) : this.p.store.shifts.current();
-    if (!s)
-      return refuse(
-        shiftId ? 'shift-not-found' : 'shift-required',
-        shiftId ? 'no such shift' : 'no shift is open',
-        shiftId ? 'shift_id' : '(root)',
-      );
-    return { report: this.reportOf(s) };
-  }
-
   /**
    * Cash fuel prepays (taken when the pump was authorised, before anything is sold): in the
    * drawer of the shift that took them, and out of the shift whose completion booked the sale

@@ -45,6 +45,7 @@ import { ReceiptService } from './receipt-service.js';
 import { SalesRecent } from './sales-recent.js';
 import { CashMovementService } from './cash-movements.js';
 import { DrawerService } from './drawer.js';
+import { ShiftReportService } from './shift-reports.js';
 import type { SecretStore } from '../config/secret-store.js';
 import { loadOrCreateHashKey, resolveSecret } from './secrets.js';
 import { ShiftService } from './shifts.js';
@@ -320,11 +321,13 @@ function buildServices(
     return c ? identify.summary(c) : null;
   });
   const catalog = new CatalogService(ports);
+  const shifts = new ShiftService(ports, workflow);
   const checkout = new CheckoutService(ports, cards, sales, receipts.printSale, catalog);
   const services: Services = {
     workflow,
     staff: new StaffService(ports, workflow),
-    shifts: new ShiftService(ports, workflow),
+    shifts,
+    shiftReports: new ShiftReportService(ports, shifts, receipts),
     cashMoves: new CashMovementService(ports, workflow),
     drawer: new DrawerService(ports, workflow, receipts),
     identify,
