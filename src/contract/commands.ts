@@ -182,6 +182,11 @@ export const ShiftReport = z.strictObject({
   cash_movements: z.array(CashMovement).optional(),
   /** The drawer opened on request (not for a sale), oldest first. Absent: none. */
   drawer_openings: z.array(DrawerOpening).optional(),
+  /**
+   * Cash prepaid at the pump in this shift and not booked by a completion in it (net of the
+   * prepays this shift's completions booked): counted in `expected_cash`. Absent: zero.
+   */
+  pump_prepaid_cash: num.optional(),
   /** Cash expected in the drawer: opening cash + cash in - cash out (paid-ins and -outs too). */
   expected_cash: num.optional(),
   /** Outbox rows of this shift not yet accepted by the central service. */

@@ -48,6 +48,8 @@ function rowsOf(r: ShiftReport): ReportRow[] {
   for (const p of r.payments) tally(`Paid by ${p.type}`, p);
   rows.push({ label: 'Bonuses added', value: money(r.bonuses.added) });
   rows.push({ label: 'Bonuses redeemed', value: money(r.bonuses.redeemed) });
+  if (r.pump_prepaid_cash !== undefined)
+    rows.push({ label: 'Cash prepaid at the pump', value: money(r.pump_prepaid_cash) });
   for (const m of r.cash_movements ?? [])
     rows.push({ label: `${m.kind}: ${m.reason}`, value: money(m.amount) });
   for (const o of r.drawer_openings ?? []) {

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import type { PrinterSimulator } from '../../src/devices/escpos/simulator.js';
+import { uuidv7 } from '../../src/sync/ids.js';
 import { tillPerTest, type Till } from './helpers.js';
 
 const { signedIn } = tillPerTest();
@@ -44,6 +45,31 @@ describe('the X report', () => {
     expect(text).toMatch(/Expected cash\s+120\.00/);
     const stored = t.terminal.store.shiftReports.of(report.shift.id);
     expect(stored).toMatchObject([{ id: kept!.id, kind: 'x', printed: true, report }]);
+  });
+
+  it('counts cash prepaid at the pump as cash and prints it', async () => {
+    const t = await busyShift();
+    await t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: {
+        payment_type: 'cash',
+        transaction_type: 'preauthorization',
+        check_items: [
+          {
+            code: 'FUEL-95',
+            quantity: 27.93,
+            amount: 50,
+            quantity_recalculate_type: 'recalculate-by-amount',
+          },
+        ],
+      },
+    });
+    const { report } = await t.ok('shift-report', { print: true });
+    expect(report.pump_prepaid_cash).toBe(50);
+    expect(report.expected_cash).toBe(170);
+    // A pump authorisation prints no receipt: the X report is the second print.
+    const [, text] = await printed(t, 2);
+    expect(text).toMatch(/Cash prepaid at the pump\s+50\.00/);
   });
 
   it('is neither printed nor kept without print', async () => {
