@@ -269,6 +269,11 @@ export const ShiftReport = z.strictObject({
   cash_movements: z.array(CashMovement).optional(),
   /** The drawer opened on request (not for a sale), oldest first. Absent: none. */
   drawer_openings: z.array(DrawerOpening).optional(),
+  /**
+   * Cash prepaid at the pump in this shift and not booked by a completion in it (net of the
+   * prepays this shift's completions booked): counted in `expected_cash`. Absent: zero.
+   */
+  pump_prepaid_cash: num.optional(),
   /** Cash expected in the drawer: opening cash + cash in - cash out (paid-ins and -outs too). */
   expected_cash: num.optional(),
   /** Outbox rows of this shift not yet accepted by the central service. */
@@ -276,6 +281,16 @@ export const ShiftReport = z.strictObject({
   generated_at: dateTime,
 });
 export type ShiftReport = z.infer<typeof ShiftReport>;
+
+/** A shift report kept (`shift-report` with `print`, `shift-close`): X during, Z at close. */
+export const KeptReport = z.strictObject({
+  id: z.uuid(),
+  kind: z.enum(['x', 'z']),
+  /** Whether the printer took it (its last print). */
+  printed: z.boolean(),
+  created_at: dateTime,
+});
+export type KeptReport = z.infer<typeof KeptReport>;
 
 /** Connection as the UI shows it at all times (sync.md): "online" = a request just succeeded. */
 const Connection = z.enum(['online', 'offline', 'unknown']);
@@ -551,15 +566,27 @@ export const commands = {
         expected_cash: 'the cash the shift\u2019s operations leave in the drawer',
       },
     ),
-    output: z.strictObject({ report: ShiftReport }),
+    /** The Z report: kept and printed (`kept`). */
+    output: z.strictObject({ report: ShiftReport, kept: KeptReport.optional() }),
   },
   'shift-report': {
-    /** Absent `shift_id` = the open shift. */
+    /**
+     * Absent `shift_id` = the open shift. The open shift's report with `print` is an X report,
+     * kept and printed; a closed shift answers its kept Z report, `print` reprints it as a copy
+     * (docs/terminal.md, "Shift reports kept").
+     */
     input: callerInput(
-      { shift_id: z.uuid().optional() },
+      { shift_id: z.uuid().optional(), print: z.boolean().optional() },
       { expected_cash: 'the cash the shift\u2019s operations leave in the drawer' },
     ),
-    output: z.strictObject({ report: ShiftReport }),
+    output: z.strictObject({ report: ShiftReport, kept: KeptReport.optional() }),
+  },
+  'shifts-recent': {
+    /** The latest shifts, newest first, with the reports kept of each. */
+    input: callerInput({ limit: z.int().min(1).max(50).optional() }, {}),
+    output: z.strictObject({
+      shifts: z.array(z.strictObject({ shift: Shift, reports: z.array(KeptReport) })),
+    }),
   },
   'cash-movement': {
     /**

@@ -45,6 +45,7 @@ import { createRefunds } from './refunds.js';
 import { createSalesIndex } from './sales-index.js';
 import { createCashMovements } from './cash-movements.js';
 import { createDrawerOpenings } from './drawer-openings.js';
+import { createShiftReports } from './shift-reports.js';
 import { createShifts } from './shifts.js';
 import { createSigninGuard } from './signin-guard.js';
 import { privateDatabaseFile, privateDir } from './private-files.js';
@@ -259,6 +260,7 @@ function storeModules(db: Database.Database, options: BuildOptions) {
     salesOf: lazy(() => createSalesIndex(db)),
     cashMovesOf: lazy(() => createCashMovements(db)),
     drawerOf: lazy(() => createDrawerOpenings(db)),
+    shiftReportsOf: lazy(() => createShiftReports(db)),
   };
 }
 
@@ -360,6 +362,10 @@ function buildStore(db: Database.Database, options: BuildOptions) {
     /** The cash drawer opened on request (0009). */
     get drawerOpenings() {
       return m.drawerOf();
+    },
+    /** Shift reports kept: X reports printed, Z reports of closes (0009). */
+    get shiftReports() {
+      return m.shiftReportsOf();
     },
     rules: m.rules,
     /** How cached auth-code and PIN hashes are kept and checked (keyed or as sent). */

@@ -26,6 +26,7 @@ import type { CashMovementService } from './cash-movements.js';
 import type { DrawerService } from './drawer.js';
 import type { BonusOperationService } from './bonus-operations.js';
 import type { CouponSaleService } from './coupon-sales.js';
+import type { ShiftReportService } from './shift-reports.js';
 import type { CatalogService } from './catalog.js';
 import type { CheckoutService } from './checkout.js';
 import type { ReceiptService } from './receipt-service.js';
@@ -51,6 +52,8 @@ export interface Services {
   bonusOps: BonusOperationService;
   /** Coupons and certificates sold at their batch's price. */
   couponSales: CouponSaleService;
+  /** Shift reports kept and printed: X, Z, the latest shifts. */
+  shiftReports: ShiftReportService;
   identify: IdentifyService;
   checkout: CheckoutService;
   /** The POS catalogue: search, scanned codes, quick keys. */
@@ -218,13 +221,16 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
         oneTransaction('shift-open', (i) => s.shifts.open(i.opening_cash)),
       ),
     ),
+    // The Z report is kept with the close, then printed after the commit.
     'shift-close': andTell(
-      admitted(
-        'shift-close',
-        oneTransaction('shift-close', (i) => s.shifts.close(i.counted_cash)),
+      admitted('shift-close', (i) =>
+        s.shiftReports.printKept(
+          oneTransaction('shift-close', (j) => s.shiftReports.close(j.counted_cash))(i),
+        ),
       ),
     ),
-    'shift-report': admitted('shift-report', (i) => s.shifts.report(i.shift_id)),
+    'shift-report': admitted('shift-report', (i) => s.shiftReports.report(i)),
+    'shifts-recent': admitted('shifts-recent', (i) => s.shiftReports.recent(i)),
     'cash-movement': admitted(
       'cash-movement',
       oneTransaction('cash-movement', (i) => s.cashMoves.record(i)),

@@ -44,7 +44,7 @@ export class ReceiptService {
   }
 
   /** The printer's line width: the printer's, else the configured one. */
-  private get width(): number {
+  get width(): number {
     return this.p.devices?.printer?.width ?? this.p.config.devices.printer?.line_width ?? 42;
   }
 
@@ -114,14 +114,19 @@ export class ReceiptService {
   }
 
   /** Opens the cash drawer the printer drives (ESC p); true when the printer took the pulse. */
-  async pulseDrawer(): Promise<boolean> {
+  pulseDrawer(): Promise<boolean> {
+    return this.sendToPrinter(drawerPulse(), { what: 'drawer pulse' });
+  }
+
+  /** Sends bytes other than a sale's receipt (a pulse, a shift report); never throws. */
+  async sendToPrinter(bytes: Uint8Array, about: Record<string, unknown>): Promise<boolean> {
     const printer = this.p.devices?.printer;
     if (!printer) return false;
     try {
-      await printer.send(drawerPulse());
+      await printer.send(bytes);
       return true;
     } catch (e) {
-      this.p.log.warn('drawer pulse not sent', { err: e });
+      this.p.log.warn('not printed', { ...about, err: e });
       return false;
     }
   }

@@ -55,6 +55,7 @@ export const COMMAND_NEEDS: { readonly [N in CommandName]: CommandNeeds | null }
   'shift-open': { role: 'cashier' },
   'shift-close': { role: 'manager' },
   'shift-report': { role: 'cashier' },
+  'shifts-recent': { role: 'cashier' },
   'cash-movement': { role: 'cashier', shift: true, raisedBy: paidOut },
   'drawer-open': { role: 'cashier', shift: true },
   // Loyalty at the till (docs/terminal.md): moving a customer's bonuses by hand is a manager's.

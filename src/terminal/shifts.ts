@@ -3,7 +3,7 @@
 // in the drawer, and what is not synced yet. Figures come from the ledger operations of the
 // shift (store/shifts.ts) and are summed exactly (src/money).
 import type { CommandOutput, ErrorResponse, ShiftReport } from '../contract/commands.js';
-import { add, dec, neg, round, sub, toNumber, ZERO, type Dec } from '../money/index.js';
+import { add, dec, isZero, neg, round, sub, toNumber, ZERO, type Dec } from '../money/index.js';
 import type { ShiftCheck, ShiftOperation, ShiftRecord } from '../store/shifts.js';
 import { cashMovementOut } from './cash-movements.js';
 import { refuse } from './command-map.js';
@@ -84,17 +84,6 @@ export class ShiftService {
     return { report: this.reportOf(s) };
   }
 
-  report(shiftId: string | undefined): CommandOutput<'shift-report'> | ErrorResponse {
-    const s = shiftId ? this.p.store.shifts.get(shiftId) : this.p.store.shifts.current();
-    if (!s)
-      return refuse(
-        shiftId ? 'shift-not-found' : 'shift-required',
-        shiftId ? 'no such shift' : 'no shift is open',
-        shiftId ? 'shift_id' : '(root)',
-      );
-    return { report: this.reportOf(s) };
-  }
-
   /**
    * Cash fuel prepays (taken when the pump was authorised, before anything is sold): in the
    * drawer of the shift that took them, and out of the shift whose completion booked the sale
@@ -156,9 +145,10 @@ export class ShiftService {
     }
     const moves = store.cashMovements.of(s.id);
     const openings = store.drawerOpenings.of(s.id);
+    const prepaid = this.prepaidCash(s, ops);
     const cash = [
       payments.get('cash')?.amount ?? ZERO,
-      this.prepaidCash(s, ops),
+      prepaid,
       ...moves.map((m) => (m.kind === 'paid-in' ? dec(m.amount) : neg(dec(m.amount)))),
     ].reduce(add, ZERO);
     const currency = (store.cache.all('loyalty')[0] as { currency?: string } | undefined)?.currency;
@@ -176,6 +166,7 @@ export class ShiftService {
       })),
       bonuses: { added: toNumber(added), redeemed: toNumber(redeemed) },
       ...(moves.length > 0 ? { cash_movements: moves.map(cashMovementOut) } : {}),
+      ...(isZero(prepaid) ? {} : { pump_prepaid_cash: toNumber(prepaid) }),
       ...(openings.length > 0 ? { drawer_openings: openings.map(drawerOpeningOut) } : {}),
       ...(s.openingCash !== null ? { expected_cash: toNumber(add(dec(s.openingCash), cash)) } : {}),
       unsynced,

@@ -47,6 +47,7 @@ import { CashMovementService } from './cash-movements.js';
 import { DrawerService } from './drawer.js';
 import { BonusOperationService } from './bonus-operations.js';
 import { CouponSaleService } from './coupon-sales.js';
+import { ShiftReportService } from './shift-reports.js';
 import type { SecretStore } from '../config/secret-store.js';
 import { loadOrCreateHashKey, resolveSecret } from './secrets.js';
 import { ShiftService } from './shifts.js';
@@ -322,12 +323,14 @@ function buildServices(
     return c ? identify.summary(c) : null;
   });
   const catalog = new CatalogService(ports);
+  const shifts = new ShiftService(ports, workflow);
   const checkout = new CheckoutService(ports, cards, sales, receipts.printSale, catalog);
   const bonusOps = new BonusOperationService(ports, workflow, identify);
   const services: Services = {
     workflow,
     staff: new StaffService(ports, workflow),
-    shifts: new ShiftService(ports, workflow),
+    shifts,
+    shiftReports: new ShiftReportService(ports, shifts, receipts),
     cashMoves: new CashMovementService(ports, workflow),
     drawer: new DrawerService(ports, workflow, receipts),
     bonusOps,

@@ -39,6 +39,7 @@ const saleCancelAnswer = (id: string) => ({
   check: { transaction_id: id, amount_to_pay: 6.49 },
   warnings: [],
   payments: [],
+  paid_back: [],
   sync: { state: 'queued', attempts: 0, next_attempt_at: null, error: null },
 });
 

@@ -39,6 +39,7 @@ const valid: { [N in CommandName]: Record<string, unknown> } = {
   'shift-open': { opening_cash: 10 },
   'shift-close': { counted_cash: 10 },
   'shift-report': {},
+  'shifts-recent': { limit: 5 },
   'cash-movement': { kind: 'paid-in', amount: 5, reason: 'change from the bank' },
   'drawer-open': { reason: 'change for a customer' },
   'bonus-operation': {

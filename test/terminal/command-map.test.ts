@@ -19,6 +19,7 @@ const specNames = [
   'shift-open',
   'shift-close',
   'shift-report',
+  'shifts-recent',
   'cash-movement',
   'drawer-open',
   'bonus-operation',
