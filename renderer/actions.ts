@@ -12,6 +12,8 @@ import { reportActions, type ReportAction } from './slices/report/actions.js';
 import { saleActions, type SaleAction } from './slices/sale/actions.js';
 import { settingsActions, type SettingsAction } from './slices/settings/actions.js';
 import { signInActions, type SignInAction } from './slices/sign-in/actions.js';
+import { goodsActions, type GoodsAction } from './slices/goods/actions.js';
+import { keypadActions, type KeypadAction } from './slices/keypad/actions.js';
 import type { Performers, Till } from './till.js';
 
 /** Everything the cashier can ask for. */
@@ -24,7 +26,9 @@ export type Action =
   | RefundAction
   | AttentionAction
   | ReportAction
-  | SettingsAction;
+  | SettingsAction
+  | GoodsAction
+  | KeypadAction;
 
 /** Every slice's actions (exported for the test that they do not overlap). */
 export const ACTION_GROUPS = {
@@ -37,6 +41,8 @@ export const ACTION_GROUPS = {
   attention: attentionActions,
   report: reportActions,
   settings: settingsActions,
+  goods: goodsActions,
+  keypad: keypadActions,
 } as const;
 
 const PERFORMERS: Performers<Action> = {
@@ -49,6 +55,8 @@ const PERFORMERS: Performers<Action> = {
   ...attentionActions,
   ...reportActions,
   ...settingsActions,
+  ...goodsActions,
+  ...keypadActions,
 };
 
 /** Runs an action. */

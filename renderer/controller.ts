@@ -52,6 +52,8 @@ export class Controller implements Till {
   private lastFocus = 0;
   private calcSeq = 0;
   private renderQueued = false;
+  private quickKeysAsked = false;
+  private shownLines = 0;
 
   constructor(deps: AppDeps) {
     this.deps = deps;
@@ -84,6 +86,16 @@ export class Controller implements Till {
       const el = root.querySelector<HTMLElement>(`[data-testid="${CSS.escape(f.testid)}"]`);
       if (el && !(el as HTMLInputElement).disabled) el.focus();
     }
+    this.showSelectedLine(root);
+  }
+
+  /** A line added or moved to: scrolled into the lines' own box, so the newest is in view. */
+  private showSelectedLine(root: HTMLElement): void {
+    const mark = (this.state.sale.selected ?? -1) * 100_000 + this.state.sale.version;
+    if (mark === this.shownLines) return;
+    this.shownLines = mark;
+    const row = root.querySelector<HTMLElement>('[data-testid="lines"] tr[aria-selected="true"]');
+    row?.scrollIntoView({ block: 'nearest' });
   }
 
   dispatch = (event: Event): void => {
@@ -141,6 +153,11 @@ export class Controller implements Till {
     this.dispatch({ type: 'calc-started', seq });
     const result = await this.api.call('check-calc', { check: calcCheck(this.state.sale.draft) });
     this.dispatch({ type: 'calc-done', seq, result });
+    if (!this.quickKeysAsked && this.state.sale.calc.check) {
+      // once the POS's enter mode is known: the quick keys for touch
+      this.quickKeysAsked = true;
+      void this.perform({ type: 'quick-keys-load' });
+    }
     if (this.payWhenCalculated && !this.state.sale.calc.pending) {
       this.payWhenCalculated = false;
       this.dispatch({ type: 'payment-open', transactionId: this.newId() });

@@ -11,6 +11,8 @@ import { report } from './slices/report/reduce.js';
 import { sale } from './slices/sale/reduce.js';
 import { settings } from './slices/settings/reduce.js';
 import { signIn } from './slices/sign-in/reduce.js';
+import { goods } from './slices/goods/reduce.js';
+import { keypad } from './slices/keypad/reduce.js';
 import type { Event, Reducer, State } from './state.js';
 
 /** Every slice's reducer (exported for the test that they do not overlap). */
@@ -24,6 +26,8 @@ export const SLICES = {
   attention,
   report,
   settings,
+  goods,
+  keypad,
 } as const;
 
 const handlers: Reducer<Event> = {
@@ -36,6 +40,8 @@ const handlers: Reducer<Event> = {
   ...attention,
   ...report,
   ...settings,
+  ...goods,
+  ...keypad,
 };
 
 export function reduce(state: State, event: Event): State {

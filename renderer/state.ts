@@ -43,6 +43,8 @@ import {
   type SettingsState,
 } from './slices/settings/state.js';
 import type { SignInEvent, SignInField } from './slices/sign-in/state.js';
+import { initialGoods, type GoodsEvent, type GoodsState } from './slices/goods/state.js';
+import { initialKeypad, type KeypadEvent, type KeypadState } from './slices/keypad/state.js';
 
 export interface State extends FrameState {
   sale: SaleState;
@@ -52,6 +54,8 @@ export interface State extends FrameState {
   attention: AttentionState;
   report: ReportState;
   settings: SettingsState;
+  goods: GoodsState;
+  keypad: KeypadState;
 }
 
 /** Every event, each of one slice. */
@@ -64,7 +68,9 @@ export type Event =
   | RefundEvent
   | AttentionEvent
   | ReportEvent
-  | SettingsEvent;
+  | SettingsEvent
+  | GoodsEvent
+  | KeypadEvent;
 
 /** Every input's name: each slice names its own. */
 export type FieldName =
@@ -91,5 +97,7 @@ export function initialState(language: Lang = 'en'): State {
     attention: initialAttention(),
     report: initialReport(),
     settings: initialSettings(language),
+    goods: initialGoods(),
+    keypad: initialKeypad(),
   };
 }
