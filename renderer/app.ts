@@ -54,7 +54,14 @@ function listenToKeys(root: HTMLElement, till: Controller): () => void {
   };
   const doc = root.ownerDocument;
   doc.addEventListener('keydown', onKey);
-  return () => doc.removeEventListener('keydown', onKey);
+  // a smaller window keeps the selected (newest) line in view
+  const win = doc.defaultView;
+  const onResize = () => till.showSelectedLine(root, true);
+  win?.addEventListener('resize', onResize);
+  return () => {
+    doc.removeEventListener('keydown', onKey);
+    win?.removeEventListener('resize', onResize);
+  };
 }
 
 /** What the terminal pushes, as events; returns each subscription's removal. */

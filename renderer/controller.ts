@@ -89,10 +89,13 @@ export class Controller implements Till {
     this.showSelectedLine(root);
   }
 
-  /** A line added or moved to: scrolled into the lines' own box, so the newest is in view. */
-  private showSelectedLine(root: HTMLElement): void {
+  /**
+   * A line added or moved to (or the window resized: `force`): scrolled into the lines' own
+   * box, so the newest is in view.
+   */
+  showSelectedLine(root: HTMLElement = this.deps.root, force = false): void {
     const mark = (this.state.sale.selected ?? -1) * 100_000 + this.state.sale.version;
-    if (mark === this.shownLines) return;
+    if (mark === this.shownLines && !force) return;
     this.shownLines = mark;
     const row = root.querySelector<HTMLElement>('[data-testid="lines"] tr[aria-selected="true"]');
     row?.scrollIntoView({ block: 'nearest' });
