@@ -44,23 +44,30 @@ async function box(page: Page, testid: string): Promise<Box> {
   return { top: b.y, bottom: b.y + b.height, left: b.x, right: b.x + b.width };
 }
 
-/** Elements wider inside than their box (what overflows sideways), by test id or tag. */
-function sidewaysOverflow(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const out: string[] = [];
-    for (const el of Array.from(document.body.querySelectorAll<HTMLElement>('*'))) {
-      // a screen reader's text is clipped to a pixel on purpose (.sr-only): never shown
-      if (el.classList.contains('sr-only')) continue;
-      if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
-        const id = el.getAttribute('data-testid') ?? el.className;
-        out.push(`${el.tagName.toLowerCase()} ${id}: ${el.scrollWidth} > ${el.clientWidth}`);
-      }
+// The page's scripts are text: the tests' tsconfig has no DOM types.
+
+/** Elements wider inside than their box (what overflows sideways), by test id or class. */
+const SIDEWAYS = `(() => {
+  const out = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    // a screen reader's text is clipped to a pixel on purpose (.sr-only): never shown
+    if (el.classList.contains('sr-only')) continue;
+    if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
+      const id = el.getAttribute('data-testid') ?? el.className;
+      out.push(el.tagName.toLowerCase() + ' ' + id + ': ' + el.scrollWidth + ' > ' + el.clientWidth);
     }
-    const page = document.scrollingElement!;
-    if (page.scrollWidth > page.clientWidth) out.push(`the page: ${page.scrollWidth} wide`);
-    return out;
-  });
-}
+  }
+  const page = document.scrollingElement;
+  if (page.scrollWidth > page.clientWidth) out.push('the page: ' + page.scrollWidth + ' wide');
+  return out;
+})()`;
+
+/** How far the page itself scrolls down (0: it fits). */
+const PAGE_SCROLL =
+  'document.scrollingElement.scrollHeight - document.scrollingElement.clientHeight';
+
+/** The item form took its line: the code field is empty again. */
+const FORM_EMPTIED = `document.querySelector('[data-testid="item-code"]').value === ''`;
 
 describe('the sale screen at every till size, with 30 lines', () => {
   let till: UiTill;
@@ -72,10 +79,7 @@ describe('the sale screen at every till size, with 30 lines', () => {
       await page.getByTestId('item-code').fill(weightLabel(100 + i));
       await page.getByTestId('item-code').press('Enter');
       // expect.poll (itemAdded) is for tests only: the form emptied means the line is in
-      await page.waitForFunction(
-        () =>
-          (document.querySelector('[data-testid="item-code"]') as HTMLInputElement).value === '',
-      );
+      await page.waitForFunction(FORM_EMPTIED);
       await calculated(page);
     }
   }, 120_000);
@@ -99,12 +103,9 @@ describe('the sale screen at every till size, with 30 lines', () => {
         expect(inView(last), 'newest line in the viewport').toBe(true);
         expect(inView(await box(page, 'totals-to-pay')), 'the amount to pay').toBe(true);
         expect(inView(await box(page, 'sale-pay')), 'Pay').toBe(true);
-        const scroll = await page.evaluate(() => {
-          const s = document.scrollingElement!;
-          return s.scrollHeight - s.clientHeight;
-        });
+        const scroll = await page.evaluate<number>(PAGE_SCROLL);
         expect(scroll, 'the page scrolls').toBeLessThanOrEqual(0);
-        expect(await sidewaysOverflow(page)).toEqual([]);
+        expect(await page.evaluate<string[]>(SIDEWAYS)).toEqual([]);
         await screenshot(page, `screen-size-${width}x${height}`);
       } catch (e) {
         await screenshot(page, `screen-size-${width}x${height}-failed`).catch(() => undefined);
