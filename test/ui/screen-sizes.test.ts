@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import {
+  STEP_MS,
   TEST_MS,
   describePage,
   calculated,
@@ -66,8 +67,15 @@ const SIDEWAYS = `(() => {
 const PAGE_SCROLL =
   'document.scrollingElement.scrollHeight - document.scrollingElement.clientHeight';
 
-/** The item form took its line: the code field is empty again. */
-const FORM_EMPTIED = `document.querySelector('[data-testid="item-code"]').value === ''`;
+/** The item form took its line: the code field is empty again (polled; the CSP refuses the
+ * page an eval, so no waitForFunction). */
+async function formEmptied(page: Page): Promise<void> {
+  const deadline = Date.now() + STEP_MS;
+  while ((await page.getByTestId('item-code').inputValue()) !== '') {
+    if (Date.now() > deadline) throw new Error('the item form did not take its line');
+    await page.waitForTimeout(20);
+  }
+}
 
 describe('the sale screen at every till size, with 30 lines', () => {
   let till: UiTill;
@@ -79,7 +87,7 @@ describe('the sale screen at every till size, with 30 lines', () => {
       await page.getByTestId('item-code').fill(weightLabel(100 + i));
       await page.getByTestId('item-code').press('Enter');
       // expect.poll (itemAdded) is for tests only: the form emptied means the line is in
-      await page.waitForFunction(FORM_EMPTIED);
+      await formEmptied(page);
       await calculated(page);
     }
   }, 120_000);
