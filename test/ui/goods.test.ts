@@ -16,6 +16,7 @@ import {
   onTill,
   screenshot,
   signInToSale,
+  toPayment,
 } from './helpers.js';
 
 const QUICK_KEYS = [
@@ -162,6 +163,45 @@ describe('the cashier screen: goods from the catalogue', () => {
         await page.getByTestId('item-reason').press('Enter');
         await itemAdded(page);
         await expectText(page.getByTestId('line-0-amount'), '9.99');
+      });
+    },
+    TEST_MS,
+  );
+});
+
+describe('the cashier screen: touch', () => {
+  it(
+    'types a quantity with the number pad into the field that has the focus',
+    async () => {
+      await onTill('goods-keypad', {}, async ({ page }) => {
+        await signInToSale(page, DEMO.authCodes.cashier);
+        await page.getByTestId('item-code').fill('WTR-1');
+        await page.getByTestId('item-quantity').fill('');
+        await page.getByTestId('item-quantity').focus();
+        await page.getByTestId('keypad-3').click();
+        await expect.poll(() => page.getByTestId('item-quantity').inputValue()).toBe('3');
+        await expect.poll(() => focused(page)).toBe('item-quantity');
+        await page.getByTestId('item-add').click();
+        await itemAdded(page);
+        await expectText(page.getByTestId('line-0-amount'), '4.47');
+      });
+    },
+    TEST_MS,
+  );
+
+  it(
+    'offers the exact cash and the next notes on the payment screen, and shows the change',
+    async () => {
+      await onTill('goods-quick-cash', {}, async ({ page }) => {
+        await signInToSale(page, DEMO.authCodes.cashier);
+        await enter(page, 'WTR-1');
+        await itemAdded(page);
+        await toPayment(page);
+        await expectText(page.getByTestId('quick-cash-0'), /1\.49/);
+        await expectText(page.getByTestId('quick-cash-1'), '5.00');
+        await page.getByTestId('quick-cash-1').click();
+        await expectText(page.getByTestId('payment-change'), '3.51');
+        await screenshot(page, 'goods-quick-cash');
       });
     },
     TEST_MS,
