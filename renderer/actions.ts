@@ -14,6 +14,8 @@ import { settingsActions, type SettingsAction } from './slices/settings/actions.
 import { signInActions, type SignInAction } from './slices/sign-in/actions.js';
 import { recentActions, type RecentAction } from './slices/recent/actions.js';
 import { cashActions, type CashAction } from './slices/cash/actions.js';
+import { goodsActions, type GoodsAction } from './slices/goods/actions.js';
+import { keypadActions, type KeypadAction } from './slices/keypad/actions.js';
 import type { Performers, Till } from './till.js';
 
 /** Everything the cashier can ask for. */
@@ -28,7 +30,9 @@ export type Action =
   | ReportAction
   | SettingsAction
   | RecentAction
-  | CashAction;
+  | CashAction
+  | GoodsAction
+  | KeypadAction;
 
 /** Every slice's actions (exported for the test that they do not overlap). */
 export const ACTION_GROUPS = {
@@ -43,6 +47,8 @@ export const ACTION_GROUPS = {
   settings: settingsActions,
   recent: recentActions,
   cash: cashActions,
+  goods: goodsActions,
+  keypad: keypadActions,
 } as const;
 
 const PERFORMERS: Performers<Action> = {
@@ -57,6 +63,8 @@ const PERFORMERS: Performers<Action> = {
   ...settingsActions,
   ...recentActions,
   ...cashActions,
+  ...goodsActions,
+  ...keypadActions,
 };
 
 /** Runs an action. */

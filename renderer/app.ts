@@ -54,7 +54,14 @@ function listenToKeys(root: HTMLElement, till: Controller): () => void {
   };
   const doc = root.ownerDocument;
   doc.addEventListener('keydown', onKey);
-  return () => doc.removeEventListener('keydown', onKey);
+  // a smaller window keeps the selected (newest) line in view
+  const win = doc.defaultView;
+  const onResize = () => till.showSelectedLine(root, true);
+  win?.addEventListener('resize', onResize);
+  return () => {
+    doc.removeEventListener('keydown', onKey);
+    win?.removeEventListener('resize', onResize);
+  };
 }
 
 /** What the terminal pushes, as events; returns each subscription's removal. */
@@ -84,7 +91,9 @@ async function onRead(till: Controller, read: EventPayload<'device-read'>): Prom
   }
   if (read.kind === 'unrecognised')
     return till.dispatch({ type: 'notice', key: 'read.unrecognised' });
-  // A good's barcode: this screen adds goods by code; `catalog-search` resolves the barcode.
+  // A good's barcode adds its line on the sale screen (`catalog-search` resolves it).
+  if (read.kind === 'goods' && state.screen === 'sale')
+    return till.perform({ type: 'scan-goods', barcode: read.barcode });
   if (read.kind === 'goods')
     return till.dispatch({ type: 'notice', key: 'read.goods', params: { barcode: read.barcode } });
   if (state.screen !== 'sale' || state.busy !== null) {

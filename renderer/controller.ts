@@ -53,6 +53,8 @@ export class Controller implements Till {
   private lastFocus = 0;
   private calcSeq = 0;
   private renderQueued = false;
+  private quickKeysAsked = false;
+  private shownLines = 0;
 
   constructor(deps: AppDeps) {
     this.deps = deps;
@@ -89,6 +91,19 @@ export class Controller implements Till {
       const el = root.querySelector<HTMLElement>(`[data-testid="${CSS.escape(f.testid)}"]`);
       if (el && !(el as HTMLInputElement).disabled) el.focus();
     }
+    this.showSelectedLine(root);
+  }
+
+  /**
+   * A line added or moved to (or the window resized: `force`): scrolled into the lines' own
+   * box, so the newest is in view.
+   */
+  showSelectedLine(root: HTMLElement = this.deps.root, force = false): void {
+    const mark = (this.state.sale.selected ?? -1) * 100_000 + this.state.sale.version;
+    if (mark === this.shownLines && !force) return;
+    this.shownLines = mark;
+    const row = root.querySelector<HTMLElement>('[data-testid="lines"] tr[aria-selected="true"]');
+    row?.scrollIntoView({ block: 'nearest' });
   }
 
   dispatch = (event: Event): void => {
@@ -146,6 +161,11 @@ export class Controller implements Till {
     this.dispatch({ type: 'calc-started', seq });
     const result = await this.api.call('check-calc', { check: calcCheck(this.state.sale.draft) });
     this.dispatch({ type: 'calc-done', seq, result });
+    if (!this.quickKeysAsked && this.state.sale.calc.check) {
+      // once the POS's enter mode is known: the quick keys for touch
+      this.quickKeysAsked = true;
+      void this.perform({ type: 'quick-keys-load' });
+    }
     if (this.payWhenCalculated && !this.state.sale.calc.pending) {
       this.payWhenCalculated = false;
       this.dispatch({ type: 'payment-open', transactionId: this.newId() });

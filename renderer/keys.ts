@@ -2,6 +2,7 @@
 // for it would ask for. app.ts feeds it the key and whether a field has focus.
 import type { Action } from './actions.js';
 import { NAV_SCREENS } from './slices/frame/state.js';
+import { goodsKey } from './slices/goods/keys.js';
 import type { State } from './state.js';
 
 export interface KeyPress {
@@ -28,6 +29,8 @@ export const SHORTCUTS = [
 
 export function keyIntent(state: State, k: KeyPress): Action | null {
   if (k.ctrlKey || k.metaKey) return null;
+  const goods = k.altKey ? null : goodsKey(state, k.key);
+  if (goods) return goods;
   const signedIn = Boolean(state.status?.staff);
   if (k.key === 'Escape') return { type: 'back' };
   if (!signedIn) return null;

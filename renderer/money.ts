@@ -6,7 +6,7 @@ import type { NumberStyle } from './format.js';
 import * as money from '../src/money/index.js';
 
 export type Dec = money.Dec;
-export const { ZERO, add, cmp, dec, div, formatMoney, isZero, sub, toFixed, toNumber } = money;
+export const { ZERO, add, cmp, dec, div, formatMoney, isZero, mul, sub, toFixed, toNumber } = money;
 
 /** `12.50`: the style of the values the screen keeps for itself (the draft, the split). */
 const PLAIN: NumberStyle = { decimal: '.', group: '' };

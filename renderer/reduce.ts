@@ -13,6 +13,8 @@ import { settings } from './slices/settings/reduce.js';
 import { signIn } from './slices/sign-in/reduce.js';
 import { recent } from './slices/recent/reduce.js';
 import { cash } from './slices/cash/reduce.js';
+import { goods } from './slices/goods/reduce.js';
+import { keypad } from './slices/keypad/reduce.js';
 import type { Event, Reducer, State } from './state.js';
 
 /** Every slice's reducer (exported for the test that they do not overlap). */
@@ -28,6 +30,8 @@ export const SLICES = {
   settings,
   recent,
   cash,
+  goods,
+  keypad,
 } as const;
 
 const handlers: Reducer<Event> = {
@@ -42,6 +46,8 @@ const handlers: Reducer<Event> = {
   ...settings,
   ...recent,
   ...cash,
+  ...goods,
+  ...keypad,
 };
 
 export function reduce(state: State, event: Event): State {

@@ -57,6 +57,8 @@ import {
   type CashField,
   type CashState,
 } from './slices/cash/state.js';
+import { initialGoods, type GoodsEvent, type GoodsState } from './slices/goods/state.js';
+import { initialKeypad, type KeypadEvent, type KeypadState } from './slices/keypad/state.js';
 
 export interface State extends FrameState {
   sale: SaleState;
@@ -68,6 +70,8 @@ export interface State extends FrameState {
   settings: SettingsState;
   recent: RecentState;
   cash: CashState;
+  goods: GoodsState;
+  keypad: KeypadState;
 }
 
 /** Every event, each of one slice. */
@@ -82,7 +86,9 @@ export type Event =
   | ReportEvent
   | SettingsEvent
   | RecentEvent
-  | CashEvent;
+  | CashEvent
+  | GoodsEvent
+  | KeypadEvent;
 
 /** Every input's name: each slice names its own. */
 export type FieldName =
@@ -118,5 +124,7 @@ export function initialState(language: Lang = 'en'): State {
     settings: initialSettings(language),
     recent: initialRecent(),
     cash: initialCash(),
+    goods: initialGoods(),
+    keypad: initialKeypad(),
   };
 }

@@ -513,4 +513,24 @@ export const de: Table = {
   'report.even': 'genau',
   'report.close-role': 'Ein Manager zählt das Bargeld und schließt die Schicht.',
   'report.not-expected': 'unbekannt: kein Anfangsbestand gezählt',
+  // goods
+  'goods.code-hint': 'Scannen, oder Code oder Namen eingeben und Enter drücken',
+  'goods.by-hand': 'Von Hand erfassen (Preis und Grund)',
+  'goods.fuel-price': 'Preis',
+  'goods.reason': 'Grund für die Erfassung von Hand',
+  'goods.none': 'Nichts im Sortiment passt.',
+  'goods.results': 'Gefundene Waren',
+  'goods.more': 'Weitere Waren passen: mehr Wörter eingeben, um die Liste einzugrenzen.',
+  'goods.close': 'Liste schließen',
+  'goods.categories': 'Kategorien',
+  'goods.keypad': 'Ziffernblock',
+  'goods.unknown':
+    'Keine Ware im Sortiment hat diesen Code, Barcode oder Namen. Diese Kasse verkauft nur Waren aus dem Sortiment.',
+  'goods.unknown-by-hand':
+    'Keine Ware im Sortiment hat diesen Code, Barcode oder Namen. Um sie trotzdem zu verkaufen, von Hand mit Preis und Grund erfassen.',
+  'goods.unknown-barcode': 'Keine Ware im Sortiment hat den Barcode {barcode}.',
+  'validation.whole-number': 'Diese Ware gibt es nur in ganzen Stück: eine ganze Zahl eingeben.',
+  'validation.reason-required': 'Bitte angeben, warum diese Position von Hand erfasst wird.',
+  'payment.quick-cash': 'Gegebenes Bargeld',
+  'payment.exact': 'Passend',
 };

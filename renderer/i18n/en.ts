@@ -496,6 +496,26 @@ export const en = {
   'report.even': 'exact',
   'report.close-role': 'A manager counts the cash and closes the shift.',
   'report.not-expected': 'unknown: no opening float was counted',
+  // goods
+  'goods.code-hint': 'Scan, or type a code or a name and press Enter',
+  'goods.by-hand': 'Enter by hand (price and reason)',
+  'goods.fuel-price': 'Price',
+  'goods.reason': 'Why by hand',
+  'goods.none': 'Nothing in the catalogue matches.',
+  'goods.results': 'Goods found',
+  'goods.more': 'More goods match: type more words to narrow the list.',
+  'goods.close': 'Close the list',
+  'goods.categories': 'Categories',
+  'goods.keypad': 'Number pad',
+  'goods.unknown':
+    'No good in the catalogue has this code, barcode or name. This till sells catalogue goods only.',
+  'goods.unknown-by-hand':
+    'No good in the catalogue has this code, barcode or name. To sell it anyway, enter it by hand with its price and a reason.',
+  'goods.unknown-barcode': 'No good in the catalogue has the barcode {barcode}.',
+  'validation.whole-number': 'This good is sold in whole pieces only: type a whole number.',
+  'validation.reason-required': 'Say why this line is entered by hand.',
+  'payment.quick-cash': 'Cash handed over',
+  'payment.exact': 'Exact',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

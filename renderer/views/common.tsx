@@ -107,6 +107,7 @@ export function Input(p: InputProps) {
         aria-invalid={invalid ? 'true' : undefined}
         aria-describedby={invalid ? `${testid}-error` : undefined}
         onInput={(e) => ctx.act({ type: 'field', name: field, value: e.currentTarget.value })}
+        onFocus={() => ctx.act({ type: 'field-focused', name: field })}
       />
       <FieldError ctx={ctx} field={field} testid={testid} />
     </div>

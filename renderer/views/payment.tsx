@@ -7,6 +7,7 @@ import { parseTyped } from '../money.js';
 import { change, PAYMENT_TYPES, remaining } from '../slices/payment/state.js';
 import { accountsFor, amountDigits, isAccountPayment } from '../slices/sale/state.js';
 import type { DataRequired } from '../types.js';
+import { Keypad, QuickCash } from './goods.js';
 import { Button, FieldSelect, Form, Input, Row, Section, type Ctx } from './common.js';
 
 export function PaymentScreen({ ctx }: { ctx: Ctx }) {
@@ -39,6 +40,7 @@ export function PaymentScreen({ ctx }: { ctx: Ctx }) {
         ) : null}
         <PaymentActions ctx={ctx} />
       </Section>
+      <Keypad ctx={ctx} />
     </Form>
   );
 }
@@ -213,6 +215,7 @@ function SplitFields({ ctx }: { ctx: Ctx }) {
         label={t('payment.cash-given')}
         inputmode="decimal"
       />
+      <QuickCash ctx={ctx} />
       <dl class="facts">
         <Row
           label={t('payment.change')}

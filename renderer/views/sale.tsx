@@ -1,20 +1,13 @@
-// The sale screen: who buys (customer), what (item entry and lines, lines.tsx), what the
+// The sale screen: who buys (customer), what (item entry, goods.tsx; lines, lines.tsx), what the
 // rules gave (offers.tsx) and what is due. Every number shown is the engine's, from the latest
 // `check-calc`; the request lines only supply code, title and quantity until it answers.
 import { Fragment } from 'preact';
 import { formatAmount, formatMoney, NONE } from '../format.js';
-import { accessKey, errorText, idTypeKey, itemKindKey } from '../i18n.js';
-import {
-  amountDigits,
-  bonusDigits,
-  canPay,
-  enterMode,
-  ID_TYPE_CHOICES,
-  ITEM_KINDS,
-  type ItemKind,
-} from '../slices/sale/state.js';
+import { accessKey, errorText, idTypeKey } from '../i18n.js';
+import { amountDigits, bonusDigits, canPay, ID_TYPE_CHOICES } from '../slices/sale/state.js';
 import type { CustomerSummary } from '../types.js';
 import { Button, FieldSelect, Form, Input, Row, Section, type Ctx } from './common.js';
+import { ItemPanel, Keypad } from './goods.js';
 import { LinesTable, Totals } from './lines.js';
 import { BonusesPanel, CouponsPanel, RulesPanel } from './offers.js';
 
@@ -26,6 +19,7 @@ export function SaleScreen({ ctx }: { ctx: Ctx }) {
       <div class="col left">
         <CustomerPanel ctx={ctx} />
         <ItemPanel ctx={ctx} />
+        <Keypad ctx={ctx} />
       </div>
       <div class="col middle">
         <Section title={t('lines.title')} testid="lines-panel">
@@ -208,93 +202,5 @@ function CustomerAccounts({ ctx, c }: { ctx: Ctx; c: CustomerSummary }) {
         </Fragment>
       ))}
     </>
-  );
-}
-
-function ItemPanel({ ctx }: { ctx: Ctx }) {
-  const mode = enterMode(ctx.state);
-  return (
-    <Section title={ctx.t('item.title')} testid="item-panel">
-      {mode === 'presets-only' ? null : <ItemForm ctx={ctx} />}
-      {mode === 'manually-only' ? null : (
-        <PresetButtons ctx={ctx} onlyWay={mode === 'presets-only'} />
-      )}
-    </Section>
-  );
-}
-
-/** A line typed in: goods, or fuel prepaid by amount or by litres. */
-function ItemForm({ ctx }: { ctx: Ctx }) {
-  const { t, state } = ctx;
-  const kind = (state.form['item-kind'] || 'goods') as ItemKind;
-  return (
-    <Form ctx={ctx} submit={{ type: 'item-add' }} testid="item-form">
-      <FieldSelect
-        ctx={ctx}
-        testid="item-kind"
-        field="item-kind"
-        label={t('item.kind')}
-        options={ITEM_KINDS.map((k) => [k, t(itemKindKey[k])] as const)}
-      />
-      <div class="row">
-        <Input ctx={ctx} testid="item-code" field="item-code" label={t('item.code')} />
-        <Input ctx={ctx} testid="item-title" field="item-title" label={t('item.title-field')} />
-      </div>
-      <div class="row">
-        <Input
-          ctx={ctx}
-          testid="item-price"
-          field="item-price"
-          label={kind === 'goods' ? t('item.price') : t('item.price-per-unit')}
-          inputmode="decimal"
-        />
-        {kind === 'fuel-amount' ? (
-          <Input
-            ctx={ctx}
-            testid="item-amount"
-            field="item-amount"
-            label={t('item.prepay-amount')}
-            inputmode="decimal"
-          />
-        ) : (
-          <Input
-            ctx={ctx}
-            testid="item-quantity"
-            field="item-quantity"
-            label={kind === 'goods' ? t('item.quantity') : t('item.litres')}
-            inputmode="decimal"
-          />
-        )}
-      </div>
-      <div class="actions">
-        <Button ctx={ctx} testid="item-add" submit label={t('item.add')} kind="primary" hint="F3" />
-      </div>
-    </Form>
-  );
-}
-
-/** The POS presets; none: a note when they are the only way in, else nothing. */
-function PresetButtons({ ctx, onlyWay }: { ctx: Ctx; onlyWay: boolean }) {
-  const { t, state, num } = ctx;
-  const { presets } = state.sale;
-  if (presets.length === 0) {
-    return onlyWay ? (
-      <p class="muted" data-testid="presets-empty">
-        {t('item.no-presets')}
-      </p>
-    ) : null;
-  }
-  return (
-    <div class="presets" data-testid="presets" role="group" aria-label={t('item.presets')}>
-      {presets.map((p, i) => (
-        <Button
-          key={`${i}-${p.code}`}
-          ctx={ctx}
-          testid={`preset-${i}`}
-          does={{ type: 'preset-add', index: i }}
-          label={`${p.title ?? p.code}${p.price === undefined ? '' : ` · ${formatAmount(p.price, 2, num)}`}`}
-        />
-      ))}
-    </div>
   );
 }

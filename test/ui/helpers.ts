@@ -233,21 +233,41 @@ export async function identify(page: Page, id: string, idType = 'card'): Promise
 
 export interface ItemEntry {
   code: string;
-  price: string;
+  /** Typed only for fuel; goods take the catalogue's price (a typed one is a line by hand). */
+  price?: string;
   quantity?: string;
   /** `goods` (default), `fuel-amount` (prepay: `amount`), `fuel-quantity` (litres). */
   kind?: 'goods' | 'fuel-amount' | 'fuel-quantity';
   amount?: string;
 }
 
+/**
+ * Adds a line from the item form: goods by their code (the catalogue's title and price), fuel
+ * with its price typed. Waits for the line and its calculation; a field error fails at once.
+ */
 export async function addItem(page: Page, item: ItemEntry): Promise<void> {
   const kind = item.kind ?? 'goods';
   await page.getByTestId('item-kind').selectOption(kind);
   await page.getByTestId('item-code').fill(item.code);
-  await page.getByTestId('item-price').fill(item.price);
+  if (kind !== 'goods') await page.getByTestId('item-price').fill(item.price ?? '');
   if (kind === 'fuel-amount') await page.getByTestId('item-amount').fill(item.amount ?? '');
   else await page.getByTestId('item-quantity').fill(item.quantity ?? '1');
   await page.getByTestId('item-add').click();
+  await itemAdded(page);
+}
+
+/** The item form took its line (the code field is empty again) and the totals answered. */
+export async function itemAdded(page: Page): Promise<void> {
+  const refused = page.locator('[data-testid="item-form"] [role="alert"]');
+  await expect
+    .poll(
+      async () => {
+        if ((await refused.count()) > 0) return `refused: ${await refused.first().textContent()}`;
+        return page.getByTestId('item-code').inputValue();
+      },
+      { timeout: STEP_MS, interval: 50 },
+    )
+    .toBe('');
   await calculated(page);
 }
 

@@ -95,6 +95,14 @@ export function remaining(state: State): Dec | null {
 export function change(state: State): Dec | null {
   const given = parseTyped(field(state, 'cash-given'), numberStyle(state.settings.language));
   if (given === null) return null;
+  const cashDue = cashPart(state);
+  if (cashDue === null) return null;
+  const c = sub(given, cashDue);
+  return cmp(c, ZERO) < 0 ? null : c;
+}
+
+/** The cash part of what is due: the split's cash parts, or all of a cash sale; else null. */
+export function cashPart(state: State): Dec | null {
   const { tenders } = state.payment;
   const cash = tenders.filter((t) => t.type === 'cash');
   let cashDue: Dec | null = null;
@@ -107,7 +115,5 @@ export function change(state: State): Dec | null {
   } else if (tenders.length === 0 && state.sale.draft.payment.type === 'cash') {
     cashDue = amountDue(state);
   }
-  if (cashDue === null) return null;
-  const c = sub(given, cashDue);
-  return cmp(c, ZERO) < 0 ? null : c;
+  return cashDue;
 }

@@ -15,6 +15,8 @@ export function itemFromForm(state: State): { line: CheckItemRequest } | { error
   const code = field(state, 'item-code').trim();
   const title = field(state, 'item-title').trim();
   if (code === '') errors['item-code'] = 'validation.required';
+  // a good typed with its price is a line by hand: the terminal keeps why (docs/terminal.md)
+  const reason = field(state, 'item-reason').trim();
   const num = numberStyle(state.settings.language);
   const price = positive(field(state, 'item-price'), num, kind === 'goods');
   if (!isDec(price)) errors['item-price'] = price;
@@ -35,6 +37,7 @@ export function itemFromForm(state: State): { line: CheckItemRequest } | { error
 
   const line: CheckItemRequest = { code, quantity: toNumber(quantity), price: toNumber(price) };
   if (title !== '') line.title = title;
+  if (kind === 'goods' && reason !== '') line.manual_reason = reason;
   // A price typed finer than the currency (1.659 €/l) is charged as typed, up to 3 digits;
   // left out, the engine would round it to the currency's digits.
   const priceDigits = Math.min(price.scale, 3);
@@ -56,7 +59,11 @@ export function addLine(
   line: CheckItemRequest,
   key: number,
 ): { lines: Line[]; index: number } {
-  const mergeable = line.amount === undefined && line.quantity_decimal_digits === undefined;
+  // a label's line carries its own weight or price: two labels are two lines
+  const mergeable =
+    line.amount === undefined &&
+    line.quantity_decimal_digits === undefined &&
+    line.barcode === undefined;
   const at = mergeable
     ? lines.findIndex(
         ({ item: l }) =>
@@ -64,6 +71,7 @@ export function addLine(
           l.price === line.price &&
           l.amount === undefined &&
           l.quantity_decimal_digits === undefined &&
+          l.barcode === undefined &&
           (l.title ?? '') === (line.title ?? ''),
       )
     : -1;
@@ -82,4 +90,5 @@ export const clearedItemForm = {
   'item-price': '',
   'item-quantity': '1',
   'item-amount': '',
+  'item-reason': '',
 } as const;

@@ -90,6 +90,7 @@ export type SaleField =
   | 'item-price'
   | 'item-quantity'
   | 'item-amount'
+  | 'item-reason'
   | 'bonuses'
   | 'coupon-code';
 
