@@ -375,6 +375,11 @@ export const de: Table = {
   'error.odometer-decreased': 'Der Kilometerstand ist niedriger als der letzte.',
   'error.vehicle-id-required': 'Die Fahrzeugkennung ist erforderlich.',
   'error.limit-exceeded': 'Ein Kontolimit ist überschritten: {message}',
+  'error.batch-not-found': 'Diese Gutscheinart wird hier nicht verkauft: Auswahl prüfen.',
+  'error.bonuses-insufficient': 'Der Kunde hat nicht so viel Bonus zum Abbuchen.',
+  'error.central-unreachable':
+    'Dafür braucht es die Zentrale, die gerade nicht erreichbar ist: wieder versuchen, wenn online.',
+  'error.not-for-sale': 'Diese Gutscheinart hat keinen Preis: an der Kasse nicht verkäuflich.',
   'error.insufficient-funds': 'Nicht genug Guthaben auf dem Konto.',
   'error.unsupported-media-type':
     'Das Terminal hat die Anfrage abgelehnt (nicht als JSON gesendet).',

@@ -365,6 +365,11 @@ export const en = {
   'error.odometer-decreased': 'The odometer reading is lower than the last one.',
   'error.vehicle-id-required': 'The vehicle id is required.',
   'error.limit-exceeded': 'An account limit is exceeded: {message}',
+  'error.batch-not-found': 'This coupon kind is not on sale here: check the choice.',
+  'error.bonuses-insufficient': 'The customer does not have that many bonuses to write off.',
+  'error.central-unreachable':
+    'This needs the head office, which cannot be reached now: try again when online.',
+  'error.not-for-sale': 'This coupon kind has no price: it cannot be sold at the till.',
   'error.insufficient-funds': 'Not enough funds on the account.',
   // The terminal's own refusals (src/terminal): test/renderer/error-texts.test.ts lists them.
   'error.unsupported-media-type': 'The terminal refused the request (not sent as JSON).',
