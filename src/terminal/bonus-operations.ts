@@ -11,7 +11,7 @@ import { dec, gt, min, sub, toNumber, ZERO, type Dec } from '../money/index.js';
 import { refuse } from './command-map.js';
 import type { IdentifyService } from './identify.js';
 import { InFlight, requestHash } from './idempotency.js';
-import { bonusOperation, type Answered, type PayloadMeta } from './ledger-ops.js';
+import { bonusOperation, type Answered, type PayloadMeta, payloadMetaOf } from './ledger-ops.js';
 import { posToday } from './pos-date.js';
 import type { TerminalPorts } from './ports.js';
 import { iso, type Workflow } from './workflow.js';
@@ -147,11 +147,6 @@ export class BonusOperationService {
   }
 
   private meta(nowMs: number): PayloadMeta {
-    return {
-      appVersion: this.p.app.version,
-      schemaVersion: this.p.schemaVersion,
-      nowMs,
-      clockSuspect: this.p.sync.link.status().clockSuspect,
-    };
+    return payloadMetaOf(this.p, nowMs);
   }
 }

@@ -13,7 +13,12 @@ import type { BonusOperationService } from './bonus-operations.js';
 import { refuse } from './command-map.js';
 import type { IdentifyService } from './identify.js';
 import { InFlight, requestHash } from './idempotency.js';
-import { couponSaleOperation, type Answered, type PayloadMeta } from './ledger-ops.js';
+import {
+  couponSaleOperation,
+  type Answered,
+  type PayloadMeta,
+  payloadMetaOf,
+} from './ledger-ops.js';
 import { posToday } from './pos-date.js';
 import type { TerminalPorts } from './ports.js';
 import { iso, type Workflow } from './workflow.js';
@@ -271,11 +276,6 @@ export class CouponSaleService {
   }
 
   private meta(nowMs: number): PayloadMeta {
-    return {
-      appVersion: this.p.app.version,
-      schemaVersion: this.p.schemaVersion,
-      nowMs,
-      clockSuspect: this.p.sync.link.status().clockSuspect,
-    };
+    return payloadMetaOf(this.p, nowMs);
   }
 }

@@ -9,6 +9,7 @@ import { add, dec, gt, sub, toNumber, ZERO, type Dec } from '../money/index.js';
 import type { Cache } from '../store/cache.js';
 import type { OperationInput } from '../store/ledger.js';
 import { OUTBOX_PAYLOAD_VERSION, outboxPayload } from '../sync/outbox-payload.js';
+import type { TerminalPorts } from './ports.js';
 
 /** What every outbox payload carries besides its body (outbox-payload.ts). */
 export interface PayloadMeta {
@@ -16,6 +17,19 @@ export interface PayloadMeta {
   readonly schemaVersion: number;
   readonly nowMs: number;
   readonly clockSuspect: boolean;
+}
+
+/** The meta of an operation recorded at `nowMs` (default now), from the terminal's ports. */
+export function payloadMetaOf(
+  p: Pick<TerminalPorts, 'app' | 'schemaVersion' | 'clock' | 'sync'>,
+  nowMs: number = p.clock.now(),
+): PayloadMeta {
+  return {
+    appVersion: p.app.version,
+    schemaVersion: p.schemaVersion,
+    nowMs,
+    clockSuspect: p.sync.link.status().clockSuspect,
+  };
 }
 
 type Subtype = 'online' | 'offline';

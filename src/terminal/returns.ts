@@ -33,6 +33,7 @@ import {
   refundOperation,
   type PayloadMeta,
   type ReturnOp,
+  payloadMetaOf,
 } from './ledger-ops.js';
 import type { TerminalPorts } from './ports.js';
 import { takenBack } from './taken-back.js';
@@ -120,12 +121,7 @@ export class ReturnsService {
 
   /** What every outbox payload carries besides its body. */
   private meta(): PayloadMeta {
-    return {
-      appVersion: this.p.app.version,
-      schemaVersion: this.p.schemaVersion,
-      nowMs: this.p.clock.now(),
-      clockSuspect: this.p.sync.link.status().clockSuspect,
-    };
+    return payloadMetaOf(this.p);
   }
 
   /**
