@@ -140,12 +140,13 @@ async function runMain(): Promise<void> {
 
 /** The second screen facing the customer: display.html, fed the same events as the till. */
 async function openCustomerDisplay(events: ReturnType<typeof createEventHub>): Promise<void> {
-  const options = displayWindowOptions(
-    { preload: join(here, 'preload.cjs'), devTools: !app.isPackaged },
-    screen.getAllDisplays(),
-    screen.getPrimaryDisplay().id,
+  const display = new BrowserWindow(
+    displayWindowOptions(
+      { preload: join(here, 'preload.cjs'), devTools: !app.isPackaged },
+      screen.getAllDisplays(),
+      screen.getPrimaryDisplay().id,
+    ),
   );
-  const display = new BrowserWindow(options);
   display.once('ready-to-show', () => display.show());
   const unsubscribe = events.subscribe((name, payload) => {
     if (!display.isDestroyed()) display.webContents.send(EVENT_CHANNEL, name, payload);
