@@ -107,6 +107,14 @@ export function localDateTime(
   return { date, seconds, weekday: weekdayOf(date), offset, instant: ms };
 }
 
+/** An instant as paper shows it: `YYYY-MM-DD HH:MM` in `zone` (see localDateTime). */
+export function localMinute(instant: number | string, zone: string): string {
+  const t = localDateTime(instant, zone);
+  const hh = String(Math.floor(t.seconds / 3600)).padStart(2, '0');
+  const mm = String(Math.floor((t.seconds % 3600) / 60)).padStart(2, '0');
+  return `${t.date} ${hh}:${mm}`;
+}
+
 /** The local date `YYYY-MM-DD` of an instant in `zone` (see localDateTime). */
 export function localDate(instant: number | string, zone: string): string {
   return localDateTime(instant, zone).date;

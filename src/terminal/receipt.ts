@@ -7,7 +7,7 @@
 // note. Amounts are formatted exactly by src/money; nothing here is a float sum.
 import type { CustomerSummary } from '../contract/commands.js';
 import type { EngineCheckResult } from '../contract/engine.js';
-import { localDateTime, zoneOf } from '../contract/local-time.js';
+import { localMinute, zoneOf } from '../contract/local-time.js';
 import type { ReceiptDocument } from '../contract/receipt.js';
 import { looseShared } from '../contract/shared.js';
 import { dec, formatMoney, fromMinor, toFixed, type Dec } from '../money/index.js';
@@ -131,16 +131,13 @@ function headerOf(check: EngineCheckResult, soldAt: number, ctx: ReceiptContext)
   const loyalty = cache.all('loyalty')[0];
   const store = textOf(business?.public_title) ?? textOf(loyalty?.title);
   const zone = zoneOf(pos, business);
-  const t = localDateTime(soldAt, zone);
-  const hh = String(Math.floor(t.seconds / 3600)).padStart(2, '0');
-  const mm = String(Math.floor((t.seconds % 3600) / 60)).padStart(2, '0');
   const header = [store, pos?.public_title ?? pos?.title, pos?.addresses].filter(
     (x): x is string => typeof x === 'string' && x !== '',
   );
   return {
     header,
     terminal: ctx.terminal.name ? `${ctx.terminal.name} (${ctx.terminal.id})` : ctx.terminal.id,
-    time: `${t.date} ${hh}:${mm} ${zone}`,
+    time: `${localMinute(soldAt, zone)} ${zone}`,
   };
 }
 

@@ -17,6 +17,8 @@ import { refuse } from './command-map.js';
 import type { TerminalPorts } from './ports.js';
 import type { ReceiptService } from './receipt-service.js';
 import type { ShiftService } from './shifts.js';
+import { localMinute } from '../contract/local-time.js';
+import { posZone } from './pos-date.js';
 import { shiftOut } from './workflow.js';
 
 type Answer = { report: ShiftReport; kept?: KeptReport };
@@ -31,13 +33,16 @@ export const keptOut = (k: KeptShiftReport): KeptReport => ({
 const money = (v: number) => formatMoney(dec(v), 2);
 const who = (s: { id: string; name?: string }) => s.name ?? s.id;
 
-/** The rows a report prints: the figures as the answer has them, formatted. */
-function rowsOf(r: ShiftReport): ReportRow[] {
+/** The rows a report prints: the figures as the answer has them, times in the POS's `zone`. */
+function rowsOf(r: ShiftReport, zone: string): ReportRow[] {
+  // the zone once, above the times: with it on every row a label would not fit the paper
+  const at = (iso: string) => localMinute(iso, zone);
   const rows: ReportRow[] = [
-    { label: 'Opened', value: r.shift.opened_at },
+    { text: `Times in ${zone}` },
+    { label: 'Opened', value: at(r.shift.opened_at) },
     { label: 'By', value: who(r.shift.opened_by) },
   ];
-  if (r.shift.closed_at) rows.push({ label: 'Closed', value: r.shift.closed_at });
+  if (r.shift.closed_at) rows.push({ label: 'Closed', value: at(r.shift.closed_at) });
   if (r.shift.closed_by) rows.push({ label: 'By', value: who(r.shift.closed_by) });
   const tally = (label: string, t: { count: number; amount: number }) =>
     rows.push({ label: `${label} (${t.count})`, value: money(t.amount) });
@@ -53,7 +58,7 @@ function rowsOf(r: ShiftReport): ReportRow[] {
   for (const m of r.cash_movements ?? [])
     rows.push({ label: `${m.kind}: ${m.reason}`, value: money(m.amount) });
   for (const o of r.drawer_openings ?? []) {
-    rows.push({ label: 'Drawer opened', value: o.opened_at });
+    rows.push({ label: 'Drawer opened', value: at(o.opened_at) });
     rows.push({ text: `  by ${who(o.staff)}${o.reason ? `: ${o.reason}` : ''}` });
   }
   const { opening_cash: opening, counted_cash: counted } = r.shift;
@@ -66,7 +71,7 @@ function rowsOf(r: ShiftReport): ReportRow[] {
     rows.push({ label: 'Over (+) / short (-)', value: formatMoney(diff, 2) });
   }
   rows.push({ label: 'Not synced yet', value: String(r.unsynced) });
-  rows.push({ label: 'Printed', value: r.generated_at });
+  rows.push({ label: 'Printed', value: at(r.generated_at) });
   return rows;
 }
 
@@ -107,7 +112,10 @@ export class ShiftReportService {
     if ('error' in out || !out.kept) return out;
     const k = out.kept;
     const title = `${k.kind === 'z' ? 'Z' : 'X'} REPORT - SHIFT ${out.report.shift.number}`;
-    const bytes = renderShiftReport({ title, copy, rows: rowsOf(out.report) }, this.receipts.width);
+    const bytes = renderShiftReport(
+      { title, copy, rows: rowsOf(out.report, posZone(this.p.store.cache)) },
+      this.receipts.width,
+    );
     const printed = await this.receipts.sendToPrinter(bytes, { report_id: k.id });
     if (printed) this.p.store.shiftReports.markPrinted(k.id);
     return { ...out, kept: { ...k, printed: printed || k.printed } };

@@ -6,6 +6,7 @@ import { DEMO } from '../../src/central/index.js';
 import type { PrinterSimulator } from '../../src/devices/escpos/simulator.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { tillPerTest, type Till } from './helpers.js';
+import { localMinute } from '../../src/contract/local-time.js';
 
 const { signedIn } = tillPerTest();
 
@@ -45,6 +46,16 @@ describe('the X report', () => {
     expect(text).toMatch(/Expected cash\s+120\.00/);
     const stored = t.terminal.store.shiftReports.of(report.shift.id);
     expect(stored).toMatchObject([{ id: kept!.id, kind: 'x', printed: true, report }]);
+  });
+
+  it("prints its times in the POS's zone, as the receipt does, not in UTC", async () => {
+    const t = await busyShift();
+    const { report } = await t.ok('shift-report', { print: true });
+    const [, text] = await printed(t, 2);
+    const opened = localMinute(report.shift.opened_at, DEMO.timeZone);
+    expect(text).toContain(`Times in ${DEMO.timeZone}`);
+    expect(text).toMatch(new RegExp(`Opened\\s+${opened}`));
+    expect(text).not.toContain(report.shift.opened_at);
   });
 
   it('counts cash prepaid at the pump as cash and prints it', async () => {
