@@ -11,9 +11,10 @@ import { dec, gt, min, sub, toNumber, ZERO, type Dec } from '../money/index.js';
 import { refuse } from './command-map.js';
 import type { IdentifyService } from './identify.js';
 import { InFlight, requestHash } from './idempotency.js';
-import { bonusOperation, type Answered, type PayloadMeta, payloadMetaOf } from './ledger-ops.js';
+import { bonusOperation, type Answered, payloadMetaOf } from './ledger-ops.js';
 import { posToday } from './pos-date.js';
 import type { TerminalPorts } from './ports.js';
+import { staffRefOf } from './business-staff.js';
 import { iso, type Workflow } from './workflow.js';
 
 type Input = HandlerInput<'bonus-operation'>;
@@ -121,7 +122,7 @@ export class BonusOperationService {
           amount: i.amount,
           body,
           answered,
-          meta: this.meta(now),
+          meta: payloadMetaOf(this.p, now),
         }),
       );
       const out: Output = {
@@ -133,7 +134,7 @@ export class BonusOperationService {
         balance: serverBalance ?? toNumber(this.regularNow(c)),
         subtype: answered.status === 'done' ? 'online' : 'offline',
         sync: answered.status === 'done' ? 'done' : 'queued',
-        staff: { id: staff.id, ...(staff.name ? { name: staff.name } : {}) },
+        staff: staffRefOf(staff),
         recorded_at: iso(now)!,
       };
       store.commandResults.put('bonus-operation', i.transaction_id, hash, out, now);
@@ -144,9 +145,5 @@ export class BonusOperationService {
       });
       return out;
     });
-  }
-
-  private meta(nowMs: number): PayloadMeta {
-    return payloadMetaOf(this.p, nowMs);
   }
 }

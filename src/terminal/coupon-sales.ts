@@ -13,14 +13,10 @@ import type { BonusOperationService } from './bonus-operations.js';
 import { refuse } from './command-map.js';
 import type { IdentifyService } from './identify.js';
 import { InFlight, requestHash } from './idempotency.js';
-import {
-  couponSaleOperation,
-  type Answered,
-  type PayloadMeta,
-  payloadMetaOf,
-} from './ledger-ops.js';
+import { couponSaleOperation, type Answered, payloadMetaOf } from './ledger-ops.js';
 import { posToday } from './pos-date.js';
 import type { TerminalPorts } from './ports.js';
+import { staffRefOf } from './business-staff.js';
 import { iso, type Workflow } from './workflow.js';
 
 type Input = HandlerInput<'coupon-sell'>;
@@ -186,14 +182,18 @@ export class CouponSaleService {
       )?.id;
   }
 
+  /** The customer's account `accountId` as the till shows it, if it pays for things. */
+  private accountOf(c: CachedCustomer, accountId: string | null) {
+    return this.identify
+      .summary(c)
+      .special_accounts.find((x) => x.id === accountId && x.payment_type === 'special-account');
+  }
+
   /** What the customer can pay with now, as the till knows it (cache less its holds). */
   private available(c: CachedCustomer, price: Price, accountId: string | null): Dec | null {
     if (price.type === 'bonuses') return this.bonusOps.regularNow(c);
-    const a = this.identify
-      .summary(c)
-      .special_accounts.find((x) => x.id === accountId && x.payment_type === 'special-account');
-    if (!a) return null;
-    return a.available === null ? null : dec(a.available);
+    const a = this.accountOf(c, accountId);
+    return a?.available == null ? null : dec(a.available);
   }
 
   private shortfall(
@@ -202,13 +202,18 @@ export class CouponSaleService {
     accountId: string | null,
     title: string,
   ): ErrorResponse | null {
-    const left = this.available(c, price, accountId);
-    if (price.type === 'special-account' && !this.ownsAccount(c, accountId))
-      return refuse(
-        'account-not-found',
-        'the customer has no such account to pay from',
-        'special_account_id',
-      );
+    let left: Dec | null;
+    if (price.type === 'bonuses') left = this.bonusOps.regularNow(c);
+    else {
+      const a = this.accountOf(c, accountId);
+      if (!a)
+        return refuse(
+          'account-not-found',
+          'the customer has no such account to pay from',
+          'special_account_id',
+        );
+      left = a.available === null ? null : dec(a.available);
+    }
     if (left === null || !gt(dec(price.amount), left)) return null;
     const what = price.type === 'bonuses' ? 'bonuses' : (price.currency ?? '');
     return refuse(
@@ -220,12 +225,6 @@ export class CouponSaleService {
       price.type === 'bonuses' ? 'customer_id' : 'special_account_id',
       { price: price.amount, available: toNumber(left) },
     );
-  }
-
-  private ownsAccount(c: CachedCustomer, accountId: string | null): boolean {
-    return this.identify
-      .summary(c)
-      .special_accounts.some((x) => x.id === accountId && x.payment_type === 'special-account');
   }
 
   private record(i: Input, hash: string, plan: Plan, sold: CouponSold | null): Output {
@@ -245,7 +244,7 @@ export class CouponSaleService {
           code: sold?.coupon.code ?? null,
           body: plan.body,
           answered,
-          meta: this.meta(now),
+          meta: payloadMetaOf(this.p, now),
         }),
       );
       const left = sold?.balance ?? this.available(plan.customer, plan.price, plan.accountId);
@@ -266,16 +265,12 @@ export class CouponSaleService {
         balance: typeof left === 'number' ? left : left === null ? 0 : toNumber(left),
         subtype: sold ? 'online' : 'offline',
         sync: sold ? 'done' : 'queued',
-        staff: { id: staff.id, ...(staff.name ? { name: staff.name } : {}) },
+        staff: staffRefOf(staff),
         recorded_at: iso(now)!,
       };
       store.commandResults.put('coupon-sell', i.transaction_id, hash, out, now);
       this.p.log.info('coupon sold', { batch_id: i.batch_id, sync: out.sync });
       return out;
     });
-  }
-
-  private meta(nowMs: number): PayloadMeta {
-    return payloadMetaOf(this.p, nowMs);
   }
 }

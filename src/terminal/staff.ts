@@ -8,6 +8,7 @@ import { refuse } from './command-map.js';
 import { withinDeadline } from './deadline.js';
 import type { TerminalPorts } from './ports.js';
 import { effectiveRoles } from './roles.js';
+import { staffRefOf } from './business-staff.js';
 import type { Workflow } from './workflow.js';
 
 interface StaffRecord {
@@ -155,6 +156,6 @@ export class StaffService {
   signOut(): CommandOutput<'staff-sign-out'> {
     const was = this.wf.signOut();
     if (was) this.p.log.info('staff signed out', { staff_id: was.id });
-    return { signed_out: was ? { id: was.id, ...(was.name ? { name: was.name } : {}) } : null };
+    return { signed_out: was ? staffRefOf(was) : null };
   }
 }
