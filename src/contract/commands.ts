@@ -232,6 +232,38 @@ export const CouponSaleResult = z.strictObject({
 });
 export type CouponSaleResult = z.infer<typeof CouponSaleResult>;
 
+/**
+ * A coupon batch as the till reads its sale price from the cache (the contract's
+ * CheckCouponBatch `customers_price_*` group); other fields stay as the feed sent them.
+ */
+export const CouponBatchPrice = z.looseObject({
+  id: z.string(),
+  public_title: z.string().optional(),
+  public_description: z.string().optional(),
+  customers_price_type: z.string().nullish(),
+  customers_price_amount: z.number().nullish(),
+  customers_price_currency: z.string().nullish(),
+  customers_price_special_account_id: z.string().nullish(),
+  customers_price_special_account_title: z.string().nullish(),
+});
+export type CouponBatchPrice = z.infer<typeof CouponBatchPrice>;
+
+/** A batch the till sells (`coupon-batches`): its title and price as `coupon-sell` charges it. */
+export const CouponBatchOnSale = z.strictObject({
+  id: z.uuid(),
+  title: z.string(),
+  description: z.string().optional(),
+  price: z.strictObject({
+    type: z.enum(['bonuses', 'special-account']),
+    amount: num,
+    currency: currency.optional(),
+  }),
+  /** The account the batch is paid from by default (price type special-account), else null. */
+  special_account_id: z.string().nullable(),
+  special_account_title: z.string().optional(),
+});
+export type CouponBatchOnSale = z.infer<typeof CouponBatchOnSale>;
+
 /** The answer of `bonus-operation`: what moved, and the balance the till now shows. */
 export const BonusOperationResult = z.strictObject({
   transaction_id: z.uuid(),
@@ -665,6 +697,11 @@ export const commands = {
       COUPON_SELL_OWNED,
     ),
     output: CouponSaleResult,
+  },
+  'coupon-batches': {
+    /** The coupon and certificate batches the till sells (a price in bonuses or money), by title. */
+    input: Empty,
+    output: z.strictObject({ batches: z.array(CouponBatchOnSale) }),
   },
   'customer-identify': {
     input: callerInput(

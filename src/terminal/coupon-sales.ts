@@ -5,7 +5,13 @@
 // the client-made transaction_id; known offline it is refused. An attempt without an answer
 // is recorded and queued under the same key: the outbox delivers it exactly once (the central
 // service answers a key it already applied from its table), and the price stays held.
-import type { CommandOutput, ErrorResponse, HandlerInput } from '../contract/commands.js';
+import {
+  CouponBatchPrice,
+  type CommandOutput,
+  type CouponBatchOnSale,
+  type ErrorResponse,
+  type HandlerInput,
+} from '../contract/commands.js';
 import { CouponSoldInbound, type CouponSold } from '../contract/central-api.js';
 import { dec, gt, toNumber, type Dec } from '../money/index.js';
 import type { CachedCustomer } from '../store/cache.js';
@@ -111,6 +117,25 @@ export class CouponSaleService {
     };
   }
 
+  /** The batches the till sells (`coupon-batches`): those with a price, by title. */
+  onSale(): CommandOutput<'coupon-batches'> {
+    const batches: CouponBatchOnSale[] = [];
+    for (const cached of this.p.store.cache.all('coupon_batch')) {
+      const b = onSaleOf(cached);
+      if (!b.price) continue;
+      batches.push({
+        id: b.id,
+        title: b.title,
+        ...(b.description ? { description: b.description } : {}),
+        price: b.price,
+        special_account_id: b.accountId,
+        ...(b.accountTitle ? { special_account_title: b.accountTitle } : {}),
+      });
+    }
+    batches.sort((a, b) => a.title.localeCompare(b.title));
+    return { batches };
+  }
+
   /** The batch's price, who pays and from what, checked against what the till knows. */
   private plan(i: Input): Plan | ErrorResponse {
     const { store } = this.p;
@@ -121,28 +146,23 @@ export class CouponSaleService {
         'this customer is not known here: identify them first (card, phone or QR code)',
         'customer_id',
       );
-    const batch = store.cache.get('coupon_batch', i.batch_id) as Record<string, unknown> | null;
-    if (!batch) return refuse('batch-not-found', 'no such coupon batch', 'batch_id');
-    const title = typeof batch.public_title === 'string' ? batch.public_title : 'the coupon';
-    const type = batch.customers_price_type;
-    const amount = batch.customers_price_amount;
-    if ((type !== 'bonuses' && type !== 'special-account') || typeof amount !== 'number')
+    const cached = store.cache.get('coupon_batch', i.batch_id);
+    if (!cached) return refuse('batch-not-found', 'no such coupon batch', 'batch_id');
+    const batch = onSaleOf(cached);
+    if (!batch.price)
       return refuse(
         'not-for-sale',
-        `${title} has no price: it is not sold at the till`,
+        `${batch.title} has no price: it is not sold at the till`,
         'batch_id',
       );
-    const currency =
-      typeof batch.customers_price_currency === 'string'
-        ? batch.customers_price_currency
-        : undefined;
-    const price: Price = { type, amount, ...(currency ? { currency } : {}) };
+    const { title, price } = batch;
+    const { type, amount, currency } = price;
     const accountId =
       type === 'special-account'
         ? (i.special_account_id ??
-          (typeof batch.customers_price_special_account_id === 'string'
-            ? batch.customers_price_special_account_id
-            : (this.moneyAccountOf(customer, currency) ?? null)))
+          batch.accountId ??
+          this.moneyAccountOf(customer, currency) ??
+          null)
         : null;
     if (type === 'bonuses' && i.special_account_id !== undefined)
       return refuse(
@@ -273,4 +293,26 @@ export class CouponSaleService {
       return out;
     });
   }
+}
+
+/** A cached batch read through its price's schema: its title and price, if it has one. */
+function onSaleOf(cached: { id: string }) {
+  // The feed's checks typed these fields; a batch that still does not read has no price.
+  const read = CouponBatchPrice.safeParse(cached);
+  const b = read.success ? read.data : { id: cached.id };
+  const type = b.customers_price_type;
+  const amount = b.customers_price_amount;
+  const currency = b.customers_price_currency ?? undefined;
+  const price: Price | null =
+    (type === 'bonuses' || type === 'special-account') && typeof amount === 'number'
+      ? { type, amount, ...(currency ? { currency } : {}) }
+      : null;
+  return {
+    id: b.id,
+    title: b.public_title ?? 'the coupon',
+    description: b.public_description,
+    price,
+    accountId: type === 'special-account' ? (b.customers_price_special_account_id ?? null) : null,
+    accountTitle: b.customers_price_special_account_title ?? undefined,
+  };
 }

@@ -238,6 +238,7 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
     'drawer-open': admitted('drawer-open', (i) => s.drawer.open(i)),
     'bonus-operation': admitted('bonus-operation', (i) => s.bonusOps.run(i)),
     'coupon-sell': admitted('coupon-sell', (i) => s.couponSales.sell(i)),
+    'coupon-batches': admitted('coupon-batches', () => s.couponSales.onSale()),
     'customer-identify': admitted('customer-identify', (i) => s.identify.identify(i)),
     'catalog-search': admitted('catalog-search', (i) => s.catalog.search(i)),
     // The seller is the signed-in staff member, never the caller's word.

@@ -62,6 +62,7 @@ export const COMMAND_NEEDS: { readonly [N in CommandName]: CommandNeeds | null }
   'bonus-operation': { role: 'manager' },
   // Selling a coupon is a sale: any cashier's, in the open shift.
   'coupon-sell': { role: 'cashier', shift: true },
+  'coupon-batches': { role: 'cashier' },
   'customer-identify': { role: 'cashier' },
   'catalog-search': { role: 'cashier' },
   'check-calc': { role: 'cashier', raisedBy: manualRules },

@@ -50,6 +50,7 @@ const valid: { [N in CommandName]: Record<string, unknown> } = {
     comment: 'goodwill',
   },
   'coupon-sell': { transaction_id: U, customer_id: U2, batch_id: U },
+  'coupon-batches': {},
   'customer-identify': { id: '+491700000001', id_type: 'phone' },
   'catalog-search': { query: 'water', quick_keys: true },
   'check-calc': { check: fullCheck },

@@ -24,6 +24,7 @@ const specNames = [
   'drawer-open',
   'bonus-operation',
   'coupon-sell',
+  'coupon-batches',
   'customer-identify',
   'catalog-search',
   'check-calc',

@@ -58,6 +58,15 @@ async function tillView(t: Till) {
 }
 
 describe('coupon-sell', () => {
+  it('lists the batches the till sells with the price coupon-sell charges, and no batch without a price', async () => {
+    const t = await cashier();
+    const out = await t.ok('coupon-batches', {});
+    expect(out.batches.map((b) => [b.id, b.title, b.price])).toEqual([
+      [GIFT, '10 bonus gift certificate', { type: 'bonuses', amount: 25 }],
+      [CAR_WASH, 'Partner car wash', { type: 'special-account', amount: 8.5, currency: 'EUR' }],
+    ]);
+  }, 30_000);
+
   it('sells a certificate for bonuses: the coupon to print, and the answer, the sandbox and the till agree on the balance', async () => {
     const t = await cashier();
     const out = await t.ok('coupon-sell', sale());
