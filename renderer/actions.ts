@@ -16,6 +16,7 @@ import { recentActions, type RecentAction } from './slices/recent/actions.js';
 import { cashActions, type CashAction } from './slices/cash/actions.js';
 import { goodsActions, type GoodsAction } from './slices/goods/actions.js';
 import { keypadActions, type KeypadAction } from './slices/keypad/actions.js';
+import { loyaltyActions, type LoyaltyAction } from './slices/loyalty/actions.js';
 import type { Performers, Till } from './till.js';
 
 /** Everything the cashier can ask for. */
@@ -32,7 +33,8 @@ export type Action =
   | RecentAction
   | CashAction
   | GoodsAction
-  | KeypadAction;
+  | KeypadAction
+  | LoyaltyAction;
 
 /** Every slice's actions (exported for the test that they do not overlap). */
 export const ACTION_GROUPS = {
@@ -49,6 +51,7 @@ export const ACTION_GROUPS = {
   cash: cashActions,
   goods: goodsActions,
   keypad: keypadActions,
+  loyalty: loyaltyActions,
 } as const;
 
 const PERFORMERS: Performers<Action> = {
@@ -65,6 +68,7 @@ const PERFORMERS: Performers<Action> = {
   ...cashActions,
   ...goodsActions,
   ...keypadActions,
+  ...loyaltyActions,
 };
 
 /** Runs an action. */

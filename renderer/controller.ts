@@ -43,6 +43,9 @@ const BLOCKING = new Set<CommandName>([
   // printed or recorded once per press: a reprint prints, a cash movement is not idempotent
   'receipt-reprint',
   'cash-movement',
+  // money moves once per press: a coupon bought, bonuses added or written off
+  'coupon-sell',
+  'bonus-operation',
 ]);
 
 export class Controller implements Till {

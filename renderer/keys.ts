@@ -20,6 +20,7 @@ export const SHORTCUTS = [
   ['F3', 'keys.item'],
   ['F4', 'keys.bonuses'],
   ['F6', 'keys.coupon'],
+  ['F7', 'keys.loyalty'],
   ['F8', 'keys.pay'],
   ['F9', 'keys.sync'],
   ['Esc', 'keys.back'],
@@ -50,6 +51,8 @@ export function keyIntent(state: State, k: KeyPress): Action | null {
         return { type: 'focus', testid: 'bonuses' };
       case 'F6':
         return { type: 'focus', testid: 'coupon-code' };
+      case 'F7':
+        return state.sale.draft.customer ? { type: 'loyalty-open' } : null;
       case 'F8':
         return { type: 'pay' };
     }

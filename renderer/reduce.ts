@@ -15,6 +15,7 @@ import { recent } from './slices/recent/reduce.js';
 import { cash } from './slices/cash/reduce.js';
 import { goods } from './slices/goods/reduce.js';
 import { keypad } from './slices/keypad/reduce.js';
+import { loyalty } from './slices/loyalty/reduce.js';
 import type { Event, Reducer, State } from './state.js';
 
 /** Every slice's reducer (exported for the test that they do not overlap). */
@@ -32,6 +33,7 @@ export const SLICES = {
   cash,
   goods,
   keypad,
+  loyalty,
 } as const;
 
 const handlers: Reducer<Event> = {
@@ -48,6 +50,7 @@ const handlers: Reducer<Event> = {
   ...cash,
   ...goods,
   ...keypad,
+  ...loyalty,
 };
 
 export function reduce(state: State, event: Event): State {

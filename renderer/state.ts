@@ -59,6 +59,13 @@ import {
 } from './slices/cash/state.js';
 import { initialGoods, type GoodsEvent, type GoodsState } from './slices/goods/state.js';
 import { initialKeypad, type KeypadEvent, type KeypadState } from './slices/keypad/state.js';
+import {
+  initialLoyalty,
+  LOYALTY_FORM,
+  type LoyaltyEvent,
+  type LoyaltyField,
+  type LoyaltyState,
+} from './slices/loyalty/state.js';
 
 export interface State extends FrameState {
   sale: SaleState;
@@ -72,6 +79,7 @@ export interface State extends FrameState {
   cash: CashState;
   goods: GoodsState;
   keypad: KeypadState;
+  loyalty: LoyaltyState;
 }
 
 /** Every event, each of one slice. */
@@ -88,7 +96,8 @@ export type Event =
   | RecentEvent
   | CashEvent
   | GoodsEvent
-  | KeypadEvent;
+  | KeypadEvent
+  | LoyaltyEvent;
 
 /** Every input's name: each slice names its own. */
 export type FieldName =
@@ -99,7 +108,8 @@ export type FieldName =
   | AttentionField
   | ReportField
   | RecentField
-  | CashField;
+  | CashField
+  | LoyaltyField;
 
 /** The text of the inputs, by field name. */
 export type Form = Partial<Record<FieldName, string>>;
@@ -114,7 +124,13 @@ export type Reducer<E extends { type: string }> = {
 
 export function initialState(language: Lang = 'en'): State {
   return {
-    ...initialFrame({ ...SALE_FORM, ...PAYMENT_FORM, ...RECENT_FORM, ...CASH_FORM }),
+    ...initialFrame({
+      ...SALE_FORM,
+      ...PAYMENT_FORM,
+      ...RECENT_FORM,
+      ...CASH_FORM,
+      ...LOYALTY_FORM,
+    }),
     sale: initialSale(),
     payment: initialPayment(),
     receipt: initialReceipt(),
@@ -126,5 +142,6 @@ export function initialState(language: Lang = 'en'): State {
     cash: initialCash(),
     goods: initialGoods(),
     keypad: initialKeypad(),
+    loyalty: initialLoyalty(),
   };
 }

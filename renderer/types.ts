@@ -68,3 +68,6 @@ export type RecentSales = CommandOutput<'sales-recent'>;
 export type RecentSale = RecentSales['sales'][number];
 export type Reprint = CommandOutput<'receipt-reprint'>;
 export type CashMovement = CommandOutput<'cash-movement'>['movement'];
+export type CouponBatchOnSale = CommandOutput<'coupon-batches'>['batches'][number];
+export type CouponSale = CommandOutput<'coupon-sell'>;
+export type BonusOperation = CommandOutput<'bonus-operation'>;

@@ -22,6 +22,7 @@ import { OfflineBanner } from './offline-banner.js';
 import { StatusBar } from './status-bar.js';
 import { RecentScreen } from './recent.js';
 import { CashScreen } from './cash.js';
+import { LoyaltyScreen } from './loyalty.js';
 
 export function view(
   state: State,
@@ -197,6 +198,8 @@ function Screen({ ctx }: { ctx: Ctx }) {
       return <RecentScreen ctx={ctx} />;
     case 'cash':
       return <CashScreen ctx={ctx} />;
+    case 'loyalty':
+      return <LoyaltyScreen ctx={ctx} />;
   }
 }
 

@@ -129,6 +129,15 @@ function CustomerForm({ ctx, identified }: { ctx: Ctx; identified: boolean }) {
             label={t('customer.clear')}
           />
         ) : null}
+        {identified ? (
+          <Button
+            ctx={ctx}
+            testid="customer-loyalty"
+            does={{ type: 'loyalty-open' }}
+            label={t('loyalty.open')}
+            hint="F7"
+          />
+        ) : null}
       </div>
     </Form>
   );

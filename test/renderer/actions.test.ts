@@ -3,34 +3,10 @@
 // expectations below), and nothing is read back from the page as a name.
 import { describe, expect, it, vi } from 'vitest';
 import { ACTION_GROUPS, perform, type Action } from '../../renderer/actions.js';
-import type { Api } from '../../renderer/api.js';
-import type { Built } from '../../renderer/requests.js';
-import type { Errors } from '../../renderer/slices/frame/state.js';
 import { reduce } from '../../renderer/reduce.js';
-import { initialState, type State } from '../../renderer/state.js';
-import type { Till } from '../../renderer/till.js';
+import { initialState } from '../../renderer/state.js';
 import { committed } from './fixtures.js';
-
-/** A controller whose every effect is a spy. */
-function fakeTill(state: State = initialState()): Till {
-  const api: Api = { kind: 'http', call: vi.fn(), on: vi.fn() };
-  return {
-    state,
-    api,
-    payWhenCalculated: false,
-    dispatch: vi.fn(),
-    run: vi.fn(async () => true),
-    invalid: <T>(built: Built<T>): built is { errors: Errors } => 'errors' in built,
-    calculate: vi.fn(async () => undefined),
-    refreshStatus: vi.fn(async () => undefined),
-    refreshDevices: vi.fn(async () => undefined),
-    loadAttention: vi.fn(async () => undefined),
-    loadReport: vi.fn(async () => undefined),
-    newId: vi.fn(() => 'id'),
-    now: () => Date.UTC(2025, 0, 10, 12, 0),
-    perform: vi.fn(async () => undefined),
-  };
-}
+import { fakeTill } from './fake-till.js';
 
 describe('actions', () => {
   it('refuse a misspelt action, or one without what it needs, at compile time', () => {

@@ -3,6 +3,8 @@
 import type {
   AttentionItem,
   CashMovement,
+  CouponBatchOnSale,
+  CouponSale,
   RecentSales,
   CheckResponse,
   CommittedSale,
@@ -265,4 +267,40 @@ export function movements(): CashMovement[] {
       recorded_at: '2025-01-10T09:45:00Z',
     },
   ];
+}
+
+export const BATCH = '018f0000-0000-7000-8000-0000000001f5';
+
+export function couponBatches(): CouponBatchOnSale[] {
+  return [
+    {
+      id: BATCH,
+      title: '10 bonus gift certificate',
+      price: { type: 'bonuses', amount: 25 },
+      special_account_id: null,
+    },
+    {
+      id: '018f0000-0000-7000-8000-0000000001f6',
+      title: 'Partner car wash',
+      price: { type: 'special-account', amount: 8.5, currency: 'EUR' },
+      special_account_id: null,
+    },
+  ];
+}
+
+export function couponSale(over: Partial<CouponSale> = {}): CouponSale {
+  return {
+    transaction_id: TX_ID,
+    customer_id: CUSTOMER_ID,
+    batch_id: BATCH,
+    price: { type: 'bonuses', amount: 25 },
+    special_account_id: null,
+    coupon: { id: TX_ID, code: 'GIFT-10-AB12', title: 'Gift', expire_date: '2027-11-27' },
+    balance: 95.5,
+    subtype: 'online',
+    sync: 'done',
+    staff: { id: STAFF_ID, name: 'Ann' },
+    recorded_at: '2026-11-27T10:00:00Z',
+    ...over,
+  };
 }

@@ -1,12 +1,11 @@
 // The recent sales and cash slices: how the search box is read, what the list and the sale
 // opened do, refunds bounded by what is left, how the money goes back, cash movements and
 // their refusals, over or short at close, the opening float.
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { perform } from '../../renderer/actions.js';
-import type { Api } from '../../renderer/api.js';
 import { toFixed } from '../../renderer/money.js';
 import { reduce } from '../../renderer/reduce.js';
-import { refundInput, shiftOpenInput, type Built } from '../../renderer/requests.js';
+import { refundInput, shiftOpenInput } from '../../renderer/requests.js';
 import { cashMovementInput } from '../../renderer/slices/cash/input.js';
 import type { Errors } from '../../renderer/slices/frame/state.js';
 import { guessSearch, recentQuery, timeRange } from '../../renderer/slices/recent/query.js';
@@ -14,7 +13,6 @@ import { selectedSale } from '../../renderer/slices/recent/state.js';
 import { giveBack } from '../../renderer/slices/refund/state.js';
 import { overShort } from '../../renderer/slices/report/state.js';
 import { initialState, type Event, type FieldName, type State } from '../../renderer/state.js';
-import type { Till } from '../../renderer/till.js';
 import type { CommandName, ErrorBody, RefundResult } from '../../renderer/types.js';
 import {
   calcCheck,
@@ -27,6 +25,7 @@ import {
   TX_ID,
   TX_ID_2,
 } from './fixtures.js';
+import { fakeTill } from './fake-till.js';
 
 const run = (s: State, ...events: Event[]) => events.reduce(reduce, s);
 const typed = (s: State, name: FieldName, value: string) => run(s, { type: 'field', name, value });
@@ -352,28 +351,4 @@ describe('the shift’s cash', () => {
 });
 
 /** A controller whose effects are spies, some replaced. */
-function fakeTill(
-  state: State,
-  over: Partial<Pick<Till, 'dispatch' | 'run' | 'perform'>> = {},
-): Till {
-  const api: Api = { kind: 'http', call: vi.fn(), on: vi.fn() };
-  const base: Till = {
-    state,
-    api,
-    payWhenCalculated: false,
-    dispatch: vi.fn(),
-    run: vi.fn(async () => true) as unknown as Till['run'],
-    invalid: <T>(built: Built<T>): built is { errors: Errors } => 'errors' in built,
-    calculate: vi.fn(async () => undefined),
-    refreshStatus: vi.fn(async () => undefined),
-    refreshDevices: vi.fn(async () => undefined),
-    loadAttention: vi.fn(async () => undefined),
-    loadReport: vi.fn(async () => undefined),
-    newId: vi.fn(() => 'id'),
-    now: () => NOW,
-    perform: vi.fn(async () => undefined),
-  };
-  return { ...base, ...over } as Till;
-}
-
 export type { CommandName };

@@ -14,6 +14,8 @@ import {
   attentionItem,
   calcCheck,
   committed,
+  couponBatches,
+  couponSale,
   customer,
   printer,
   report,
@@ -227,7 +229,15 @@ function screens(): Record<string, State> {
     { type: 'shift-closed', report: { ...report(), shift: closedShift } },
     { type: 'status', status: { ...manager, shift: null } },
   );
+  const loyalty = run(
+    sale,
+    { type: 'navigate', screen: 'loyalty' },
+    { type: 'batches-loaded', batches: couponBatches() },
+    { type: 'coupon-sold', sale: couponSale() },
+  );
   return {
+    loyalty,
+    loyaltyCashier: run(loyalty, { type: 'status', status: status() }),
     signIn: run(initialState(), {
       type: 'failed',
       error: {
@@ -545,6 +555,22 @@ describe('views', () => {
     expect(textOf(byTestId(render(all.refunded!), 'refund-give-back-0')!)).toMatch(
       /^Give back \d+\.\d\d in cash\.$/,
     );
+  });
+
+  it('list the coupons on sale with their price, and show the one sold with its code as a QR', () => {
+    const tree = render(all.loyalty!);
+    expect(textOf(byTestId(tree, 'coupon-batch-0')!)).toMatch(
+      /^10 bonus gift certificate · 25\.00 bonuses/,
+    );
+    expect(textOf(byTestId(tree, 'coupon-batch-1')!)).toMatch(/^Partner car wash · 8\.50/);
+    expect(textOf(byTestId(tree, 'loyalty-sold-code')!)).toBe('GIFT-10-AB12');
+    expect(byTestId(tree, 'loyalty-qr')!.attrs['data-text']).toBe('GIFT-10-AB12');
+  });
+
+  it('offer the bonus operation to a manager only', () => {
+    expect(byTestId(render(all.loyalty!), 'bonus-form')).toBeDefined();
+    expect(byTestId(render(all.loyaltyCashier!), 'bonus-form')).toBeUndefined();
+    expect(byTestId(render(all.loyaltyCashier!), 'loyalty-bonus-role')).toBeDefined();
   });
 
   it('have every test id documented in README.md', () => {

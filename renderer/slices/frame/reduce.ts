@@ -40,6 +40,7 @@ export const frame: Reducer<FrameEvent> = {
   back: (state) => {
     if (state.message) return withMessage(state, null);
     if (state.screen === 'payment' && state.busy === null) return go(state, 'sale');
+    if (state.screen === 'loyalty' && state.busy === null) return go(state, 'sale');
     // the sale opened closes before the list is left
     if (state.screen === 'recent' && state.recent.selected !== null)
       return focusOn(withoutSelection(state), 'recent-search');

@@ -24,7 +24,8 @@ export type Screen =
   | 'report'
   | 'settings'
   | 'recent'
-  | 'cash';
+  | 'cash'
+  | 'loyalty';
 
 /** Screens a signed-in cashier reaches from the navigation bar. */
 export const NAV_SCREENS = [
@@ -86,7 +87,7 @@ export type FrameEvent =
   | { type: 'field'; name: FieldName; value: string }
   | { type: 'invalid'; errors: Readonly<Errors> }
   | { type: 'focus'; testid: string }
-  | { type: 'navigate'; screen: NavScreen | 'shift-open' }
+  | { type: 'navigate'; screen: NavScreen | 'shift-open' | 'loyalty' }
   | { type: 'back' }
   | { type: 'dismiss' }
   | { type: 'busy'; command: CommandName | null }
@@ -162,6 +163,7 @@ const screenFocus: Partial<Record<Screen, string>> = {
   settings: 'settings-language',
   recent: 'recent-search',
   cash: 'cash-amount',
+  loyalty: 'loyalty-back',
 };
 
 export function go(state: State, screen: Screen): State {
