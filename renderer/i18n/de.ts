@@ -548,8 +548,10 @@ export const de: Table = {
   'loyalty.none': 'Diese Kasse verkauft keine Gutscheine oder Zertifikate.',
   'loyalty.sell': 'Verkaufen',
   'loyalty.price-bonuses': '{amount} Bonuspunkte',
-  'loyalty.sold': 'Gutschein {code} f\u00fcr {amount} verkauft. Dem Kunden den gedruckten Code geben oder den QR-Code scannen lassen.',
-  'loyalty.sold-queued': 'F\u00fcr {amount} verkauft. Der Gutscheincode kommt, wenn die Zentrale antwortet: dann erreicht er die Kunden-Wallet.',
+  'loyalty.sold':
+    'Gutschein {code} f\u00fcr {amount} verkauft. Dem Kunden den gedruckten Code geben oder den QR-Code scannen lassen.',
+  'loyalty.sold-queued':
+    'F\u00fcr {amount} verkauft. Der Gutscheincode kommt, wenn die Zentrale antwortet: dann erreicht er die Kunden-Wallet.',
   'loyalty.sold-title': 'Gutschein verkauft',
   'loyalty.coupon': 'Gutschein',
   'loyalty.code': 'Code',

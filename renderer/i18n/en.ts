@@ -531,8 +531,10 @@ export const en = {
   'loyalty.none': 'This till sells no coupons or certificates.',
   'loyalty.sell': 'Sell',
   'loyalty.price-bonuses': '{amount} bonuses',
-  'loyalty.sold': 'Coupon {code} sold for {amount}. Give the customer the printed code or let them scan the QR code.',
-  'loyalty.sold-queued': 'Sold for {amount}. The coupon code comes when the central service answers: it reaches the customer\u2019s wallet then.',
+  'loyalty.sold':
+    'Coupon {code} sold for {amount}. Give the customer the printed code or let them scan the QR code.',
+  'loyalty.sold-queued':
+    'Sold for {amount}. The coupon code comes when the central service answers: it reaches the customer\u2019s wallet then.',
   'loyalty.sold-title': 'Coupon sold',
   'loyalty.coupon': 'Coupon',
   'loyalty.code': 'Code',
