@@ -229,6 +229,8 @@ export const CouponSaleResult = z.strictObject({
   sync: z.enum(['done', 'queued']),
   staff: StaffRef,
   recorded_at: dateTime,
+  /** The slip as printed (decoded from the bytes sent): the coupon, its code, the balance left. */
+  receipt: ReceiptPreview.optional(),
 });
 export type CouponSaleResult = z.infer<typeof CouponSaleResult>;
 

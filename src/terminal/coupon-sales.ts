@@ -21,6 +21,7 @@ import type { IdentifyService } from './identify.js';
 import { InFlight, requestHash } from './idempotency.js';
 import { couponSaleOperation, type Answered, payloadMetaOf } from './ledger-ops.js';
 import { posToday } from './pos-date.js';
+import type { CouponSaleFacts } from './receipt.js';
 import type { TerminalPorts } from './ports.js';
 import { staffRefOf } from './business-staff.js';
 import { iso, type Workflow } from './workflow.js';
@@ -51,14 +52,17 @@ export class CouponSaleService {
   private readonly identify: IdentifyService;
   private readonly bonusOps: BonusOperationService;
   private readonly inFlight = new InFlight();
+  private readonly printSlip: (facts: CouponSaleFacts) => Promise<boolean>;
 
   constructor(
     p: TerminalPorts,
     wf: Workflow,
     identify: IdentifyService,
     bonusOps: BonusOperationService,
+    printSlip: (facts: CouponSaleFacts) => Promise<boolean>,
   ) {
     this.p = p;
+    this.printSlip = printSlip;
     this.wf = wf;
     this.identify = identify;
     this.bonusOps = bonusOps;
@@ -84,13 +88,26 @@ export class CouponSaleService {
     const online = await sync.client.write('couponsSell', plan.body, i.transaction_id, {
       deadlineMs: config.central.timeouts.online_deadline_ms,
     });
-    if (online.ok) return this.record(i, hash, plan, online.value);
+    if (online.ok) return this.printed(this.record(i, hash, plan, online.value), plan);
     const f = online.failure;
     if (f.kind === 'http' && !f.retryable)
       return refuse(f.code, `the central service refused it: ${f.message}`, f.path ?? '(root)');
     // No answer: it may have been applied. Queued under the same key, delivered once.
     const out = this.record(i, hash, plan, null);
     sync.kick();
+    return this.printed(out, plan);
+  }
+
+  /** The slip printed for the customer once, after the record (a repeat prints nothing). */
+  private async printed(out: Output, plan: Plan): Promise<Output> {
+    const c = this.identify.summary(plan.customer);
+    await this.printSlip({
+      sale: out,
+      title: plan.title,
+      accountTitle: c.special_accounts.find((a) => a.id === plan.accountId)?.title,
+      customer: c.name,
+      soldAt: this.p.clock.now(),
+    });
     return out;
   }
 

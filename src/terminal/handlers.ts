@@ -237,7 +237,10 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
     ),
     'drawer-open': admitted('drawer-open', (i) => s.drawer.open(i)),
     'bonus-operation': admitted('bonus-operation', (i) => s.bonusOps.run(i)),
-    'coupon-sell': admitted('coupon-sell', (i) => s.couponSales.sell(i)),
+    // The answer carries the slip's preview, decoded from the bytes the printer was sent.
+    'coupon-sell': admitted('coupon-sell', async (i) =>
+      s.receipts.withPreview(await s.couponSales.sell(i)),
+    ),
     'coupon-batches': admitted('coupon-batches', () => s.couponSales.onSale()),
     'customer-identify': admitted('customer-identify', (i) => s.identify.identify(i)),
     'catalog-search': admitted('catalog-search', (i) => s.catalog.search(i)),

@@ -12,7 +12,13 @@ import { decodePreview } from '../devices/escpos/decode.js';
 import { renderReceipt } from '../devices/escpos/receipt.js';
 import { refuse } from './command-map.js';
 import type { TerminalPorts } from './ports.js';
-import { receiptOf, type PaidByCard, type ReceiptContext } from './receipt.js';
+import {
+  couponSlipOf,
+  receiptOf,
+  type CouponSaleFacts,
+  type PaidByCard,
+  type ReceiptContext,
+} from './receipt.js';
 import { withTender } from './tendered-check.js';
 
 /** The sale as checkout hands it over after its record. */
@@ -54,11 +60,21 @@ export class ReceiptService {
   }
 
   /** Builds, keeps and prints a recorded sale's receipt; never throws. */
-  readonly printSale: PrintSale = async (sold) => {
+  readonly printSale: PrintSale = (sold) => {
     const id = sold.check.transaction_id ?? '';
+    return this.keepAndPrint(id, () => this.build(sold, id));
+  };
+
+  /** Builds, keeps and prints a coupon sale's slip (the coupon with its code); never throws. */
+  printCouponSale(facts: CouponSaleFacts): Promise<boolean> {
+    return this.keepAndPrint(facts.sale.transaction_id, () => couponSlipOf(facts, this.context()));
+  }
+
+  /** Keeps the document as the transaction's receipt, prints it and remembers its preview. */
+  private async keepAndPrint(id: string, build: () => ReceiptDocument): Promise<boolean> {
     let doc: ReceiptDocument;
     try {
-      doc = this.build(sold, id);
+      doc = build();
       this.p.store.commandResults.put('receipt', id, '', doc, this.p.clock.now());
     } catch (e) {
       this.p.log.warn('receipt not built', { transaction_id: id, err: e });
@@ -67,7 +83,7 @@ export class ReceiptService {
     const { printed, preview } = await this.print(doc);
     this.remember(id, preview);
     return printed;
-  };
+  }
 
   private build(sold: SoldSale, id: string): ReceiptDocument {
     const { store, clock } = this.p;

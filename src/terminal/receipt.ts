@@ -5,7 +5,7 @@
 // the card slips from the card journal, cash given and change, bonuses earned, spent and the
 // balance after the sale, coupons redeemed and emitted, the feedback invitation, and the offline
 // note. Amounts are formatted exactly by src/money; nothing here is a float sum.
-import type { CustomerSummary } from '../contract/commands.js';
+import type { CouponSaleResult, CustomerSummary } from '../contract/commands.js';
 import type { EngineCheckResult } from '../contract/engine.js';
 import { localMinute, zoneOf } from '../contract/local-time.js';
 import type { ReceiptDocument } from '../contract/receipt.js';
@@ -81,7 +81,7 @@ export function receiptOf(f: SaleFacts, ctx: ReceiptContext): ReceiptDocument {
   const customer = f.customer?.name;
   return {
     copy: false,
-    ...headerOf(check, f.soldAt, ctx),
+    ...headerOf(check.pos?.id, f.soldAt, ctx),
     ...(cashier ? { cashier } : {}),
     ...(customer ? { customer } : {}),
     items: (check.check_items ?? []).map((it, i) => lineOf(it, i, rules, digits)),
@@ -122,10 +122,64 @@ export function receiptOf(f: SaleFacts, ctx: ReceiptContext): ReceiptDocument {
   };
 }
 
+/** A coupon sold at the till (`coupon-sell`) and what its slip names. */
+export interface CouponSaleFacts {
+  sale: CouponSaleResult;
+  /** The batch's title (the coupon's, when it was emitted). */
+  title: string;
+  /** The account it was paid from, by title (price type special-account). */
+  accountTitle: string | undefined;
+  customer: string | undefined;
+  soldAt: number;
+}
+
+/**
+ * A coupon sale's slip, in the receipt's layout: the coupon as the one line, paid with bonuses
+ * or from the account, the balance it left, and the coupon emitted (its code as a barcode or
+ * QR, its expiry), or the note that its code follows when the sale went out offline.
+ */
+export function couponSlipOf(f: CouponSaleFacts, ctx: ReceiptContext): ReceiptDocument {
+  const { sale } = f;
+  const price = money(sale.price.amount, 2);
+  const paidWith = sale.price.type === 'bonuses' ? 'Bonuses' : (f.accountTitle ?? 'Account');
+  const unit = sale.price.type === 'bonuses' ? '' : ` ${sale.price.currency ?? ''}`.trimEnd();
+  const coupon = sale.coupon;
+  return {
+    copy: false,
+    ...headerOf(undefined, f.soldAt, ctx),
+    ...(sale.staff.name ? { cashier: sale.staff.name } : {}),
+    ...(f.customer ? { customer: f.customer } : {}),
+    items: [{ title: f.title, quantity: '1', price, amount: price, discounts: [], bonuses: [] }],
+    services: [],
+    discounts: [],
+    total: `${price}${unit}`,
+    taxes: [],
+    payments: [{ title: paidWith, amount: price, details: [] }],
+    card_slips: [],
+    ...(sale.price.type === 'bonuses'
+      ? { bonuses: { spent: price, balance: money(sale.balance, 2) } }
+      : {}),
+    balances:
+      sale.price.type === 'bonuses' ? [] : [{ title: paidWith, value: money(sale.balance, 2) }],
+    coupons_redeemed: [],
+    coupons_emitted: [
+      {
+        code: coupon?.code ?? null,
+        title: coupon?.title ?? f.title,
+        ...(coupon?.expire_date ? { expire: coupon.expire_date } : {}),
+      },
+    ],
+    transaction_id: sale.transaction_id,
+    offline: sale.sync === 'queued',
+    footer: [],
+    drawer: false,
+  };
+}
+
 /** Store and POS with the POS's address, the terminal, the time in the POS's zone. */
-function headerOf(check: EngineCheckResult, soldAt: number, ctx: ReceiptContext) {
+function headerOf(checkPosId: string | undefined, soldAt: number, ctx: ReceiptContext) {
   const { cache } = ctx;
-  const posId = check.pos?.id ?? cache.all('pos')[0]?.id;
+  const posId = checkPosId ?? cache.all('pos')[0]?.id;
   const pos = posId ? cache.get('pos', posId) : null;
   const business = cache.all('business_settings')[0];
   const loyalty = cache.all('loyalty')[0];

@@ -334,7 +334,9 @@ function buildServices(
     cashMoves: new CashMovementService(ports, workflow),
     drawer: new DrawerService(ports, workflow, receipts),
     bonusOps,
-    couponSales: new CouponSaleService(ports, workflow, identify, bonusOps),
+    couponSales: new CouponSaleService(ports, workflow, identify, bonusOps, (f) =>
+      receipts.printCouponSale(f),
+    ),
     identify,
     checkout,
     catalog,

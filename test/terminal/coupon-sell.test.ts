@@ -4,6 +4,8 @@
 // transaction_id; the answer carries the emitted coupon (code, expiry) for the receipt.
 import { describe, expect, it } from 'vitest';
 import { DEMO, demoId } from '../../src/central/index.js';
+import { previewOf } from '../../src/devices/escpos/decode.js';
+import type { PrinterSimulator } from '../../src/devices/escpos/simulator.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { tillPerTest, type Till } from './helpers.js';
 
@@ -65,6 +67,29 @@ describe('coupon-sell', () => {
       [GIFT, '10 bonus gift certificate', { type: 'bonuses', amount: 25 }],
       [CAR_WASH, 'Partner car wash', { type: 'special-account', amount: 8.5, currency: 'EUR' }],
     ]);
+  }, 30_000);
+
+  it('prints the coupon’s slip once: the coupon with its code, what it cost, the balance left; the answer carries what printed', async () => {
+    const t = await cashier();
+    const input = sale();
+    const out = await t.ok('coupon-sell', input);
+    const printer = t.terminal.devices?.simulators.printer as PrinterSimulator;
+    for (let i = 0; i < 100 && printer.receipts.length < 1; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    const paper = printer.receipts[0]!;
+    expect(out.receipt).toEqual(previewOf(paper.commands, 42));
+    const text = out.receipt!.rows.flatMap((r) => (r.kind === 'text' ? [r.text] : [])).join('\n');
+    expect(text).toMatch(/10 bonus gift certificate/);
+    expect(text).toMatch(/Cashier: Carla Cashier/);
+    expect(text).toMatch(/Bonuses +25\.00/);
+    expect(text).toMatch(/95\.50/);
+    expect(text).toContain(out.coupon!.code);
+    const marks = out.receipt!.rows.filter((r) => r.kind === 'barcode' || r.kind === 'qr');
+    expect(marks).toEqual([expect.objectContaining({ data: out.coupon!.code })]);
+    // the same key again answers the sale kept and prints nothing more
+    await t.ok('coupon-sell', input);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(printer.receipts).toHaveLength(1);
   }, 30_000);
 
   it('sells a certificate for bonuses: the coupon to print, and the answer, the sandbox and the till agree on the balance', async () => {
