@@ -71,3 +71,4 @@ export type CashMovement = CommandOutput<'cash-movement'>['movement'];
 export type CouponBatchOnSale = CommandOutput<'coupon-batches'>['batches'][number];
 export type CouponSale = CommandOutput<'coupon-sell'>;
 export type BonusOperation = CommandOutput<'bonus-operation'>;
+export type PastShift = CommandOutput<'shifts-recent'>['shifts'][number];

@@ -568,4 +568,19 @@ export const de: Table = {
   'loyalty.comment-required': 'Sagen Sie, warum die Bonuspunkte bewegt werden (z. B. Reklamation).',
   'loyalty.added': '{amount} Bonuspunkte gutgeschrieben. Der Kunde hat jetzt {balance}.',
   'loyalty.written-off': '{amount} Bonuspunkte abgebucht. Der Kunde hat jetzt {balance}.',
+  // shift reports: print the X report, past shifts
+  'report.print-x': 'X-Bericht drucken',
+  'report.printed': 'Der Bericht ist gedruckt und bei der Schicht abgelegt.',
+  'report.not-printed':
+    'Der Bericht ist bei der Schicht abgelegt, aber der Drucker hat ihn nicht angenommen: Drucker pr\u00fcfen und erneut drucken.',
+  'report.past-load': 'Fr\u00fchere Schichten',
+  'report.past': 'Fr\u00fchere Schichten',
+  'report.past-none': 'An dieser Kasse wurde noch keine Schicht geschlossen.',
+  'report.past-open': 'Anzeigen',
+  'report.past-print': 'Kopie drucken',
+  'report.past-still-open': 'noch offen',
+  'report.past-x': 'X-Berichte: {count}',
+  'report.past-z-printed': 'Z-Bericht gedruckt',
+  'report.past-z-kept': 'Z-Bericht abgelegt, nicht gedruckt',
+  'report.past-shift': 'Schicht {number}',
 };

@@ -551,6 +551,21 @@ export const en = {
   'loyalty.comment-required': 'Say why the bonuses move (e.g. a complaint settled).',
   'loyalty.added': 'Added {amount} bonuses. The customer now has {balance}.',
   'loyalty.written-off': 'Wrote off {amount} bonuses. The customer now has {balance}.',
+  // shift reports: print the X report, past shifts
+  'report.print-x': 'Print X report',
+  'report.printed': 'The report is printed and kept with the shift.',
+  'report.not-printed':
+    'The report is kept with the shift, but the printer did not take it: check the printer and print it again.',
+  'report.past-load': 'Past shifts',
+  'report.past': 'Past shifts',
+  'report.past-none': 'No shift was closed on this till yet.',
+  'report.past-open': 'Show',
+  'report.past-print': 'Print a copy',
+  'report.past-still-open': 'still open',
+  'report.past-x': 'X reports: {count}',
+  'report.past-z-printed': 'Z report printed',
+  'report.past-z-kept': 'Z report kept, not printed',
+  'report.past-shift': 'Shift {number}',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -4,7 +4,7 @@ import { ZERO, sub } from '../money.js';
 import { paymentTypeKey } from '../i18n.js';
 import { hasRole } from '../slices/frame/state.js';
 import { overShort } from '../slices/report/state.js';
-import type { ShiftReport } from '../types.js';
+import type { PastShift, ShiftReport } from '../types.js';
 import { Button, Form, Input, Row, Section, type Ctx } from './common.js';
 
 export function ReportScreen({ ctx }: { ctx: Ctx }) {
@@ -21,6 +21,20 @@ export function ReportScreen({ ctx }: { ctx: Ctx }) {
           label={t('common.refresh')}
           disabled={state.busy !== null || !open}
         />
+        <Button
+          ctx={ctx}
+          testid="report-print-x"
+          does={{ type: 'report-print' }}
+          label={t('report.print-x')}
+          disabled={state.busy !== null || !open}
+        />
+        <Button
+          ctx={ctx}
+          testid="report-past-load"
+          does={{ type: 'past-load' }}
+          label={t('report.past-load')}
+          disabled={state.busy !== null}
+        />
       </div>
       {r ? (
         <ReportFacts ctx={ctx} r={r} />
@@ -33,6 +47,7 @@ export function ReportScreen({ ctx }: { ctx: Ctx }) {
           {t('report.close-role')}
         </p>
       ) : null}
+      {state.report.past ? <PastShifts ctx={ctx} shifts={state.report.past} /> : null}
       {open ? null : (
         <div class="actions">
           <Button
@@ -167,4 +182,57 @@ function CloseForm({ ctx }: { ctx: Ctx }) {
       </div>
     </Form>
   );
+}
+
+/** The latest shifts with their reports kept: open one's report, print it again as a copy. */
+function PastShifts({ ctx, shifts }: { ctx: Ctx; shifts: readonly PastShift[] }) {
+  const { t } = ctx;
+  const busy = ctx.state.busy !== null;
+  return (
+    <div class="past" data-testid="report-past">
+      <h3>{t('report.past')}</h3>
+      {shifts.length === 0 ? <p class="muted">{t('report.past-none')}</p> : null}
+      <ul class="list">
+        {shifts.map((p, i) => (
+          <li key={p.shift.id} class="row" data-testid={`report-past-${i}`}>
+            <span>{pastText(ctx, p)}</span>
+            <Button
+              ctx={ctx}
+              testid={`report-past-${i}-open`}
+              does={{ type: 'past-open', shiftId: p.shift.id }}
+              label={t('report.past-open')}
+              disabled={busy}
+            />
+            {p.shift.closed_at ? (
+              <Button
+                ctx={ctx}
+                testid={`report-past-${i}-print`}
+                does={{ type: 'past-print', shiftId: p.shift.id }}
+                label={t('report.past-print')}
+                disabled={busy}
+              />
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** "Shift 3 · 27/11/2026, 08:00 to 16:05 · Ann · X 2, Z printed". */
+function pastText(ctx: Ctx, p: PastShift): string {
+  const { t, dates } = ctx;
+  const s = p.shift;
+  const when = `${formatDateTime(s.opened_at, dates)} \u2013 ${
+    s.closed_at ? formatDateTime(s.closed_at, dates) : t('report.past-still-open')
+  }`;
+  const xs = p.reports.filter((r) => r.kind === 'x').length;
+  const z = p.reports.find((r) => r.kind === 'z');
+  const kept = [
+    xs > 0 ? t('report.past-x', { count: xs }) : '',
+    z ? t(z.printed ? 'report.past-z-printed' : 'report.past-z-kept') : '',
+  ].filter((x) => x !== '');
+  return [t('report.past-shift', { number: s.number }), when, s.opened_by.name ?? '', ...kept]
+    .filter((x) => x !== '')
+    .join(' \u00b7 ');
 }

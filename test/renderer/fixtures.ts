@@ -5,6 +5,7 @@ import type {
   CashMovement,
   CouponBatchOnSale,
   CouponSale,
+  PastShift,
   RecentSales,
   CheckResponse,
   CommittedSale,
@@ -303,4 +304,24 @@ export function couponSale(over: Partial<CouponSale> = {}): CouponSale {
     recorded_at: '2026-11-27T10:00:00Z',
     ...over,
   };
+}
+
+/** Two past shifts: one closed with its Z report printed after two X reports, the open one. */
+export function pastShifts(): PastShift[] {
+  const closed = {
+    ...shift,
+    id: '018f0000-0000-7000-8000-0000000000b1',
+    number: 1,
+    closed_at: '2025-01-09T16:05:00Z',
+  };
+  const kept = (n: number, kind: 'x' | 'z') => ({
+    id: `018f0000-0000-7000-8000-0000000001a${n}`,
+    kind,
+    printed: true,
+    created_at: '2025-01-09T12:00:00Z',
+  });
+  return [
+    { shift, reports: [] },
+    { shift: closed, reports: [kept(1, 'x'), kept(2, 'x'), kept(3, 'z')] },
+  ];
 }

@@ -17,6 +17,7 @@ import {
   couponBatches,
   couponSale,
   customer,
+  pastShifts,
   printer,
   report,
   saleResult,
@@ -199,6 +200,7 @@ function screens(): Record<string, State> {
     { type: 'report-loaded', report: report() },
   );
   const reportClosed = run(reportOpen, { type: 'shift-closed', report: report() });
+  const reportPast = run(reportOpen, { type: 'past-loaded', shifts: pastShifts() });
   const recentList = run(
     base,
     { type: 'navigate', screen: 'recent' },
@@ -260,6 +262,7 @@ function screens(): Record<string, State> {
     attention,
     reportOpen,
     reportClosed,
+    reportPast,
     recentList,
     recentEmpty: run(recentList, {
       type: 'recent-loaded',
@@ -565,6 +568,16 @@ describe('views', () => {
     expect(textOf(byTestId(tree, 'coupon-batch-1')!)).toMatch(/^Partner car wash · 8\.50/);
     expect(textOf(byTestId(tree, 'loyalty-sold-code')!)).toBe('GIFT-10-AB12');
     expect(byTestId(tree, 'loyalty-qr')!.attrs['data-text']).toBe('GIFT-10-AB12');
+  });
+
+  it('list past shifts with their reports kept, a copy offered for a closed one only', () => {
+    const tree = render(all.reportPast!);
+    expect(textOf(byTestId(tree, 'report-past-1')!)).toMatch(
+      /^Shift 1 · .* – .* · Ann · X reports: 2 · Z report printed/,
+    );
+    expect(textOf(byTestId(tree, 'report-past-0')!)).toMatch(/still open/);
+    expect(byTestId(tree, 'report-past-1-print')).toBeDefined();
+    expect(byTestId(tree, 'report-past-0-print')).toBeUndefined();
   });
 
   it('offer the bonus operation to a manager only', () => {

@@ -6,7 +6,11 @@ import type { ReportEvent } from './state.js';
 export const report: Reducer<ReportEvent> = {
   'report-loaded': (state, event) => ({
     ...state,
-    report: { report: event.report, closed: false },
+    report: { ...state.report, report: event.report, closed: false },
+  }),
+  'past-loaded': (state, event) => ({
+    ...state,
+    report: { ...state.report, past: event.shifts },
   }),
   'shift-closed': (state, event) => {
     const status = state.status ? { ...state.status, shift: null } : null;
@@ -14,7 +18,7 @@ export const report: Reducer<ReportEvent> = {
       {
         ...state,
         status,
-        report: { report: event.report, closed: true },
+        report: { report: event.report, closed: true, past: null },
         message: { kind: 'notice', key: 'report.closed' },
       },
       { 'counted-cash': '' },
