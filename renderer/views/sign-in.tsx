@@ -1,5 +1,7 @@
-// Signing in with the staff auth code, and opening a shift before the first sale.
+// Signing in with the staff auth code, and opening a shift before the first sale; the number
+// pad beside each, so a touch till needs no keyboard for either.
 import { Button, Form, Input, Section, type Ctx } from './common.js';
+import { Keypad } from './goods.js';
 
 /** A refusal that means "too many attempts": the code names a lock-out. */
 export function isLockout(code: string): boolean {
@@ -46,6 +48,7 @@ export function SignInScreen({ ctx }: { ctx: Ctx }) {
           />
         </div>
       </Form>
+      <Keypad ctx={ctx} />
     </Section>
   );
 }
@@ -74,6 +77,7 @@ export function ShiftOpenScreen({ ctx }: { ctx: Ctx }) {
           />
         </div>
       </Form>
+      <Keypad ctx={ctx} />
     </Section>
   );
 }
