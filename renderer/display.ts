@@ -25,7 +25,8 @@ function language(): Lang {
 }
 
 const events: EventStreamFactory = (names, deliver) => {
-  const source = new EventSource('/api/events', { withCredentials: true });
+  // Its own events only, on the display pass: the stream outlives a cashier's sign-out.
+  const source = new EventSource('/api/events?only=customer-display', { withCredentials: true });
   for (const name of names) {
     source.addEventListener(name, (e) => deliver(name, (e as MessageEvent<string>).data));
   }

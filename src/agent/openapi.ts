@@ -15,7 +15,7 @@ import {
 import { CheckRequest } from '../contract/check-request.js';
 import { looseShared } from '../contract/shared.js';
 import { openApiYaml, schemaComponents, type Json } from '../contract/openapi.js';
-import { SESSION_COOKIE } from './sessions.js';
+import { DISPLAY_COOKIE, SESSION_COOKIE } from './sessions.js';
 
 const pascal = (kebab: string) =>
   kebab.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase());
@@ -75,6 +75,13 @@ export function agentOpenApi(): Record<string, Json> {
           in: 'cookie',
           name: SESSION_COOKIE,
           description: 'From GET /session?code=...',
+        },
+        display: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: DISPLAY_COOKIE,
+          description:
+            'From GET /session?code=... beside the session: GET /api/events?only=customer-display alone',
         },
       },
       responses: errorComponents(),
@@ -167,7 +174,20 @@ function eventsPath(): Json {
       summary: 'Server-sent events: what `on()` delivers',
       description: `Each event is \`event: NAME\` and \`data: JSON\`. Names and payloads: ${eventNames
         .map((e) => `\`${e}\` (${pascal(e)}Event)`)
-        .join(', ')}.`,
+        .join(
+          ', ',
+        )}. The stream ends when the way in that opened it ends (a sign-out ends a session's).`,
+      security: [{ bearer: [] }, { session: [] }, { display: [] }],
+      parameters: [
+        {
+          name: 'only',
+          in: 'query',
+          required: false,
+          description:
+            'customer-display: that event alone; with the display pass the stream outlives a staff sign-out',
+          schema: { type: 'string', enum: ['customer-display'] },
+        },
+      ],
       responses: {
         '200': {
           description: 'An event stream',
@@ -213,7 +233,7 @@ function sessionPaths(): Record<string, Json> {
         parameters: [{ name: 'code', in: 'query', required: true, schema: { type: 'string' } }],
         responses: {
           '303': {
-            description: `Redirect to /, with Set-Cookie: ${SESSION_COOKIE}=...; HttpOnly; SameSite=Strict`,
+            description: `Redirect to /, with Set-Cookie: ${SESSION_COOKIE}=... and ${DISPLAY_COOKIE}=... (the display pass); HttpOnly; SameSite=Strict`,
           },
           ...errorResponses([401, 403]),
         },

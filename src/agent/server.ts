@@ -11,7 +11,12 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { commandNames, type ErrorBody, type ErrorResponse } from '../contract/commands.js';
+import {
+  commandNames,
+  type ErrorBody,
+  type ErrorResponse,
+  type EventName,
+} from '../contract/commands.js';
 import type { Config } from '../contract/config.js';
 import {
   createCommandMap,
@@ -36,6 +41,7 @@ import { createEventHub, type EventHub } from './events.js';
 import {
   cookieValue,
   createSessions,
+  DISPLAY_COOKIE,
   SESSION_COOKIE,
   sessionCookie,
   type Sessions,
@@ -180,6 +186,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     // A rotated token ends every session and code: no cookie outlives the token it came from.
     const tokens = watchToken(opts.dataDir, () => {
       sessions.endAll();
+      endStreamsOfEnded();
       log.info('agent token rotated: browser sessions ended');
     });
     if (opts.attach) attached = await opts.attach(hub);
@@ -187,9 +194,13 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
 
     let port = 0;
     const allowedHosts = () => [`${HOST}:${port}`, `localhost:${port}`];
-    const streams = new Set<ServerResponse>();
+    /** Open event streams, each with whether the way in that opened it is still alive. */
+    const streams = new Map<ServerResponse, () => boolean>();
+    const endStreamsOfEnded = () => {
+      for (const [s, alive] of streams) if (!alive()) s.end();
+    };
 
-    const { requireAuth, touchSession } = createAuth(tokens, sessions);
+    const { requireAuth, touchSession, streamAccess } = createAuth(tokens, sessions);
 
     const openUrlFor = (code: string) =>
       `http://${HOST}:${port}/session?code=${encodeURIComponent(code)}`;
@@ -202,12 +213,20 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     ) => {
       const result = await commands.dispatch(name, input, { via: 'http', requestId });
       // The cashier left: the browser's way in ends with the sign-in.
-      if (name === 'staff-sign-out' && result.status === 200) sessions.endAll();
+      if (name === 'staff-sign-out' && result.status === 200) {
+        sessions.endSessions();
+        endStreamsOfEnded();
+      }
       sendJson(res, result.status, result.body);
     };
 
-    const events = (req: IncomingMessage, res: ServerResponse) =>
-      openEventStream(req, res, hub, streams, opts.heartbeatMs ?? 25_000);
+    const events = (req: IncomingMessage, res: ServerResponse, displayOnly: boolean) =>
+      openEventStream(req, res, {
+        hub,
+        streams,
+        access: streamAccess(req, displayOnly),
+        heartbeatMs: opts.heartbeatMs ?? 25_000,
+      });
 
     /** The Host must be ours, and so must the Origin a browser sends (CSRF, DNS rebinding). */
     const checkHostAndOrigin = (req: IncomingMessage): void => {
@@ -232,7 +251,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       const method = req.method ?? 'GET';
       const path = url.pathname;
       if (path.startsWith('/api/') || path === '/api') {
-        await routeApi(req, res, { path, method, requestId });
+        await routeApi(req, res, { url, method, requestId });
         return;
       }
       if (path === '/session') {
@@ -245,8 +264,9 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     const routeApi = async (
       req: IncomingMessage,
       res: ServerResponse,
-      { path, method, requestId }: { path: string; method: string; requestId: string },
+      { url, method, requestId }: { url: URL; method: string; requestId: string },
     ) => {
+      const path = url.pathname;
       const commandMatch = /^\/api\/commands\/([^/]+)$/.exec(path);
       if (commandMatch) {
         allowMethod(method, 'POST', 'commands are POSTed');
@@ -265,8 +285,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       }
       if (path === '/api/events') {
         allowMethod(method, 'GET', 'GET /api/events');
-        requireAuth(req);
-        events(req, res);
+        events(req, res, url.searchParams.get('only') === 'customer-display');
         return;
       }
       if (path === '/api/session-codes') {
@@ -282,8 +301,8 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     const openSession = (res: ServerResponse, url: URL, method: string) => {
       allowMethod(method, 'GET', 'GET /session?code=...');
       const code = url.searchParams.get('code') ?? '';
-      const session = code ? sessions.exchange(code) : null;
-      if (session === null) {
+      const passes = code ? sessions.exchange(code) : null;
+      if (passes === null) {
         throw new HttpRefusal(
           refuse(
             'unauthorized',
@@ -295,7 +314,10 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       // 303 to the page: the code leaves the address bar and the history.
       res.writeHead(303, {
         Location: '/',
-        'Set-Cookie': sessionCookie(session),
+        'Set-Cookie': [
+          sessionCookie(passes.session),
+          sessionCookie(passes.display, DISPLAY_COOKIE),
+        ],
         'Cache-Control': 'no-store',
       });
       res.end();
@@ -333,7 +355,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       mintOpenUrl: () => openUrlFor(sessions.mintCode()),
       close() {
         closed ??= new Promise<void>((done) => {
-          for (const s of streams) s.end();
+          for (const s of streams.keys()) s.end();
           server.close(() => {
             void (attached?.close() ?? Promise.resolve())
               .catch((e: unknown) => log.error('the workflow did not close cleanly', { err: e }))
@@ -372,21 +394,47 @@ function createAuth(tokens: { current(): string }, sessions: Sessions) {
     if (cookie !== undefined) sessions.touch(cookie);
   };
 
+  const refused = (only?: 'token') =>
+    new HttpRefusal(
+      refuse(
+        'unauthorized',
+        only
+          ? 'this call needs the API token (Authorization: Bearer)'
+          : 'sign in: send the API token (Authorization: Bearer) or open the URL the agent printed',
+        'Authorization',
+      ),
+    );
+
   const requireAuth = (req: IncomingMessage, only?: 'token'): void => {
     const who = authenticated(req);
-    if (who === null || (only && who !== only)) {
-      throw new HttpRefusal(
-        refuse(
-          'unauthorized',
-          only
-            ? 'this call needs the API token (Authorization: Bearer)'
-            : 'sign in: send the API token (Authorization: Bearer) or open the URL the agent printed',
-          'Authorization',
-        ),
-      );
+    if (who === null || (only && who !== only)) throw refused(only);
+  };
+
+  /**
+   * Who may open an event stream, which events it carries and how long it lives: the token's
+   * holder and a session get every event while their way in lives; a display pass gets the
+   * customer display's only, until the token is rotated. A display asks for its events alone
+   * (`?only=customer-display`), so its stream rides on the pass and outlives a sign-out.
+   */
+  const streamAccess = (req: IncomingMessage, displayOnly: boolean): StreamAccess => {
+    const bearer = bearerToken(req);
+    const cookie = cookieValue(req.headers.cookie, SESSION_COOKIE);
+    const display = cookieValue(req.headers.cookie, DISPLAY_COOKIE);
+    if (displayOnly && display !== undefined && sessions.isDisplayPass(display))
+      return { only: 'customer-display', alive: () => sessions.isDisplayPass(display) };
+    const only = displayOnly ? 'customer-display' : null;
+    switch (authenticated(req)) {
+      case 'token':
+        return { only, alive: () => bearer !== null && sameSecret(bearer, tokens.current()) };
+      case 'session':
+        return { only, alive: () => sessions.isSession(cookie!) };
+      case null:
+        if (display !== undefined && sessions.isDisplayPass(display))
+          return { only: 'customer-display', alive: () => sessions.isDisplayPass(display) };
+        throw refused();
     }
   };
-  return { requireAuth, touchSession };
+  return { requireAuth, touchSession, streamAccess };
 }
 
 /** Every command, answered by its injected handler or else by the stub. */
@@ -409,25 +457,42 @@ function allowMethod(method: string, allowed: 'GET' | 'POST', message: string): 
   if (method !== allowed) throw new HttpRefusal(refuse('method-not-allowed', message, 'method'));
 }
 
-/** GET /api/events: what the hub publishes, as server-sent events, until the client leaves. */
+/** Which events a stream carries (null: every one) and whether its way in still lives. */
+interface StreamAccess {
+  only: EventName | null;
+  alive: () => boolean;
+}
+
+/**
+ * GET /api/events: what the hub publishes, as server-sent events, until the client leaves or
+ * the way in that opened the stream ends (checked at each heartbeat and at a sign-out).
+ */
 function openEventStream(
   req: IncomingMessage,
   res: ServerResponse,
-  hub: EventHub,
-  streams: Set<ServerResponse>,
-  heartbeatMs: number,
+  o: {
+    hub: EventHub;
+    streams: Map<ServerResponse, () => boolean>;
+    access: StreamAccess;
+    heartbeatMs: number;
+  },
 ): void {
+  const { hub, streams, access, heartbeatMs } = o;
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-store',
     Connection: 'keep-alive',
   });
   res.write(': connected\n\n');
-  streams.add(res);
+  streams.set(res, access.alive);
   const unsubscribe = hub.subscribe((name, payload) => {
+    if (access.only !== null && name !== access.only) return;
     res.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`);
   });
-  const beat = setInterval(() => res.write(': ping\n\n'), heartbeatMs);
+  const beat = setInterval(
+    () => (access.alive() ? res.write(': ping\n\n') : res.end()),
+    heartbeatMs,
+  );
   beat.unref();
   req.on('close', () => {
     clearInterval(beat);

@@ -1,6 +1,7 @@
 // The customer display: a second page of the same browser (the till's session) that follows
 // the cashier's check live, and after the sale thanks the customer, shows the change and a
-// QR of the coupon the sale emitted (the demo's rule: fill 40 EUR, get a free coffee coupon).
+// QR of the coupon the sale emitted (the demo's rule: fill 40 EUR, get a free coffee coupon);
+// it goes on following through a change of cashier (its display pass outlives the sign-out).
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import {
@@ -19,7 +20,7 @@ describe('the customer display', () => {
   it(
     "follows the cashier's check live and shows the emitted coupon's QR after the sale",
     async () => {
-      await onTill('customer-display', {}, async ({ page, browser }) => {
+      await onTill('customer-display', {}, async ({ page, browser, agent }) => {
         await signInToSale(page, DEMO.authCodes.cashier);
         const display = await browser.context.newPage();
         const problems: string[] = [];
@@ -52,6 +53,14 @@ describe('the customer display', () => {
           code,
         );
         await screenshot(display, 'customer-display-paid');
+
+        // a change of cashier: the display keeps following, on its own pass
+        await page.getByTestId('nav-sign-out').click();
+        await page.getByTestId('screen-session').waitFor();
+        await page.goto(agent.mintOpenUrl());
+        await signInToSale(page, DEMO.authCodes.senior);
+        await addItem(page, { kind: 'goods', code: 'COF-1' });
+        await expectText(display.getByTestId('display-line-0'), /Coffee/i);
         expect(problems).toEqual([]);
       });
     },
