@@ -1,12 +1,14 @@
 // Loyalty at the till for the customer identified in the sale: their balances, the coupons
 // and certificates the till sells at their batch's price (the coupon sold shown with its
-// code and a QR for the customer's phone), and a manager's bonus operation with why.
+// code, a QR for the customer's phone and the slip as printed), and a manager's bonus
+// operation with why.
 import { formatAmount, formatMoney } from '../format.js';
 import { hasRole } from '../slices/frame/state.js';
 import { amountDigits, bonusDigits } from '../slices/sale/state.js';
 import type { CouponBatchOnSale, CustomerSummary } from '../types.js';
 import { Button, FieldSelect, Form, Input, Row, Section, type Ctx } from './common.js';
 import { Qr } from './qr.js';
+import { PrintedPaper } from './receipt.js';
 
 export function LoyaltyScreen({ ctx }: { ctx: Ctx }) {
   const { t, state } = ctx;
@@ -129,6 +131,9 @@ function SoldCoupon({ ctx }: { ctx: Ctx }) {
         ) : null}
       </dl>
       <Qr text={coupon.code} label={t('loyalty.qr', { code: coupon.code })} testid="loyalty-qr" />
+      {ctx.state.loyalty.sold?.receipt ? (
+        <PrintedPaper ctx={ctx} p={ctx.state.loyalty.sold.receipt} />
+      ) : null}
     </Section>
   );
 }

@@ -35,6 +35,7 @@ describe('the cashier screen: coupons and bonuses', () => {
         await expectText(page.getByTestId('message-text'), /Coupon GIFT-10-\S+ sold for 25\.00/);
         await expectText(page.getByTestId('loyalty-bonuses-regular'), '95.50');
         expect(await page.getByTestId('loyalty-qr').getAttribute('data-text')).toMatch(/^GIFT-10-/);
+        await expectText(page.getByTestId('receipt-paper'), /Bonus balance +95\.50/);
         await screenshot(page, 'loyalty-coupon-sold');
 
         // a manager's bonus operation: the reason is required, said at its field
