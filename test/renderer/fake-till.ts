@@ -4,6 +4,8 @@ import { vi } from 'vitest';
 import type { Api } from '../../renderer/api.js';
 import type { Built } from '../../renderer/requests.js';
 import type { Errors } from '../../renderer/slices/frame/state.js';
+import { perform } from '../../renderer/actions.js';
+import { reduce } from '../../renderer/reduce.js';
 import { initialState, type State } from '../../renderer/state.js';
 import type { Till } from '../../renderer/till.js';
 
@@ -31,4 +33,21 @@ export function fakeTill(
     perform: vi.fn(async () => undefined),
   };
   return { ...base, ...over };
+}
+
+/**
+ * A till over the real reducer: what it dispatches changes its state, an action it performs
+ * runs for real; `run` answers the commands (a spy that says true by default).
+ */
+export function reducingTill(state: State, over: Partial<Pick<Till, 'run' | 'newId'>> = {}): Till {
+  let current = state;
+  const till: Till = {
+    ...fakeTill(state, over),
+    get state() {
+      return current;
+    },
+    dispatch: (e) => void (current = reduce(current, e)),
+    perform: (a) => perform(till, a),
+  };
+  return till;
 }

@@ -2,15 +2,13 @@
 // requests `item-enter` and a scan send (catalog-search), with a till whose `run` answers.
 import { describe, expect, it, vi } from 'vitest';
 import { perform } from '../../renderer/actions.js';
-import type { Api } from '../../renderer/api.js';
 import { dec, toFixed } from '../../renderer/money.js';
 import { reduce } from '../../renderer/reduce.js';
-import type { Built } from '../../renderer/requests.js';
-import type { Errors } from '../../renderer/slices/frame/state.js';
 import { quickCash } from '../../renderer/slices/keypad/cash.js';
 import type { CatalogOutput, Good } from '../../renderer/slices/goods/state.js';
 import { initialState, type Event, type FieldName, type State } from '../../renderer/state.js';
 import type { Till } from '../../renderer/till.js';
+import { reducingTill } from './fake-till.js';
 import { status } from './fixtures.js';
 
 const run = (state: State, ...events: Event[]): State => events.reduce(reduce, state);
@@ -39,30 +37,15 @@ const answer = (over: Partial<CatalogOutput> = {}): CatalogOutput => ({
 /** A till over a real reducer whose `catalog-search` answers `answers` in turn. */
 function tillAnswering(state: State, ...answers: CatalogOutput[]) {
   const sent: unknown[] = [];
-  let current = state;
-  const till: Till = {
-    get state() {
-      return current;
-    },
-    api: { kind: 'http', call: vi.fn(), on: vi.fn() } as Api,
-    payWhenCalculated: false,
-    now: () => Date.UTC(2025, 0, 10, 12, 0),
-    dispatch: (e) => void (current = reduce(current, e)),
+  const till: Till = reducingTill(state, {
+    newId: () => 'id',
     run: vi.fn(async (_name, input, onOk) => {
       sent.push(input);
       const out = onOk(answers.shift() as never);
       for (const e of Array.isArray(out) ? out : out ? [out] : []) till.dispatch(e);
       return true;
     }) as Till['run'],
-    invalid: <T>(built: Built<T>): built is { errors: Errors } => 'errors' in built,
-    calculate: vi.fn(async () => undefined),
-    refreshStatus: vi.fn(async () => undefined),
-    refreshDevices: vi.fn(async () => undefined),
-    loadAttention: vi.fn(async () => undefined),
-    loadReport: vi.fn(async () => undefined),
-    newId: () => 'id',
-    perform: (a) => perform(till, a),
-  };
+  });
   return { till, sent };
 }
 

@@ -8,7 +8,7 @@ import { reduce } from '../../renderer/reduce.js';
 import { bonusOperationInput } from '../../renderer/slices/loyalty/input.js';
 import { initialState, type Event, type FieldName, type State } from '../../renderer/state.js';
 import type { BonusOperation, ErrorBody } from '../../renderer/types.js';
-import { fakeTill } from './fake-till.js';
+import { fakeTill, reducingTill } from './fake-till.js';
 import { BATCH, couponSale, CUSTOMER_ID, customer, status, STAFF_ID } from './fixtures.js';
 
 const run = (s: State, ...events: Event[]) => events.reduce(reduce, s);
@@ -68,19 +68,15 @@ describe('the loyalty screen', () => {
 
   it('sells a coupon again after a lost answer under the same key, another batch under a new one', async () => {
     const keys: string[] = [];
-    let state = identified();
     let ids = 0;
-    const press = async (batchId: string) => {
-      const till = fakeTill(state, {
-        newId: () => `00000000-0000-7000-8000-00000000000${++ids}`,
-        dispatch: (e) => void (state = reduce(state, e)),
-        run: (async (name: string, input: { transaction_id: string }) => {
-          if (name === 'coupon-sell') keys.push(input.transaction_id);
-          return false; // no answer
-        }) as never,
-      });
-      await perform(till, { type: 'coupon-buy', batchId });
-    };
+    const till = reducingTill(identified(), {
+      newId: () => `00000000-0000-7000-8000-00000000000${++ids}`,
+      run: (async (name: string, input: { transaction_id: string }) => {
+        if (name === 'coupon-sell') keys.push(input.transaction_id);
+        return false; // no answer
+      }) as never,
+    });
+    const press = (batchId: string) => till.perform({ type: 'coupon-buy', batchId });
     await press(BATCH);
     await press(BATCH);
     await press(OTHER);
