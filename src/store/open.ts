@@ -45,6 +45,7 @@ import { createRefunds } from './refunds.js';
 import { createSalesIndex } from './sales-index.js';
 import { createCashMovements } from './cash-movements.js';
 import { createDrawerOpenings } from './drawer-openings.js';
+import { createPumpFills } from './pump-fills.js';
 import { createShiftReports } from './shift-reports.js';
 import { createShifts } from './shifts.js';
 import { createSigninGuard } from './signin-guard.js';
@@ -260,6 +261,7 @@ function storeModules(db: Database.Database, options: BuildOptions) {
     salesOf: lazy(() => createSalesIndex(db)),
     cashMovesOf: lazy(() => createCashMovements(db)),
     drawerOf: lazy(() => createDrawerOpenings(db)),
+    fillsOf: lazy(() => createPumpFills(db)),
     shiftReportsOf: lazy(() => createShiftReports(db)),
   };
 }
@@ -366,6 +368,10 @@ function buildStore(db: Database.Database, options: BuildOptions) {
     /** Shift reports kept: X reports printed, Z reports of closes (0009). */
     get shiftReports() {
       return m.shiftReportsOf();
+    },
+    /** The forecourt's fills, kept until sold or recorded as drive-offs (0010). */
+    get pumpFills() {
+      return m.fillsOf();
     },
     rules: m.rules,
     /** How cached auth-code and PIN hashes are kept and checked (keyed or as sent). */

@@ -1,0 +1,121 @@
+// The forecourt's fills (0010): what each pump dispensed, kept until sold or recorded as a
+// drive-off. A fill is known by its nozzle's totalizer after it, so the same fill read again
+// after a restart is the same row (`record` answers the row kept), and a sale marks it sold
+// in the sale's own transaction: a fill is sold once.
+import type Database from 'better-sqlite3';
+
+export type FillState = 'unpaid' | 'sold' | 'drive-off';
+
+export interface PumpFill {
+  readonly id: string;
+  readonly pump: number;
+  readonly nozzle: number;
+  /** The grade's good code (the catalogue's fuel line). */
+  readonly grade: string;
+  /** Exact decimals as text, as the pump reported them. */
+  readonly volume: string;
+  readonly amount: string;
+  readonly unitPrice: string;
+  /** The nozzle's volume totalizer after the fill: the fill's identity on its nozzle. */
+  readonly totalsAfter: string;
+  /** The prepay's pump authorisation, when the fill was prepaid. */
+  readonly authorisationId: string | null;
+  readonly state: FillState;
+  readonly transactionId: string | null;
+  readonly finishedAt: number;
+  readonly resolvedAt: number | null;
+  readonly resolvedBy: string | null;
+}
+
+/** What the forecourt reports of a finished fill. */
+export type FinishedFill = Omit<PumpFill, 'state' | 'transactionId' | 'resolvedAt' | 'resolvedBy'>;
+
+interface Row {
+  id: string;
+  pump: number;
+  nozzle: number;
+  grade: string;
+  volume: string;
+  amount: string;
+  unit_price: string;
+  totals_after: string;
+  authorisation_id: string | null;
+  state: FillState;
+  transaction_id: string | null;
+  finished_at: number;
+  resolved_at: number | null;
+  resolved_by: string | null;
+}
+
+const fillOf = (r: Row): PumpFill => ({
+  id: r.id,
+  pump: r.pump,
+  nozzle: r.nozzle,
+  grade: r.grade,
+  volume: r.volume,
+  amount: r.amount,
+  unitPrice: r.unit_price,
+  totalsAfter: r.totals_after,
+  authorisationId: r.authorisation_id,
+  state: r.state,
+  transactionId: r.transaction_id,
+  finishedAt: r.finished_at,
+  resolvedAt: r.resolved_at,
+  resolvedBy: r.resolved_by,
+});
+
+export function createPumpFills(db: Database.Database) {
+  const insert = db.prepare(
+    `INSERT INTO pump_fill (id, pump, nozzle, grade, volume, amount, unit_price, totals_after,
+       authorisation_id, state, finished_at)
+     VALUES (@id, @pump, @nozzle, @grade, @volume, @amount, @unitPrice, @totalsAfter,
+       @authorisationId, 'unpaid', @finishedAt)
+     ON CONFLICT (pump, nozzle, totals_after) DO NOTHING`,
+  );
+  const byIdentity = db.prepare<[number, number, string], Row>(
+    'SELECT * FROM pump_fill WHERE pump = ? AND nozzle = ? AND totals_after = ?',
+  );
+  const byId = db.prepare<[string], Row>('SELECT * FROM pump_fill WHERE id = ?');
+  const unpaid = db.prepare<[], Row>(
+    "SELECT * FROM pump_fill WHERE state = 'unpaid' ORDER BY pump, finished_at, rowid",
+  );
+  const resolve = db.prepare(
+    `UPDATE pump_fill SET state = @state, transaction_id = @transactionId,
+       resolved_at = @at, resolved_by = @by
+     WHERE id = @id AND state = 'unpaid'`,
+  );
+  const since = db.prepare<[number], Row>(
+    'SELECT * FROM pump_fill WHERE finished_at >= ? ORDER BY finished_at, rowid',
+  );
+  return {
+    /** Keeps a finished fill, once: the row kept for the same fill read again. */
+    record(f: FinishedFill): PumpFill {
+      insert.run(f);
+      return fillOf(byIdentity.get(f.pump, f.nozzle, f.totalsAfter)!);
+    },
+    get(id: string): PumpFill | null {
+      const r = byId.get(id);
+      return r ? fillOf(r) : null;
+    },
+    /** The fills waiting to be paid, by pump, oldest first (two on one pump: stacked). */
+    unpaid(): PumpFill[] {
+      return unpaid.all().map(fillOf);
+    },
+    /**
+     * Sold by `transactionId` (in the sale's transaction) or recorded as a drive-off; false
+     * when the fill is not unpaid any more (sold already: the caller refuses).
+     */
+    resolve(
+      id: string,
+      to: { state: 'sold' | 'drive-off'; transactionId: string | null; at: number; by: string },
+    ): boolean {
+      return resolve.run({ id, ...to }).changes === 1;
+    },
+    /** Every fill finished since `ms` (the wet-stock and drive-off reports). */
+    since(ms: number): PumpFill[] {
+      return since.all(ms).map(fillOf);
+    },
+  };
+}
+
+export type PumpFills = ReturnType<typeof createPumpFills>;
