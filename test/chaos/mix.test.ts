@@ -5,11 +5,16 @@
 // account (no PIN), the fleet account through two drivers' accesses (one with PIN, odometer
 // and vehicle, one without), every demo coupon and the coupons the run emits, bank-card
 // sales, split sales, cancels and partial refunds (card ones reversed/refunded on the unit),
-// fuel prepaid by card (pre-authorised) and by cash, each completed. After each kill it asks
+// fuel prepaid by card (pre-authorised) and by cash, each completed, and the money moved
+// outside a check: a manager's bonus operations (add, write off), coupons sold for bonuses or
+// from the wallet, cash paid in and out of the drawer. After each kill it asks
 // sale-status about every unanswered sale and, for voided or unknown ids, sometimes retries
 // under the same id and sometimes sells again under a new one. At the end it compares three
 // ways (its own books, the sandbox, the till): transactions, balances, used limits, coupons
-// and card operations (the unit's own books, `devices sim-books`).
+// and card operations (the unit's own books, `devices sim-books`). The operations outside a
+// check go under their own key, retried with it until answered (as an integrator would):
+// each is on the sandbox once and moves the balances once; the coupons sold exist once; the
+// drawer's movements are the till's shift report's (the sandbox keeps no drawer).
 //
 // CHAOS_MIX_OPS, CHAOS_KILLS size the run (default 120 and 25, the CI run); CHAOS_SEED
 // replays the driver's choices (printed). The sandbox draws its own faults.
@@ -17,7 +22,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO } from '../../src/central/index.js';
+import { DEMO, demoId } from '../../src/central/index.js';
 import { seededRandom } from '../../src/central/faults.js';
 import { add, dec, gte, neg, sub, toFixed, ZERO, type Dec } from '../../src/money/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
@@ -112,8 +117,32 @@ const KINDS = [
   'prepay-cash',
   'cancel',
   'refund',
+  'bonus-op',
+  'coupon-sell',
+  'cash-move',
 ] as const;
 type Kind = (typeof KINDS)[number];
+
+/** A sellable batch (src/central/seed.ts): 25 bonuses, or 8.50 from the customer's wallet. */
+const GIFT_BATCH = demoId(501);
+const WASH_BATCH = demoId(502);
+const GIFT_PRICE = 25;
+const WASH_PRICE = 8.5;
+
+/** Money moved outside a check, under its own key (`transaction_id` or `idempotency_key`). */
+type MoveKind =
+  'bonus-add' | 'bonus-write-off' | 'coupon-bonuses' | 'coupon-wallet' | 'paid-in' | 'paid-out';
+interface Move {
+  key: string;
+  kind: MoveKind;
+  command: 'bonus-operation' | 'coupon-sell' | 'cash-movement';
+  body: Json;
+  state: 'pending' | 'done' | 'refused';
+  answer?: Json;
+  refusal?: Json;
+  customer?: string;
+  amount: number;
+}
 
 type SaleState = 'pending' | 'committed' | 'refused' | 'voided' | 'unknown';
 interface Sale {
@@ -264,6 +293,8 @@ describe('the chaos run over the whole payment mix', () => {
 
       // ---- the driver's books ----
       const sales = new Map<string, Sale>();
+      /** Bonus operations, coupon sales and cash movements, by key. */
+      const moves = new Map<string, Move>();
       /** Cancels and refunds sent without an answer: retried under the same id after a restart. */
       const pendingAfter: { name: 'sale-cancel' | 'sale-refund'; body: Json; sale: Sale }[] = [];
       /** Pump authorisations answered and not yet completed. */
@@ -519,6 +550,96 @@ describe('the chaos run over the whole payment mix', () => {
         }
       };
 
+      /** A bonus operation, coupon sale or cash movement of `kind`; null when the books forbid. */
+      const moveOf = (kind: Kind): Move | null => {
+        const key = uuidv7(Date.now());
+        const amount = 0.5 + Math.floor(random() * 6) * 0.5;
+        const base = { key, state: 'pending' as const, amount };
+        if (kind === 'bonus-op') {
+          const customer = pick([C.anna, C.ben]);
+          const add = chance(0.5);
+          if (!add) {
+            const left = sub(spendBudget.get(customer)!, dec(amount));
+            if (!gte(left, dec(5))) return null;
+            spendBudget.set(customer, left);
+          }
+          return {
+            ...base,
+            kind: add ? 'bonus-add' : 'bonus-write-off',
+            command: 'bonus-operation',
+            customer,
+            body: {
+              transaction_id: key,
+              customer_id: customer,
+              kind: add ? 'add' : 'write-off',
+              amount,
+              comment: 'chaos mix',
+            },
+          };
+        }
+        if (kind === 'coupon-sell') {
+          const wallet = chance(0.4);
+          const customer = wallet ? C.anna : pick([C.anna, C.ben]);
+          if (wallet) {
+            if (!gte(sub(walletBudget, dec(WASH_PRICE)), dec(1))) return null;
+            walletBudget = sub(walletBudget, dec(WASH_PRICE));
+          } else {
+            const left = sub(spendBudget.get(customer)!, dec(GIFT_PRICE));
+            if (!gte(left, dec(5))) return null;
+            spendBudget.set(customer, left);
+          }
+          return {
+            ...base,
+            amount: wallet ? WASH_PRICE : GIFT_PRICE,
+            kind: wallet ? 'coupon-wallet' : 'coupon-bonuses',
+            command: 'coupon-sell',
+            customer,
+            body: {
+              transaction_id: key,
+              customer_id: customer,
+              batch_id: wallet ? WASH_BATCH : GIFT_BATCH,
+            },
+          };
+        }
+        const out = chance(0.4);
+        return {
+          ...base,
+          kind: out ? 'paid-out' : 'paid-in',
+          command: 'cash-movement',
+          body: {
+            kind: out ? 'paid-out' : 'paid-in',
+            amount,
+            reason: 'chaos mix',
+            idempotency_key: key,
+          },
+        };
+      };
+
+      /**
+       * Sends a move under its key: answered (done), refused (nothing moved), or pending, to be
+       * sent again under the same key. "Needs the central service" is not a refusal of the
+       * operation: like an integrator, the driver tries it again later.
+       */
+      const sendMove = async (m: Move): Promise<void> => {
+        let r: { status: number; json: Json };
+        try {
+          r = await command(api(), m.command, m.body);
+        } catch {
+          return;
+        }
+        if (r.status === 200) {
+          m.state = 'done';
+          m.answer = r.json;
+          bump(`moved ${m.kind}`);
+        } else if (r.status === 422 && (r.json.error as Json).code === 'central-unreachable') {
+          bump(`move waits ${m.kind}`);
+        } else if (r.status === 422) {
+          m.state = 'refused';
+          m.refusal = r.json.error as Json;
+          bump(`refused ${m.kind} ${(r.json.error as Json).code}`);
+        } else problems.push(`${m.command} ${m.key}: ${r.status} ${JSON.stringify(r.json)}`);
+      };
+
       /** A pump authorisation (card for an amount, or cash for litres), then its completion. */
       const prepay = async (card: boolean): Promise<void> => {
         const customer = chance(0.4) ? C.anna : undefined;
@@ -673,6 +794,7 @@ describe('the chaos run over the whole payment mix', () => {
         }
         for (const p of [...pendingAfter]) await sendAfter(p);
         for (const [id] of [...openAuths]) await complete(sales.get(id)!, 'some');
+        for (const m of moves.values()) if (m.state === 'pending') await sendMove(m);
       };
 
       const revive = async () => {
@@ -735,7 +857,13 @@ describe('the chaos run over the whole payment mix', () => {
           if (kind === 'prepay-card' || kind === 'prepay-cash')
             await prepay(kind === 'prepay-card');
           else if (kind === 'cancel' || kind === 'refund') await cancelOrRefund(kind);
-          else {
+          else if (kind === 'bonus-op' || kind === 'coupon-sell' || kind === 'cash-move') {
+            const m = moveOf(kind);
+            if (m) {
+              moves.set(m.key, m);
+              await sendMove(m);
+            }
+          } else {
             const body = await bodyOf(kind);
             if (body) await send(newSale(kind, body));
           }
@@ -756,6 +884,11 @@ describe('the chaos run over the whole payment mix', () => {
       await setFaults(false);
       await resolvePending();
       for (const s of sales.values()) if (s.state === 'pending') s.state = 'unknown';
+      // Every move answered under its key (bounded: the link is up and the faults off).
+      for (let i = 0; i < 40 && [...moves.values()].some((m) => m.state === 'pending'); i++) {
+        for (const m of moves.values()) if (m.state === 'pending') await sendMove(m);
+        await sleep(250);
+      }
       // Card pre-authorisations the driver gave up on are the till's to release when their
       // lifetime is over (`expires_at`; cash prepay holds nothing on the unit): waited for
       // (bounded), before the drain, since releasing one may reverse a completion no sale
@@ -833,6 +966,27 @@ describe('the chaos run over the whole payment mix', () => {
       const lostRefunds = refundIds.filter(
         (id) => refundRows.filter((t) => t.transaction_id === id).length !== 1,
       );
+      // The moves the central service keeps (a bonus operation, a coupon sale) by key.
+      const MOVE_OPS = new Set(['bonuses_add', 'bonuses_write_off', 'coupons_sell']);
+      const moveRows = new Map<string, Json[]>();
+      for (const t of fresh)
+        if (MOVE_OPS.has(t.operation as string))
+          moveRows.set(t.transaction_id as string, [
+            ...(moveRows.get(t.transaction_id as string) ?? []),
+            t,
+          ]);
+      const centralMoves = [...moves.values()].filter((m) => m.command !== 'cash-movement');
+      const lostMoves = centralMoves
+        .filter((m) => m.state === 'done' && !moveRows.has(m.key))
+        .map((m) => `${m.key} (${m.kind})`);
+      const doubledMoves = [...moveRows].filter(([, rows]) => rows.length > 1).map(([k]) => k);
+      const ghostMoves = centralMoves
+        .filter((m) => m.state !== 'done' && moveRows.has(m.key))
+        .map((m) => `${m.key} (${m.state} ${m.kind}${m.refusal ? ` ${m.refusal.code}` : ''})`);
+      const strangerMoves = [...moveRows.keys()].filter((k) => !moves.has(k));
+      const unansweredMoves = [...moves.values()]
+        .filter((m) => m.state === 'pending')
+        .map((m) => m.key);
 
       // ---- (b) balances: books vs sandbox vs till ----
       const after = await sandbox(creds(), 'GET', '/sandbox/balances');
@@ -871,6 +1025,18 @@ describe('the chaos run over the whole payment mix', () => {
         if (s.cancel) move({ ...s.check!, ...s.cancel.check }, -1);
         for (const r of s.refunds)
           move({ ...s.check!, ...r.check, payment_id: s.check!.payment_id }, -1);
+      }
+      // What the moves outside a check did: bonuses added or taken, the wallet paid from.
+      for (const m of moves.values()) {
+        if (m.state !== 'done' || !m.customer) continue;
+        const amount = dec(m.amount);
+        if (m.kind === 'coupon-wallet') {
+          const w = DEMO.accounts.annaWallet;
+          accountBooks.set(w, sub(accountBooks.get(w)!, amount));
+          continue;
+        }
+        const was = bonusBooks.get(m.customer)!;
+        bonusBooks.set(m.customer, m.kind === 'bonus-add' ? add(was, amount) : sub(was, amount));
       }
       for (const c of BONUS_CUSTOMERS) {
         const books = toFixed(bonusBooks.get(c)!, 4);
@@ -1061,6 +1227,70 @@ describe('the chaos run over the whole payment mix', () => {
           mismatches.push(`coupon ${label}: books ${e.want.join('|')}, sandbox ${there}`);
       }
 
+      // ---- (c2) coupons sold: each once on the sandbox, the buyer's, open at the till ----
+      const soldRows: string[] = [];
+      const staticCodes = new Set(Object.keys(STATIC_COUPONS));
+      const soldThere = sandboxCoupons.filter(
+        (c) =>
+          (c.batch_id === GIFT_BATCH || c.batch_id === WASH_BATCH) &&
+          !staticCodes.has(c.code as string),
+      );
+      const couponMoves = centralMoves.filter((m) => m.command === 'coupon-sell');
+      const soldDone = couponMoves.filter((m) => m.state === 'done');
+      for (const m of soldDone) {
+        const row = (moveRows.get(m.key) ?? [])[0];
+        const code = (row?.coupon as Json | undefined)?.code as string | undefined;
+        const answered = (m.answer?.coupon as Json | null | undefined)?.code as string | undefined;
+        if (!code) continue; // lost: counted above
+        if (answered && answered !== code)
+          mismatches.push(
+            `coupon sold under ${m.key}: the till answered ${answered}, the sandbox ${code}`,
+          );
+        const recs = soldThere.filter((c) => c.code === code);
+        const there = recs.length === 1 ? (recs[0]!.status as string) : `${recs.length} records`;
+        if (recs.length === 1 && recs[0]!.customer_id !== m.customer)
+          mismatches.push(
+            `coupon ${code}: sold to ${m.customer}, the sandbox's is ${String(recs[0]!.customer_id)}`,
+          );
+        const till = await tillSays(code, m.customer ?? null);
+        if (there !== 'open' || till !== 'open')
+          mismatches.push(`coupon sold ${code}: books open, sandbox ${there}, till ${till}`);
+      }
+      soldRows.push(
+        `coupons sold: books ${soldDone.length}, sandbox ${soldThere.length} (${couponMoves.length - soldDone.length} refused)`,
+      );
+      if (soldThere.length !== soldDone.length)
+        mismatches.push(`coupons sold: books ${soldDone.length}, sandbox ${soldThere.length}`);
+
+      // ---- (c3) the drawer: the books' movements against the till's shift report ----
+      const cashMoves = [...moves.values()].filter((m) => m.command === 'cash-movement');
+      const cashDone = cashMoves.filter((m) => m.state === 'done');
+      const signed = (m: Json) => (m.kind === 'paid-out' ? neg(n(m.amount)) : n(m.amount));
+      const booksCash = cashDone.reduce(
+        (s: Dec, m) => add(s, signed({ kind: m.kind, amount: m.amount })),
+        ZERO,
+      );
+      const reportNow = await command(api(), 'shift-report', {});
+      const tillMoves = (reportNow.json.report?.cash_movements as Json[] | undefined) ?? [];
+      const tillCash = tillMoves.reduce((s: Dec, m) => add(s, signed(m)), ZERO);
+      const tillIds = tillMoves.map((m) => m.id as string);
+      const bookIds = cashDone.map((m) => (m.answer?.movement as Json).id as string);
+      const cashLine =
+        `cash moved: books ${toFixed(booksCash, 2)} (${cashDone.length} movements, ` +
+        `${cashMoves.length - cashDone.length} refused), till ${toFixed(tillCash, 2)} (${tillMoves.length} movements)`;
+      soldRows.push(cashLine);
+      if (
+        toFixed(booksCash, 2) !== toFixed(tillCash, 2) ||
+        tillIds.length !== new Set(tillIds).size
+      )
+        mismatches.push(cashLine);
+      for (const id of bookIds)
+        if (!tillIds.includes(id))
+          mismatches.push(`cash movement ${id} answered, not in the till's report`);
+      for (const id of tillIds)
+        if (!bookIds.includes(id))
+          mismatches.push(`cash movement ${id} in the till's report, never answered`);
+
       // ---- (d) card operations: the unit's books vs the answers vs the sandbox ----
       const books = await simBooks(dataDir);
       const unit = (books.zvt as Json[]) ?? [];
@@ -1143,12 +1373,17 @@ describe('the chaos run over the whole payment mix', () => {
         `same-id retries ${sameIdRetries} (voided refused rightly ${voidedRefusedRightly}), new-id resales ${newIdResales}; ` +
         `faults: 5xx ${lc.errors_5xx}, 429 ${lc.rate_limited_429}, dropped ${lc.dropped_answers}, cut ${lc.cut_connections}, ` +
         `${cuts} cuts, ${centralRestarts} central restarts; ` +
+        `moves ${moves.size} (done ${[...moves.values()].filter((m) => m.state === 'done').length}, ` +
+        `refused ${[...moves.values()].filter((m) => m.state === 'refused').length}, unanswered ${unansweredMoves.length}; ` +
+        `lost ${lostMoves.length}, doubled ${doubledMoves.length}, ghosts ${ghostMoves.length}); ` +
         `lost ${lost.length}, doubled ${doubled.length}, ghosts ${ghosts.length}, mismatches ${mismatches.length}; ` +
         `${Math.round((Date.now() - started) / 1000)} s`;
       console.log(summary);
       console.log(
         `chaos mix refusals: ${sum('presented')
           .concat(sum('refused'))
+          .concat(sum('moved'))
+          .concat(sum('move waits'))
           .concat(sum('sale-'))
           .concat(sum('status'))
           .map(([k, v]) => `${k} ${v}`)
@@ -1159,6 +1394,7 @@ describe('the chaos run over the whole payment mix', () => {
         `chaos mix coupons (${flagged} redeemed by a sale the till lists as sale-differs):\n  ${couponRows.join('\n  ')}`,
       );
       console.log(`chaos mix cards: ${cardLine}`);
+      console.log(`chaos mix outside a check:\n  ${soldRows.join('\n  ')}`);
       if (mismatches.length > 0) console.log(`chaos mix mismatches:\n  ${mismatches.join('\n  ')}`);
       if (problems.length > 0) console.log(`chaos mix problems:\n  ${problems.join('\n  ')}`);
 
@@ -1173,6 +1409,15 @@ describe('the chaos run over the whole payment mix', () => {
         .toEqual([]);
       expect.soft(authsSent, 'pump authorisations sent to the sandbox as sales').toEqual([]);
       expect.soft(lostRefunds, 'answered refunds not on the sandbox exactly once').toEqual([]);
+      expect
+        .soft(lostMoves, 'bonus operations and coupon sales answered, not on the sandbox')
+        .toEqual([]);
+      expect
+        .soft(doubledMoves, 'bonus operations and coupon sales on the sandbox twice')
+        .toEqual([]);
+      expect.soft(ghostMoves, 'refused moves in effect on the sandbox').toEqual([]);
+      expect.soft(strangerMoves, 'moves on the sandbox the driver never asked for').toEqual([]);
+      expect.soft(unansweredMoves, 'moves never answered under their key').toEqual([]);
       expect.soft(rejected, 'outbox rows the sandbox refused').toBe(0);
       expect
         .soft(unreported, 'card operations answered but not reported to the sandbox')
