@@ -583,4 +583,7 @@ export const de: Table = {
   'report.past-z-printed': 'Z-Bericht gedruckt',
   'report.past-z-kept': 'Z-Bericht abgelegt, nicht gedruckt',
   'report.past-shift': 'Schicht {number}',
+  // the rules panel: those that do not concern the lines, on request
+  'rules.more': '{count} weitere Regeln, die diese Positionen nicht betreffen',
+  'rules.fewer': 'Nur die Regeln, die hier z\u00e4hlen',
 };

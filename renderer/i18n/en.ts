@@ -566,6 +566,9 @@ export const en = {
   'report.past-z-printed': 'Z report printed',
   'report.past-z-kept': 'Z report kept, not printed',
   'report.past-shift': 'Shift {number}',
+  // the rules panel: those that do not concern the lines, on request
+  'rules.more': '{count} more rules that do not concern these lines',
+  'rules.fewer': 'Only the rules that matter here',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -3,20 +3,31 @@
 import { formatAmount, NONE } from '../format.js';
 import { couponErrorKey, reasonKey, type Translate } from '../i18n.js';
 import { hasRole } from '../slices/frame/state.js';
-import { amountDigits, bonusDigits } from '../slices/sale/state.js';
+import { amountDigits, bonusDigits, shownRules } from '../slices/sale/state.js';
 import type { CheckCoupon, CheckImplementedRule } from '../types.js';
 import { Button, Checkbox, Form, Input, Section, type Ctx } from './common.js';
 
 export function RulesPanel({ ctx }: { ctx: Ctx }) {
   const rules = ctx.state.sale.calc.check?.implemented_rules ?? [];
   if (rules.length === 0) return null;
+  const all = ctx.state.sale.allRules;
+  const shown = shownRules(rules, all);
+  const hidden = rules.length - shown.length;
   return (
     <Section title={ctx.t('rules.title')} testid="rules">
       <ul class="list">
-        {rules.map((r, i) => (
-          <RuleLine key={r.id ?? i} ctx={ctx} r={r} i={i} />
+        {shown.map(({ rule, index }) => (
+          <RuleLine key={rule.id ?? index} ctx={ctx} r={rule} i={index} />
         ))}
       </ul>
+      {hidden > 0 || all ? (
+        <Button
+          ctx={ctx}
+          testid="rules-all"
+          does={{ type: 'rules-all', show: !all }}
+          label={all ? ctx.t('rules.fewer') : ctx.t('rules.more', { count: hidden })}
+        />
+      ) : null}
     </Section>
   );
 }

@@ -461,7 +461,13 @@ describe('views', () => {
         },
       },
     );
-    const tree = render(s);
+    // they do not concern these lines: listed on request only, the button says how many
+    const few = render(s);
+    expect(byTestId(few, 'rule-0')).toBeUndefined();
+    expect(textOf(byTestId(few, 'rules-all')!)).toBe(
+      '2 more rules that do not concern these lines',
+    );
+    const tree = render(run(s, { type: 'rules-all', show: true }));
     expect(textOf(byTestId(tree, 'rule-0')!)).toContain('no item on the check for this offer');
     expect(textOf(byTestId(tree, 'rule-1')!)).toContain('other offers already took these items');
   });

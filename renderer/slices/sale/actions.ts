@@ -41,5 +41,6 @@ export const saleActions: Performers<SaleAction> = {
   'coupon-add': send,
   'coupon-remove': send,
   'rule-toggle': send,
+  'rules-all': send,
   'void-sale': send,
 };

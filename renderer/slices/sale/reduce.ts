@@ -170,6 +170,7 @@ export const sale: Reducer<SaleEvent> = {
       ...state.sale.draft,
       coupons: state.sale.draft.coupons.filter((c) => c !== event.code),
     }),
+  'rules-all': (state, event) => ({ ...state, sale: { ...state.sale, allRules: event.show } }),
   'rule-toggle': (state, event) => {
     if (!hasRole(state, 'senior-cashier')) {
       return withMessage(state, { kind: 'error', key: 'error.role-required' });

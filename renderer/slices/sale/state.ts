@@ -4,6 +4,7 @@
 import { dec, type Dec } from '../../money.js';
 import type { State } from '../../state.js';
 import type {
+  CheckImplementedRule,
   CheckItemRequest,
   CheckResponse,
   CommandOutput,
@@ -78,6 +79,12 @@ export interface SaleState {
   selected: number | null;
   calc: Calculation;
   presets: Preset[];
+  /**
+   * Whether the rules panel lists every rule the engine reported, also those that do not
+   * concern the check's lines (`no-line`, `lines-taken`): with hundreds of rules they would
+   * bury the few that matter, and cost a repaint on every line added.
+   */
+  allRules: boolean;
 }
 
 export type SaleField =
@@ -120,6 +127,7 @@ export function initialSale(): SaleState {
     selected: null,
     calc: { seq: 0, pending: false, check: null, warnings: [], error: null },
     presets: [],
+    allRules: false,
   };
 }
 
@@ -143,6 +151,7 @@ export type SaleEvent =
   | { type: 'coupon-add' }
   | { type: 'coupon-remove'; code: string }
   | { type: 'rule-toggle'; id: string }
+  | { type: 'rules-all'; show: boolean }
   | { type: 'calc-started'; seq: number }
   | { type: 'calc-done'; seq: number; result: CommandOutput<'check-calc'> | { error: ErrorBody } }
   | { type: 'void-sale' };
@@ -209,4 +218,26 @@ export function guessIdType(id: string): IdType {
   if (/^\+\d[\d\s-]{5,}$/.test(t)) return 'phone';
   if (t.length > 24 || /[^\w-]/.test(t)) return 'qr';
   return 'card';
+}
+
+/** Why a rule did not apply that says only that it does not concern these lines. */
+const ABOUT_OTHER_LINES: readonly (string | null | undefined)[] = ['no-line', 'lines-taken'];
+
+/**
+ * The rules the panel lists, each with its index in the engine's report: every one when asked
+ * for, else those that matter at the till (applied, to pick by hand, offered with what is
+ * missing, or refused for a reason the customer can act on).
+ */
+export function shownRules(
+  rules: readonly CheckImplementedRule[],
+  all: boolean,
+): { rule: CheckImplementedRule; index: number }[] {
+  const out: { rule: CheckImplementedRule; index: number }[] = [];
+  rules.forEach((rule, index) => {
+    const data = rule.implementation_data;
+    const manual = rule.automatic === 0 || rule.automatic === 4;
+    if (all || data?.applied || manual || !ABOUT_OTHER_LINES.includes(data?.reason))
+      out.push({ rule, index });
+  });
+  return out;
 }
