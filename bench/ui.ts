@@ -173,6 +173,23 @@ async function calcOverHttp(page: Page, codes: string[]): Promise<number[]> {
   );
 }
 
+/**
+ * Put in the page before its scripts: each `/api/commands/NAME` fetch's round trip, pushed to
+ * `window.__commandTimes` as [NAME, ms] (a string, as the bench compiles without the DOM).
+ */
+const TIME_COMMANDS = `
+  window.__commandTimes = [];
+  const fetched = window.fetch.bind(window);
+  window.fetch = async (url, init) => {
+    const t0 = performance.now();
+    const res = await fetched(url, init);
+    await res.clone().arrayBuffer();
+    const name = String(url).split('/api/commands/')[1];
+    if (name) window.__commandTimes.push([name, performance.now() - t0]);
+    return res;
+  };
+`;
+
 export async function benchUi(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'lt-bench-ui-'));
   const { codes } = seedWorld(join(dir, 'central.sqlite'));
@@ -187,6 +204,7 @@ export async function benchUi(): Promise<void> {
   });
   try {
     const page = await browser.newPage();
+    await page.addInitScript(TIME_COMMANDS);
     await page.goto(till.agent.openUrl);
     await signIn(page);
     // a code already on the check adds to its line: the check has one line per distinct code
@@ -200,18 +218,34 @@ export async function benchUi(): Promise<void> {
     }
     const n = seen.size;
     const extra = EXTRA;
+    // BENCH_UI_PROFILE=FILE: the page's CPU profile over the timed samples (Chrome DevTools).
+    const profile = process.env.BENCH_UI_PROFILE;
+    const cdp = profile ? await browser.newCDPSession(page) : null;
+    await cdp?.send('Profiler.enable');
+    await cdp?.send('Profiler.start');
     const samples: number[] = [];
+    /** Each command's round trip within a sample, as the page's fetch saw it. */
+    const parts = new Map<string, number[]>();
     for (let i = 0; i < WARMUP + SAMPLES; i++) {
       const before = await toPay(page);
       const t0 = performance.now();
+      await page.evaluate('window.__commandTimes = []');
       await enterCode(page, extra);
       await painted(page, n + 1, before);
-      if (i >= WARMUP) samples.push(performance.now() - t0);
+      if (i >= WARMUP) {
+        samples.push(performance.now() - t0);
+        for (const [name, took] of await page.evaluate<[string, number][]>('window.__commandTimes'))
+          (parts.get(name) ?? parts.set(name, []).get(name)!).push(took);
+      }
       const after = await toPay(page);
       await page.getByTestId(`line-${n}-remove`).click();
       await painted(page, n, after);
     }
     samples.sort((a, b) => a - b);
+    if (cdp && profile) {
+      const { profile: taken } = await cdp.send('Profiler.stop');
+      writeFileSync(profile, JSON.stringify(taken));
+    }
     const calc = await calcOverHttp(page, [...seen, EXTRA]);
     const ms = (x: number) => `${x.toFixed(1)} ms`;
     const p95 = percentile(samples, 95);
@@ -220,6 +254,18 @@ export async function benchUi(): Promise<void> {
     );
     console.log(
       `Enter on a code -> check painted (${n}-line check + 1, 500 rules, Chromium)   median ${ms(percentile(samples, 50))}   p95 ${ms(p95)}   max ${ms(samples.at(-1)!)}   (n=${samples.length})   target p95 <= 50 ms: ${p95 <= 50 ? 'met' : 'MISSED'}`,
+    );
+    const median = (xs: number[]) =>
+      percentile(
+        [...xs].sort((a, b) => a - b),
+        50,
+      );
+    console.log(
+      `  within a sample, the page's round trips (median): ${[...parts]
+        .map(
+          ([name, xs]) => `${name} ${ms(median(xs))} (x${(xs.length / samples.length).toFixed(1)})`,
+        )
+        .join(', ')}`,
     );
   } catch (e) {
     const page = browser.pages().at(-1);

@@ -105,8 +105,13 @@ export class Controller implements Till {
     const mark = (this.state.sale.selected ?? -1) * 100_000 + this.state.sale.version;
     if (mark === this.shownLines && !force) return;
     this.shownLines = mark;
-    const row = root.querySelector<HTMLElement>('[data-testid="lines"] tr[aria-selected="true"]');
-    row?.scrollIntoView({ block: 'nearest' });
+    // At the next frame, not now: scrolling now would lay the page out while the answer to the
+    // calculation is still to come, and lay it out again to paint.
+    const frame = root.ownerDocument.defaultView?.requestAnimationFrame ?? ((f: () => void) => f());
+    frame(() => {
+      const row = root.querySelector<HTMLElement>('[data-testid="lines"] tr[aria-selected="true"]');
+      row?.scrollIntoView({ block: 'nearest' });
+    });
   }
 
   dispatch = (event: Event): void => {

@@ -83,7 +83,21 @@ export function formatAge(seconds: number | null | undefined, locale = 'en'): st
         : seconds < 86_400
           ? [Math.floor(seconds / 3600), 'hour']
           : [Math.floor(seconds / 86_400), 'day'];
-  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short' }).format(value);
+  return ageFormat(locale, unit).format(value);
+}
+
+// Built once per locale and unit: an Intl formatter costs more to make than to use, and the
+// status bar writes an age on every render.
+const ageFormats = new Map<string, Intl.NumberFormat>();
+
+function ageFormat(locale: string, unit: string): Intl.NumberFormat {
+  const key = `${locale} ${unit}`;
+  let f = ageFormats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short' });
+    ageFormats.set(key, f);
+  }
+  return f;
 }
 
 /** How dates and times are written: the locale's order and the zone they are shown in. */
@@ -98,13 +112,21 @@ export function localeDateStyle(locale: string, zone?: string | null): DateStyle
   return { locale, timeZone: zone && knownZone(zone) ? zone : undefined };
 }
 
+/** Zones asked about, and whether this runtime knows them (asked on every render). */
+const zones = new Map<string, boolean>();
+
 function knownZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat(undefined, { timeZone: zone });
-    return true;
-  } catch {
-    return false; // RangeError: not a zone this runtime has
+  let known = zones.get(zone);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat(undefined, { timeZone: zone });
+      known = true;
+    } catch {
+      known = false; // RangeError: not a zone this runtime has
+    }
+    zones.set(zone, known);
   }
+  return known;
 }
 
 // Formatters by locale and zone: building one is costly, and each is immutable.
