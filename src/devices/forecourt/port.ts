@@ -4,50 +4,25 @@
 // exact decimal strings in the state that leaves the device layer (never floats).
 import { z } from 'zod';
 import type { Dec } from '../../money/index.js';
+import {
+  PumpSchema,
+  PumpStateName,
+  type Filling,
+  type PumpState,
+  type Totals,
+} from '../../contract/forecourt.js';
 
-/** An exact decimal as text ("11.37"), so state read back through its schema stays exact. */
-export const DecimalText = z.string().regex(/^-?\d+(\.\d+)?$/, 'an exact decimal such as 11.37');
-
-export const PumpStateName = z.enum([
-  'idle',
-  /** A nozzle is up and the pump waits for a release (calling). */
-  'calling',
-  'authorised',
-  'fuelling',
-  /** The fill ended (nozzle back or preset reached) and is not sold yet. */
-  'finished',
-  'stopped',
-  'suspended',
-  /** Answers but reports a state we cannot sell on (switched off, not programmed, unknown). */
-  'out-of-order',
-  /** Does not answer on the line. */
-  'offline',
-]);
-export type PumpStateName = z.infer<typeof PumpStateName>;
-
-/** A fill as the pump counts it: volume, amount and the unit price it used. */
-export const FillingSchema = z.object({
-  volume: DecimalText,
-  amount: DecimalText,
-  price: DecimalText.nullable(),
-  nozzle: z.number().int().min(1).max(15).nullable(),
-});
-export type Filling = z.infer<typeof FillingSchema>;
-
-export const PumpSchema = z.object({
-  /** Logical pump number, 1 for the first (DART address 0x50). */
-  pump: z.number().int().min(1).max(32),
-  state: PumpStateName,
-  /** The nozzle out of its holster, null when all are in. */
-  nozzle: z.number().int().min(1).max(15).nullable(),
-  /** Running while fuelling, the final values when finished; null when none is known. */
-  filling: FillingSchema.nullable(),
-  /** The raw status the driver read, for logs ("DC1 4"). */
-  detail: z.string().nullable(),
-  /** ISO time of the last change. */
-  changed_at: z.string(),
-});
-export type PumpState = z.infer<typeof PumpSchema>;
+// The shapes are the contract's (src/contract/forecourt.ts): the terminal reports them as they are.
+export {
+  DecimalText,
+  FillingSchema,
+  PumpSchema,
+  PumpStateName,
+  TotalsSchema,
+  type Filling,
+  type PumpState,
+  type Totals,
+} from '../../contract/forecourt.js';
 
 export const ForecourtEventSchema = z.object({
   kind: z.literal('pump'),
@@ -55,15 +30,6 @@ export const ForecourtEventSchema = z.object({
   pump: PumpSchema,
 });
 export type ForecourtEvent = z.infer<typeof ForecourtEventSchema>;
-
-/** Total counters of one nozzle, as the pump's totalizer reads them. */
-export const TotalsSchema = z.object({
-  pump: z.number().int(),
-  nozzle: z.number().int().min(1).max(15),
-  volume: DecimalText,
-  amount: DecimalText.nullable(),
-});
-export type Totals = z.infer<typeof TotalsSchema>;
 
 export type Preset = { kind: 'volume'; volume: Dec } | { kind: 'amount'; amount: Dec };
 
