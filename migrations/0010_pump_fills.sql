@@ -2,8 +2,9 @@
 -- finished, with the pump's own volume, amount and unit price, kept until it is sold (a
 -- postpay sale or a prepay's completion names it), or recorded as a drive-off. A fill is known
 -- by its nozzle's volume totalizer after it (`totals_after`): read again after a restart, the
--- same fill is the same row, so it is sold exactly once. Decimals are exact text (src/money);
--- times epoch ms.
+-- same fill is the same row, so it is sold exactly once. Beside them, the prepay each pump is
+-- authorised for until its fill is kept (`pump_authorisation`), so a restart mid-fill still
+-- knows whose fill it is. Decimals are exact text (src/money); times epoch ms.
 -- Released: never edit this file (docs/store.md, "Migrations").
 
 CREATE TABLE pump_fill (
@@ -27,3 +28,9 @@ CREATE TABLE pump_fill (
 ) STRICT;
 CREATE INDEX pump_fill_open ON pump_fill (state, pump, finished_at);
 CREATE INDEX pump_fill_transaction ON pump_fill (transaction_id);
+
+CREATE TABLE pump_authorisation (
+  pump           INTEGER PRIMARY KEY CHECK (pump >= 1),
+  transaction_id TEXT NOT NULL,
+  authorised_at  INTEGER NOT NULL
+) STRICT;

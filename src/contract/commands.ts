@@ -20,6 +20,7 @@ import {
 } from './enums.js';
 import { CatalogSearchOutput } from './catalog.js';
 import { CustomerDisplay } from './customer-display.js';
+import { DecimalText, ForecourtState, PumpView } from './forecourt.js';
 import { CheckRequest, refusedField, SET_BY_TERMINAL, scannedCode } from './check-request.js';
 import { ReceiptPreview } from './receipt.js';
 import { looseShared } from './shared.js';
@@ -109,6 +110,8 @@ function callerInput<S extends z.ZodRawShape>(shape: S, owned: Record<string, st
 }
 
 const Empty = callerInput({});
+/** A pump by its number on the forecourt (1 for the first). */
+const pumpNumber = z.int().min(1, { error: 'pumps are numbered from 1' }).max(32);
 
 /** Roles (interfaces.md, `role_based_model_roles`, ours); each includes the one before. */
 export const StaffRole = z.enum(['cashier', 'senior-cashier', 'manager']);
@@ -704,6 +707,49 @@ export const commands = {
     /** The coupon and certificate batches the till sells (a price in bonuses or money), by title. */
     input: Empty,
     output: z.strictObject({ batches: z.array(CouponBatchOnSale) }),
+  },
+  // ---- the forecourt (issue 16; docs/forecourt.md, "The forecourt at the till") ----
+  'forecourt-state': {
+    /** Every pump as the forecourt reports it, and every fill waiting to be paid. */
+    input: Empty,
+    output: ForecourtState,
+  },
+  'pump-release': {
+    /** A calling pump released for postpay (`nozzles`: those that may deliver; all when absent). */
+    input: callerInput(
+      { pump: pumpNumber, nozzles: z.array(z.int().min(1).max(15)).min(1).max(15).optional() },
+      { preset: 'postpay has none', authorisation_id: 'postpay has none' },
+    ),
+    output: z.strictObject({ pump: PumpView }),
+  },
+  'pump-authorise': {
+    /**
+     * A prepay's pump: `transaction_id` names the pump authorisation `sale-process` recorded
+     * (preauthorization); the pump is preset to what it paid for (its amount, else its litres).
+     */
+    input: callerInput(
+      { pump: pumpNumber, transaction_id: z.uuid() },
+      {
+        preset: 'the prepay\u2019s check',
+        amount: 'the prepay\u2019s check',
+        volume: 'the prepay\u2019s check',
+        price: 'the pump\u2019s price',
+      },
+    ),
+    output: z.strictObject({
+      pump: PumpView,
+      preset: z.strictObject({ kind: z.enum(['amount', 'volume']), value: DecimalText }),
+    }),
+  },
+  'pump-stop': {
+    /** One pump stopped, or every pump when none is named (the emergency stop). */
+    input: callerInput({ pump: pumpNumber.optional() }),
+    output: z.strictObject({ pumps: z.array(PumpView), not_stopped: z.array(z.string()) }),
+  },
+  'pump-resume': {
+    /** A stopped or suspended pump goes on. */
+    input: callerInput({ pump: pumpNumber }),
+    output: z.strictObject({ pump: PumpView }),
   },
   'customer-identify': {
     input: callerInput(

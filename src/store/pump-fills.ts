@@ -84,6 +84,15 @@ export function createPumpFills(db: Database.Database) {
        resolved_at = @at, resolved_by = @by
      WHERE id = @id AND state = 'unpaid'`,
   );
+  const authorise = db.prepare(
+    `INSERT INTO pump_authorisation (pump, transaction_id, authorised_at) VALUES (?, ?, ?)
+     ON CONFLICT (pump) DO UPDATE SET transaction_id = excluded.transaction_id,
+       authorised_at = excluded.authorised_at`,
+  );
+  const authorisationOf = db.prepare<[number], { transaction_id: string }>(
+    'SELECT transaction_id FROM pump_authorisation WHERE pump = ?',
+  );
+  const forget = db.prepare('DELETE FROM pump_authorisation WHERE pump = ?');
   const since = db.prepare<[number], Row>(
     'SELECT * FROM pump_fill WHERE finished_at >= ? ORDER BY finished_at, rowid',
   );
@@ -110,6 +119,18 @@ export function createPumpFills(db: Database.Database) {
       to: { state: 'sold' | 'drive-off'; transactionId: string | null; at: number; by: string },
     ): boolean {
       return resolve.run({ id, ...to }).changes === 1;
+    },
+    /** The pump is authorised for this prepay until its fill is kept. */
+    authorise(pump: number, transactionId: string, at: number): void {
+      authorise.run(pump, transactionId, at);
+    },
+    /** The prepay the pump is authorised for, or null (postpay, or none). */
+    authorisationOf(pump: number): string | null {
+      return authorisationOf.get(pump)?.transaction_id ?? null;
+    },
+    /** The pump's prepay is over: its fill was kept, or it was released for postpay. */
+    forget(pump: number): void {
+      forget.run(pump);
     },
     /** Every fill finished since `ms` (the wet-stock and drive-off reports). */
     since(ms: number): PumpFill[] {

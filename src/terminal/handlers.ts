@@ -25,6 +25,7 @@ import type { CardPayments } from './card-payments.js';
 import type { CashMovementService } from './cash-movements.js';
 import type { DrawerService } from './drawer.js';
 import type { BonusOperationService } from './bonus-operations.js';
+import type { ForecourtService } from './forecourt.js';
 import type { CouponSaleService } from './coupon-sales.js';
 import type { ShiftReportService } from './shift-reports.js';
 import type { CatalogService } from './catalog.js';
@@ -52,6 +53,7 @@ export interface Services {
   bonusOps: BonusOperationService;
   /** Coupons and certificates sold at their batch's price. */
   couponSales: CouponSaleService;
+  forecourt: ForecourtService;
   /** Shift reports kept and printed: X, Z, the latest shifts. */
   shiftReports: ShiftReportService;
   identify: IdentifyService;
@@ -242,6 +244,11 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
       s.receipts.withPreview(await s.couponSales.sell(i)),
     ),
     'coupon-batches': admitted('coupon-batches', () => s.couponSales.onSale()),
+    'forecourt-state': admitted('forecourt-state', () => s.forecourt.state()),
+    'pump-release': admitted('pump-release', (i) => s.forecourt.release(i)),
+    'pump-authorise': admitted('pump-authorise', (i) => s.forecourt.authorise(i)),
+    'pump-stop': admitted('pump-stop', (i) => s.forecourt.stopPumps(i)),
+    'pump-resume': admitted('pump-resume', (i) => s.forecourt.resume(i)),
     'customer-identify': admitted('customer-identify', (i) => s.identify.identify(i)),
     'catalog-search': admitted('catalog-search', (i) => s.catalog.search(i)),
     // The seller is the signed-in staff member, never the caller's word.

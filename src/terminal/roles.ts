@@ -63,6 +63,12 @@ export const COMMAND_NEEDS: { readonly [N in CommandName]: CommandNeeds | null }
   // Selling a coupon is a sale: any cashier's, in the open shift.
   'coupon-sell': { role: 'cashier', shift: true },
   'coupon-batches': { role: 'cashier' },
+  // The forecourt: any cashier's; a pump released or authorised sells, so in the open shift.
+  'forecourt-state': { role: 'cashier' },
+  'pump-release': { role: 'cashier', shift: true },
+  'pump-authorise': { role: 'cashier', shift: true },
+  'pump-stop': { role: 'cashier' },
+  'pump-resume': { role: 'cashier' },
   'customer-identify': { role: 'cashier' },
   'catalog-search': { role: 'cashier' },
   'check-calc': { role: 'cashier', raisedBy: manualRules },

@@ -51,6 +51,8 @@ import { ShiftReportService } from './shift-reports.js';
 import type { SecretStore } from '../config/secret-store.js';
 import { loadOrCreateHashKey, resolveSecret } from './secrets.js';
 import { ShiftService } from './shifts.js';
+import { ForecourtService, type GradeOf } from './forecourt.js';
+import type { ForecourtPort } from '../devices/forecourt/port.js';
 import { StaffService } from './staff.js';
 import { Workflow } from './workflow.js';
 
@@ -72,6 +74,11 @@ export interface CreateTerminalOptions {
   ids?: Ids;
   /** The devices; default: built from `config.devices` (null = none at all). */
   devices?: DeviceSet | null;
+  /**
+   * The pumps (docs/forecourt.md): a forecourt port and the grade each nozzle sells; none
+   * given, the till has no forecourt and the pump commands say so.
+   */
+  forecourt?: { port: ForecourtPort; gradeOf: GradeOf } | null;
   /** Run the sync loops (pull and drain on timers); default true. */
   startSync?: boolean;
   /** Starts the embedded sandbox; needed only when no `central.url` is configured. */
@@ -226,9 +233,12 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
       ...(o.emit ? { emit: o.emit } : {}),
     };
     let syncRunning = false;
-    const { services, cards } = buildServices(ports, () => syncRunning, log);
+    const { services, cards } = buildServices(ports, () => syncRunning, log, o.forecourt ?? null);
     catalog = services.catalog;
     cleanups.push(() => cards.stop());
+    // The pumps followed from the start: a fill finished while the till was down is kept now.
+    services.forecourt.start();
+    cleanups.push(() => services.forecourt.stop());
     const handlers = createHandlers(ports, services);
 
     const readers = [devices?.cardReader, devices?.scanner].filter((r) => r != null);
@@ -298,6 +308,7 @@ function buildServices(
   ports: TerminalPorts,
   syncRunning: () => boolean,
   log: Logger,
+  forecourt: CreateTerminalOptions['forecourt'],
 ): { services: Services; cards: CardPayments } {
   const { store, sync, clock, config, terminalId, app, schemaVersion } = ports;
   const workflow = new Workflow(ports);
@@ -336,6 +347,11 @@ function buildServices(
     bonusOps,
     couponSales: new CouponSaleService(ports, workflow, identify, bonusOps, (f) =>
       receipts.printCouponSale(f),
+    ),
+    forecourt: new ForecourtService(
+      ports,
+      forecourt?.port ?? null,
+      forecourt?.gradeOf ?? (() => null),
     ),
     identify,
     checkout,

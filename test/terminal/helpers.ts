@@ -12,7 +12,7 @@ import { createCommandMap } from '../../src/terminal/command-map.js';
 import { createFileLogger } from '../../src/terminal/log.js';
 import type { SecretStore } from '../../src/config/secret-store.js';
 import { memorySecretStore } from '../support/secrets.js';
-import { createTerminal, type Terminal } from '../../src/terminal/terminal.js';
+import { createTerminal, type CreateTerminalOptions, type Terminal } from '../../src/terminal/terminal.js';
 import type { SyncClock } from '../../src/sync/clock.js';
 import { MemoryLink } from '../../src/devices/link.js';
 import type { DeviceSet } from '../../src/devices/registry.js';
@@ -55,6 +55,8 @@ export interface TillOptions {
   deviceSet?: DeviceSet;
   /** Keys merged into the `terminal` section. */
   terminal_config?: Record<string, unknown>;
+  /** The pumps (a forecourt port and each nozzle's grade). */
+  forecourt?: CreateTerminalOptions['forecourt'];
 }
 
 export function tempDir(prefix = 'lt-till-'): string {
@@ -85,6 +87,7 @@ export async function openTill(o: TillOptions = {}): Promise<Till> {
     startSync: false,
     app: { name: 'lt', version: 'test' },
     ...(o.deviceSet ? { devices: o.deviceSet } : {}),
+    ...(o.forecourt ? { forecourt: o.forecourt } : {}),
     ...(o.clock ? { clock: o.clock } : {}),
   });
   const pulled = await terminal.sync.pull();

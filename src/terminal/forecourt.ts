@@ -1,0 +1,234 @@
+// The cashier's forecourt (issue 16, point 3; docs/forecourt.md, "The forecourt at the till"):
+// the pumps as the forecourt port reports them, a calling pump released for postpay, a pump
+// authorised for a prepay with the preset its authorisation paid for, one pump or all
+// stopped, a pump resumed; and each fill a pump finishes kept at once (src/store/pump-fills.ts)
+// with the pump's own figures, known by its nozzle's totalizer, so a fill read again after a
+// restart is the same fill and is sold once.
+import type { CommandOutput, ErrorResponse, HandlerInput } from '../contract/commands.js';
+import type { FillView, PumpState, PumpView } from '../contract/forecourt.js';
+import type { ForecourtPort, Preset } from '../devices/forecourt/port.js';
+import { dec } from '../money/index.js';
+import type { PumpFill } from '../store/pump-fills.js';
+import { refuse } from './command-map.js';
+import type { TerminalPorts } from './ports.js';
+import { iso } from './workflow.js';
+
+/** The good a pump's nozzle sells (its grade), or null when the pump's set-up does not say. */
+export type GradeOf = (pump: number, nozzle: number) => string | null;
+
+/** Unpaid fills a pump may hold before it is released again (one stacked behind another). */
+export const MAX_UNPAID = 2;
+
+const noForecourt = (): ErrorResponse =>
+  refuse('no-forecourt', 'no pumps are connected to this till', '(root)');
+
+export class ForecourtService {
+  private readonly p: TerminalPorts;
+  private readonly port: ForecourtPort | null;
+  private readonly gradeOf: GradeOf;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(p: TerminalPorts, port: ForecourtPort | null, gradeOf: GradeOf) {
+    this.p = p;
+    this.port = port;
+    this.gradeOf = gradeOf;
+  }
+
+  /** Follows the pumps; a fill finished while the till was down is kept now. */
+  start(): void {
+    const port = this.port;
+    if (!port || this.unsubscribe) return;
+    this.unsubscribe = port.onEvent((e) => {
+      if (e.pump.state === 'finished') void this.keepFill(e.pump);
+    });
+    for (const pump of port.pumps()) if (pump.state === 'finished') void this.keepFill(pump);
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  /** `forecourt-state`. */
+  state(): CommandOutput<'forecourt-state'> | ErrorResponse {
+    if (!this.port) return noForecourt();
+    const unpaid = this.p.store.pumpFills.unpaid();
+    return {
+      pumps: this.port.pumps().map((s) => this.view(s, unpaid)),
+      unpaid: unpaid.map(fillView),
+    };
+  }
+
+  /** `pump-release`: a calling (or idle) pump released for postpay. */
+  async release(
+    i: HandlerInput<'pump-release'>,
+  ): Promise<CommandOutput<'pump-release'> | ErrorResponse> {
+    const ready = this.releasable(i.pump);
+    if ('error' in ready) return ready;
+    const done = await ready.port.authorise({
+      pump: i.pump,
+      ...(i.nozzles ? { nozzles: i.nozzles } : {}),
+    });
+    if (!done.ok) return refuse(`pump-${done.code}`, done.message, 'pump');
+    this.forget(i.pump);
+    return { pump: this.viewOf(i.pump) };
+  }
+
+  /** `pump-authorise`: a prepay's pump, preset to what its authorisation paid for. */
+  async authorise(
+    i: HandlerInput<'pump-authorise'>,
+  ): Promise<CommandOutput<'pump-authorise'> | ErrorResponse> {
+    const ready = this.releasable(i.pump);
+    if ('error' in ready) return ready;
+    const preset = this.presetOf(i.transaction_id);
+    if ('error' in preset) return preset;
+    const done = await ready.port.authorise({ pump: i.pump, preset: preset.preset });
+    if (!done.ok) return refuse(`pump-${done.code}`, done.message, 'pump');
+    this.p.store.pumpFills.authorise(i.pump, i.transaction_id, this.p.clock.now());
+    return { pump: this.viewOf(i.pump), preset: preset.shown };
+  }
+
+  /** `pump-stop`: one pump, or every pump when none is named. */
+  async stopPumps(
+    i: HandlerInput<'pump-stop'>,
+  ): Promise<CommandOutput<'pump-stop'> | ErrorResponse> {
+    const port = this.port;
+    if (!port) return noForecourt();
+    const which = i.pump !== undefined ? [i.pump] : port.pumps().map((s) => s.pump);
+    if (i.pump !== undefined && !port.pump(i.pump)) return unknownPump(i.pump);
+    const refused: string[] = [];
+    for (const n of which) {
+      const done = await port.stop(n);
+      if (!done.ok) refused.push(`pump ${n}: ${done.message}`);
+    }
+    if (refused.length > 0 && i.pump !== undefined)
+      return refuse('pump-not-stopped', refused.join('; '), 'pump');
+    return { pumps: which.map((n) => this.viewOf(n)), not_stopped: refused };
+  }
+
+  /** `pump-resume`: a stopped or suspended pump goes on. */
+  async resume(
+    i: HandlerInput<'pump-resume'>,
+  ): Promise<CommandOutput<'pump-resume'> | ErrorResponse> {
+    const port = this.port;
+    if (!port) return noForecourt();
+    if (!port.pump(i.pump)) return unknownPump(i.pump);
+    const done = await port.resume(i.pump);
+    if (!done.ok) return refuse(`pump-${done.code}`, done.message, 'pump');
+    return { pump: this.viewOf(i.pump) };
+  }
+
+  /** A pump that may be released: known, not fuelling, not holding too many unpaid fills. */
+  private releasable(pump: number): { port: ForecourtPort } | ErrorResponse {
+    const port = this.port;
+    if (!port) return noForecourt();
+    const s = port.pump(pump);
+    if (!s) return unknownPump(pump);
+    if (s.state === 'offline' || s.state === 'out-of-order')
+      return refuse(
+        'pump-offline',
+        `pump ${pump} is ${s.state === 'offline' ? 'not answering' : 'out of order'}`,
+        'pump',
+      );
+    if (s.state === 'fuelling' || s.state === 'authorised')
+      return refuse('pump-busy', `pump ${pump} is already released`, 'pump');
+    const unpaid = this.p.store.pumpFills.unpaid().filter((f) => f.pump === pump).length;
+    if (unpaid >= MAX_UNPAID)
+      return refuse('pump-unpaid', `pump ${pump} has ${unpaid} fills to be paid first`, 'pump', {
+        unpaid,
+      });
+    return { port };
+  }
+
+  /** The preset a prepay paid for: its fuel line's amount, else its litres. */
+  private presetOf(
+    id: string,
+  ): { preset: Preset; shown: { kind: 'amount' | 'volume'; value: string } } | ErrorResponse {
+    const { store } = this.p;
+    const kept = store.commandResults.get('fuel-authorisation', id);
+    if (!kept)
+      return refuse(
+        'authorisation-not-found',
+        'no pump authorisation has this id: sell the prepay first (sale-process, preauthorization)',
+        'transaction_id',
+      );
+    if (store.commandResults.has('fuel-completion', id))
+      return refuse('already-completed', 'this prepay was completed', 'transaction_id');
+    const line = kept.response.check.check_items?.[0];
+    if (line?.amount !== undefined && line.quantity_recalculate_type !== undefined) {
+      const value = String(line.amount);
+      return { preset: { kind: 'amount', amount: dec(value) }, shown: { kind: 'amount', value } };
+    }
+    const value = String(line?.quantity ?? 0);
+    return { preset: { kind: 'volume', volume: dec(value) }, shown: { kind: 'volume', value } };
+  }
+
+  /** Keeps a finished fill once, with its nozzle's totalizer after it as its identity. */
+  private async keepFill(s: PumpState): Promise<void> {
+    const port = this.port;
+    const f = s.filling;
+    if (!port || !f?.nozzle || f.price === null) return;
+    const { nozzle, price } = f;
+    const totals = await port.readTotals(s.pump, nozzle);
+    if (!totals.ok) {
+      this.p.log.warn('fill not kept: totals unread', { pump: s.pump, error: totals.message });
+      return;
+    }
+    const { store, clock, ids } = this.p;
+    // The fill and the end of its prepay in one transaction: a kill between them would give
+    // the pump's next fill this one's prepay.
+    const kept = store.write(() => {
+      const fill = store.pumpFills.record({
+        id: ids.newId(),
+        pump: s.pump,
+        nozzle,
+        grade: this.gradeOf(s.pump, nozzle) ?? `GRADE-${nozzle}`,
+        volume: f.volume,
+        amount: f.amount,
+        unitPrice: price,
+        totalsAfter: totals.value.volume,
+        authorisationId: store.pumpFills.authorisationOf(s.pump),
+        finishedAt: clock.now(),
+      });
+      if (fill.authorisationId === store.pumpFills.authorisationOf(s.pump)) this.forget(s.pump);
+      return fill;
+    });
+    this.p.log.info('fill kept', { pump: s.pump, fill: kept.id, volume: kept.volume });
+  }
+
+  private forget(pump: number): void {
+    this.p.store.pumpFills.forget(pump);
+  }
+
+  private viewOf(pump: number): PumpView {
+    const s = this.port!.pump(pump)!;
+    return this.view(s, this.p.store.pumpFills.unpaid());
+  }
+
+  private view(s: PumpState, unpaid: readonly PumpFill[]): PumpView {
+    return {
+      ...s,
+      authorisation_id: this.p.store.pumpFills.authorisationOf(s.pump),
+      unpaid: unpaid.filter((f) => f.pump === s.pump).length,
+    };
+  }
+}
+
+const unknownPump = (pump: number): ErrorResponse =>
+  refuse('unknown-pump', `this till has no pump ${pump}`, 'pump');
+
+function fillView(f: PumpFill): FillView {
+  return {
+    id: f.id,
+    pump: f.pump,
+    nozzle: f.nozzle,
+    grade: f.grade,
+    volume: f.volume,
+    amount: f.amount,
+    unit_price: f.unitPrice,
+    authorisation_id: f.authorisationId,
+    state: f.state,
+    transaction_id: f.transactionId,
+    finished_at: iso(f.finishedAt)!,
+  };
+}

@@ -1,0 +1,117 @@
+// A forecourt behind the port, in memory, for the terminal's forecourt tests until the DART
+// simulator drives them over pty pairs: pumps with nozzles at a unit price, a lift, a fill
+// flowing to its preset and a hang-up, each nozzle's volume totalizer, and a refusal on
+// demand. It reports state changes as the port's events, as a driver would.
+import type {
+  Authorisation,
+  Filling,
+  ForecourtEvent,
+  ForecourtPort,
+  PortResult,
+  PumpState,
+  Totals,
+} from '../../src/devices/forecourt/port.js';
+import { add, dec, div, lt, mul, mulRounded, toFixed, type Dec } from '../../src/money/index.js';
+
+const ok: PortResult = { ok: true, value: undefined };
+
+export class FakeForecourt implements ForecourtPort {
+  private readonly states = new Map<number, PumpState>();
+  private readonly listeners = new Set<(e: ForecourtEvent) => void>();
+  private readonly totals = new Map<string, Dec>();
+  private readonly presets = new Map<number, Authorisation['preset']>();
+  private readonly prices: readonly string[];
+  /** The pumps (1..n) and each nozzle's unit price ("1.789"). */
+  constructor(pumps: number, prices: readonly string[]) {
+    this.prices = prices;
+    for (let n = 1; n <= pumps; n++) this.set(n, { state: 'idle', nozzle: null, filling: null });
+  }
+
+  pumps(): PumpState[] {
+    return [...this.states.values()];
+  }
+  pump(n: number): PumpState | null {
+    return this.states.get(n) ?? null;
+  }
+  onEvent(fn: (e: ForecourtEvent) => void): () => void {
+    this.listeners.add(fn);
+    return () => void this.listeners.delete(fn);
+  }
+  async authorise(a: Authorisation): Promise<PortResult> {
+    const s = this.states.get(a.pump);
+    if (!s) return { ok: false, code: 'unknown-pump', message: 'no such pump' };
+    this.presets.set(a.pump, a.preset);
+    this.set(a.pump, { state: 'authorised' });
+    return ok;
+  }
+  async stop(pump: number): Promise<PortResult> {
+    if (!this.states.has(pump)) return { ok: false, code: 'unknown-pump', message: 'no such pump' };
+    this.set(pump, { state: 'stopped' });
+    return ok;
+  }
+  async suspend(pump: number): Promise<PortResult> {
+    this.set(pump, { state: 'suspended' });
+    return ok;
+  }
+  async resume(pump: number): Promise<PortResult> {
+    this.set(pump, { state: 'fuelling' });
+    return ok;
+  }
+  async setPrices(): Promise<PortResult> {
+    return ok;
+  }
+  async readTotals(pump: number, nozzle: number): Promise<PortResult<Totals>> {
+    const volume = toFixed(this.totals.get(`${pump}/${nozzle}`) ?? dec(100_000), 2);
+    return { ok: true, value: { pump, nozzle, volume, amount: null } };
+  }
+  async readFilling(pump: number): Promise<PortResult<Filling | null>> {
+    return { ok: true, value: this.states.get(pump)?.filling ?? null };
+  }
+  async close(): Promise<void> {}
+
+  // ---- the forecourt's side: what a driver at the pump does ----
+
+  lift(pump: number, nozzle = 1): void {
+    this.set(pump, { state: 'calling', nozzle });
+  }
+
+  /** Dispenses `litres` (cut at the preset), then the nozzle goes back: the fill is finished. */
+  fill(pump: number, litres: string): Filling {
+    const s = this.states.get(pump)!;
+    const nozzle = s.nozzle ?? 1;
+    const price = dec(this.prices[nozzle - 1]!);
+    let volume = dec(litres);
+    const preset = this.presets.get(pump);
+    if (preset?.kind === 'volume' && lt(preset.volume, volume)) volume = preset.volume;
+    if (preset?.kind === 'amount' && lt(preset.amount, mul(volume, price)))
+      volume = dec(toFixed(div(preset.amount, price, 2), 2));
+    const filling: Filling = {
+      volume: toFixed(volume, 2),
+      amount: toFixed(mulRounded(volume, price, 2), 2),
+      price: toFixed(price, 3),
+      nozzle,
+    };
+    const key = `${pump}/${nozzle}`;
+    this.totals.set(key, add(this.totals.get(key) ?? dec(100_000), volume));
+    this.set(pump, { state: 'fuelling', filling });
+    this.set(pump, { state: 'finished', nozzle: null, filling });
+    return filling;
+  }
+
+  private set(pump: number, change: Partial<PumpState>): void {
+    const before = this.states.get(pump);
+    const next: PumpState = {
+      pump,
+      state: 'idle',
+      nozzle: null,
+      filling: null,
+      detail: null,
+      ...before,
+      ...change,
+      changed_at: new Date().toISOString(),
+    };
+    this.states.set(pump, next);
+    for (const l of this.listeners)
+      l({ kind: 'pump', previous: before?.state ?? null, pump: next });
+  }
+}

@@ -1,0 +1,158 @@
+// The cashier's forecourt (docs/forecourt.md, "The forecourt at the till"), over a forecourt
+// port held in memory: pumps listed, a calling pump released for postpay, a prepay's pump
+// preset to what it paid for, a finished fill kept once with the pump's own figures (and
+// again the same after a restart), two fills stacked and a third release refused, one pump or
+// all stopped, and no forecourt said in words.
+import { describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/central/index.js';
+import { uuidv7 } from '../../src/sync/ids.js';
+import { FakeForecourt } from './fake-forecourt.js';
+import { tempDir, tillPerTest, type Till } from './helpers.js';
+
+const { open } = tillPerTest();
+const GRADES = ['FUEL-95', 'DIESEL'];
+const PRICES = ['1.789', '1.659'];
+
+async function forecourtTill(pumps = 4, dir?: string, port = new FakeForecourt(pumps, PRICES)) {
+  const t = await open({
+    ...(dir ? { dir } : {}),
+    forecourt: { port, gradeOf: (_pump, nozzle) => GRADES[nozzle - 1] ?? null },
+  });
+  await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
+  // a shift left open by the till's last run (a restart) stays the shift
+  if (!(await t.ok('status', {})).shift) await t.ok('shift-open', {});
+  return { t, port };
+}
+
+/** Waits until the till kept `n` unpaid fills (the port's event is followed asynchronously). */
+async function unpaid(t: Till, n: number) {
+  for (let i = 0; i < 100; i++) {
+    const s = await t.ok('forecourt-state', {});
+    if (s.unpaid.length === n) return s;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return t.ok('forecourt-state', {});
+}
+
+describe('the forecourt at the till', () => {
+  it('lists every pump as the forecourt reports it', async () => {
+    const { t, port } = await forecourtTill();
+    port.lift(2);
+    const s = await t.ok('forecourt-state', {});
+    expect(s.pumps.map((p) => [p.pump, p.state])).toEqual([
+      [1, 'idle'],
+      [2, 'calling'],
+      [3, 'idle'],
+      [4, 'idle'],
+    ]);
+  }, 30_000);
+
+  it('releases a calling pump for postpay, and keeps its fill with the pump’s own figures', async () => {
+    const { t, port } = await forecourtTill();
+    port.lift(1);
+    const out = await t.ok('pump-release', { pump: 1 });
+    expect(out.pump).toMatchObject({ state: 'authorised', authorisation_id: null });
+    port.fill(1, '11.37');
+    const s = await unpaid(t, 1);
+    expect(s.unpaid[0]).toMatchObject({
+      pump: 1,
+      nozzle: 1,
+      grade: 'FUEL-95',
+      volume: '11.37',
+      amount: '20.34',
+      unit_price: '1.789',
+      state: 'unpaid',
+      authorisation_id: null,
+    });
+    expect(s.pumps[0]).toMatchObject({ state: 'finished', unpaid: 1 });
+  }, 30_000);
+
+  it('presets a prepay’s pump to the amount it paid for, and the fill names the prepay', async () => {
+    const { t, port } = await forecourtTill();
+    const id = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: id,
+      check: {
+        transaction_type: 'preauthorization',
+        payment_type: 'cash',
+        check_items: [
+          {
+            code: 'FUEL-95',
+            quantity: 11.18,
+            amount: 20,
+            quantity_recalculate_type: 'recalculate-by-amount',
+          },
+        ],
+      },
+      cash_given: 20,
+    });
+    port.lift(1);
+    const out = await t.ok('pump-authorise', { pump: 1, transaction_id: id });
+    expect(out.preset).toEqual({ kind: 'amount', value: '20' });
+    expect(out.pump.authorisation_id).toBe(id);
+    port.fill(1, '30');
+    const s = await unpaid(t, 1);
+    // the pump stops at the amount: 11.18 l at 1.789 is 20.00
+    expect(s.unpaid[0]).toMatchObject({ authorisation_id: id, amount: '20.00', volume: '11.18' });
+    expect(s.pumps[0]!.authorisation_id).toBeNull();
+  }, 30_000);
+
+  it('refuses a prepay nobody sold, naming the transaction', async () => {
+    const { t } = await forecourtTill();
+    const r = await t.call('pump-authorise', { pump: 1, transaction_id: uuidv7(Date.now()) });
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({
+      error: { code: 'authorisation-not-found', path: 'transaction_id' },
+    });
+  }, 30_000);
+
+  it('stacks two unpaid fills on a pump and refuses a third release until one is paid', async () => {
+    const { t, port } = await forecourtTill();
+    for (const litres of ['10', '12']) {
+      port.lift(3);
+      await t.ok('pump-release', { pump: 3 });
+      port.fill(3, litres);
+    }
+    await unpaid(t, 2);
+    port.lift(3);
+    const r = await t.call('pump-release', { pump: 3 });
+    expect(r.body).toMatchObject({
+      error: { code: 'pump-unpaid', path: 'pump', details: { unpaid: 2 } },
+    });
+  }, 30_000);
+
+  it('keeps a fill read again after a restart as the same fill', async () => {
+    const dir = tempDir();
+    const port = new FakeForecourt(2, PRICES);
+    const first = await forecourtTill(2, dir, port);
+    port.lift(1);
+    await first.t.ok('pump-release', { pump: 1 });
+    port.fill(1, '5');
+    await unpaid(first.t, 1);
+    await first.t.close();
+    // the pump still shows the finished fill when the till comes back
+    const again = await forecourtTill(2, dir, port);
+    await new Promise((r) => setTimeout(r, 100));
+    const s = await again.t.ok('forecourt-state', {});
+    expect(s.unpaid).toHaveLength(1);
+  }, 30_000);
+
+  it('stops every pump when none is named', async () => {
+    const { t, port } = await forecourtTill(2);
+    port.lift(1);
+    await t.ok('pump-release', { pump: 1 });
+    const out = await t.ok('pump-stop', {});
+    expect(out.pumps.map((p) => p.state)).toEqual(['stopped', 'stopped']);
+    expect(out.not_stopped).toEqual([]);
+    expect((await t.ok('pump-resume', { pump: 1 })).pump.state).toBe('fuelling');
+  }, 30_000);
+
+  it('says in words that no pumps are connected when the till has no forecourt', async () => {
+    const t = await open();
+    await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
+    const r = await t.call('forecourt-state', {});
+    expect(r.body).toMatchObject({
+      error: { code: 'no-forecourt', message: 'no pumps are connected to this till' },
+    });
+  }, 30_000);
+});
