@@ -12,7 +12,11 @@ import { createCommandMap } from '../../src/terminal/command-map.js';
 import { createFileLogger } from '../../src/terminal/log.js';
 import type { SecretStore } from '../../src/config/secret-store.js';
 import { memorySecretStore } from '../support/secrets.js';
-import { createTerminal, type CreateTerminalOptions, type Terminal } from '../../src/terminal/terminal.js';
+import {
+  createTerminal,
+  type CreateTerminalOptions,
+  type Terminal,
+} from '../../src/terminal/terminal.js';
 import type { SyncClock } from '../../src/sync/clock.js';
 import { MemoryLink } from '../../src/devices/link.js';
 import type { DeviceSet } from '../../src/devices/registry.js';
