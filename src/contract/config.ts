@@ -161,7 +161,11 @@ const CentralTls = z.strictObject({
   ca_file: z.string().min(1).nullable().default(null),
   /** Pins of the server's public key: base64 SHA-256 of its SPKI; several for a rotation. */
   pins: z
-    .array(z.string().regex(/^[A-Za-z0-9+/]{43}=$/, { error: 'a pin is 44 characters of base64 (SHA-256)' }))
+    .array(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9+/]{43}=$/, { error: 'a pin is 44 characters of base64 (SHA-256)' }),
+    )
     .default([]),
   /** After a TLS failure, nothing is sent for this long (the failure is shown meanwhile). */
   failed_retry_ms: positiveMs.default(600_000),

@@ -181,7 +181,12 @@ export class CentralClient {
     this.retry = { ...DEFAULT_RETRY, ...o.readRetry };
     this.random = o.random ?? Math.random;
     this.sleep = o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-    const t = openTransport(this.origin, o.transport ?? DEFAULT_TRANSPORT, o.timeouts, o.connections ?? 8);
+    const t = openTransport(
+      this.origin,
+      o.transport ?? DEFAULT_TRANSPORT,
+      o.timeouts,
+      o.connections ?? 8,
+    );
     this.pool = t.dispatcher;
     this.tlsGate = t.gate;
   }

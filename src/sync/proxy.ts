@@ -24,7 +24,10 @@ function bypassed(url: URL, list: string[]): boolean {
     if (entry === '') return false;
     if (entry === '*') return true;
     // An IPv6 address has colons of its own: a port only after [brackets].
-    const m = entry.split(':').length > 2 && !entry.startsWith('[') ? null : /^\[?(.*?)\]?(?::(\d+))?$/.exec(entry);
+    const m =
+      entry.split(':').length > 2 && !entry.startsWith('[')
+        ? null
+        : /^\[?(.*?)\]?(?::(\d+))?$/.exec(entry);
     const [name, p] = m ? [m[1]!.replace(/^\*?\./, '.'), m[2]] : [entry, undefined];
     if (p !== undefined && p !== port) return false;
     return name.startsWith('.') ? host.endsWith(name) || host === name.slice(1) : host === name;

@@ -108,7 +108,11 @@ export function tlsFailure(code: TlsCode, detail: string): TlsFailure {
 
 /** A TLS failure when the error (or its cause, through a proxy) is one; else null. */
 export function classifyTls(err: unknown): TlsFailure | null {
-  for (let e = err as { code?: unknown; message?: string; cause?: unknown } | undefined, i = 0; e && i < 4; i++) {
+  for (
+    let e = err as { code?: unknown; message?: string; cause?: unknown } | undefined, i = 0;
+    e && i < 4;
+    i++
+  ) {
     const code = typeof e.code === 'string' ? CODES[e.code] : undefined;
     if (code) return tlsFailure(code, `${String(e.code)}: ${e.message ?? ''}`);
     if (typeof e.code === 'string' && /^ERR_SSL_|^ERR_TLS_/.test(e.code))
