@@ -2,6 +2,7 @@
 // serving HTTPS with a certificate from a CA made at test time, the client trusting that CA,
 // refusing another, matching and refusing pins, reaching the service through a CONNECT proxy,
 // and a TLS failure shown under its code and not retried at network pace.
+import { execSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +97,41 @@ describe('HTTPS to the central service', () => {
   it("is refused as tls-pin-mismatch when no pin is the server's key", async () => {
     const r = await client({ ca_file: pki.caFile, pins: ['A'.repeat(43) + '='] }).changes(null, 10);
     expect(codeOf(r)).toBe('tls-pin-mismatch');
+  });
+
+  it('is refused as tls-hostname-mismatch when the certificate names another host', async () => {
+    const other = makeTestPki('DNS:central.example');
+    const wrong = await startCentral({ engine: stubEngine, seed: 'none', tls: other });
+    try {
+      const c = new CentralClient({
+        baseUrl: wrong.url,
+        terminalId: wrong.terminal_id,
+        apiKey: wrong.api_key,
+        timeouts: { connect_ms: 2_000, headers_ms: 2_000, body_ms: 2_000 },
+        readRetry: { attempts: 1 },
+        appVersion: 'test',
+        schemaVersion: 1,
+        transport: {
+          ...DEFAULT_TRANSPORT,
+          tls: { ...DEFAULT_TRANSPORT.tls, ca_file: other.caFile },
+        },
+      });
+      clients.push(c);
+      expect(codeOf(await c.changes(null, 10))).toBe('tls-hostname-mismatch');
+    } finally {
+      await wrong.close();
+      other.remove();
+    }
+  });
+
+  it('computes a pin as the documented openssl pipeline does', () => {
+    const viaOpenssl = execSync(
+      `openssl x509 -pubkey -noout -in server.pem | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64`,
+      { cwd: pki.dir },
+    )
+      .toString()
+      .trim();
+    expect(spkiPin(pki.certDer)).toBe(viaOpenssl);
   });
 
   it('after a TLS failure, fails every call fast until the retry interval has passed', async () => {
