@@ -304,6 +304,7 @@ export const de: Table = {
   'status.last-contact-at': 'Letzter Kontakt: {at}',
   'status.cache-age': 'Alter der lokalen Daten',
   'status.cache-age-n': 'Datenalter: {age}',
+  'status.tls-failed': 'Sichere Verbindung abgelehnt: {code}',
   'status.clock-skew': 'Uhr weicht um {s} s ab',
   'status.attention-n': 'Zu prüfen: {n}',
   'status.busy': 'In Arbeit…',

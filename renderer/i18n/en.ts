@@ -295,6 +295,7 @@ export const en = {
   'status.last-contact-at': 'Last contact: {at}',
   'status.cache-age': 'Age of local data',
   'status.cache-age-n': 'Data age: {age}',
+  'status.tls-failed': 'Secure link refused: {code}',
   'status.clock-skew': 'Clock off by {s} s',
   'status.attention-n': 'Attention: {n}',
   'status.busy': 'Working…',

@@ -35,6 +35,11 @@ export function StatusBar({ ctx }: { ctx: Ctx }) {
           {t('status.clock-skew', { s: sync.clock_skew_s ?? 0 })}
         </span>
       ) : null}
+      {sync?.tls_failure ? (
+        <span data-testid="status-tls-failure" class="error" title={sync.tls_failure.message}>
+          {t('status.tls-failed', { code: sync.tls_failure.code })}
+        </span>
+      ) : null}
       {s && s.attention > 0 ? (
         <span data-testid="status-attention" class="warn">
           {t('status.attention-n', { n: s.attention })}

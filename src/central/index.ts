@@ -24,6 +24,8 @@ export interface StartCentralOptions {
   /** Seed of the fault generator; random by default. */
   faultSeed?: number;
   tokenTtlMs?: number;
+  /** PEM certificate and key: the sandbox serves HTTPS (`central --tls-cert --tls-key`). */
+  tls?: { cert: string; key: string };
 }
 
 export interface RunningCentral {
@@ -59,6 +61,7 @@ export async function startCentral(o: StartCentralOptions = {}): Promise<Running
       service,
       clock,
       random: seededRandom(o.faultSeed ?? randomInt(2 ** 31)),
+      ...(o.tls ? { tls: o.tls } : {}),
     });
     const url = await server.listen(o.port ?? 0);
     return {

@@ -3,6 +3,7 @@
 // for writes, the fault switches, and the /sandbox controls.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { z } from 'zod';
 import { listedProblems } from '../contract/problems.js';
 import { canonicalJson } from '../contract/wire.js';
@@ -27,6 +28,8 @@ interface ServerOptions {
   service: CentralService;
   clock: { now(): number };
   random: () => number;
+  /** PEM certificate (chain) and key: serve HTTPS instead of HTTP. */
+  tls?: { cert: string; key: string };
 }
 
 type Json = Record<string, unknown>;
@@ -328,9 +331,14 @@ export function createCentralServer(o: ServerOptions) {
     }
   }
 
-  const server: Server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((err: unknown) => sendError(res, err));
-  });
+  };
+  // An https.Server is an http.Server's API over TLS (listen, close, keep-alive).
+  const server: Server = o.tls
+    ? (createTlsServer(o.tls, onRequest) as unknown as Server)
+    : createServer(onRequest);
+  const scheme = o.tls ? 'https' : 'http';
   server.keepAliveTimeout = 5_000;
 
   return {
@@ -341,7 +349,7 @@ export function createCentralServer(o: ServerOptions) {
     },
     faults: () => faults,
     async listen(port: number): Promise<string> {
-      return `http://${LOCAL_HOST}:${await listenLocal(server, port)}`;
+      return `${scheme}://${LOCAL_HOST}:${await listenLocal(server, port)}`;
     },
     async close(): Promise<void> {
       server.closeAllConnections();

@@ -1,18 +1,31 @@
 // `loyalty-terminal central --port P --db FILE [--seed demo]`: runs the sandbox central
 // service on 127.0.0.1 and prints one JSON line once it listens: { url, terminal_id, api_key }
-// (the demo terminal's credentials). Runs until SIGINT or SIGTERM.
+// (the demo terminal's credentials). Runs until SIGINT or SIGTERM. With --tls-cert FILE and
+// --tls-key FILE (PEM) it serves HTTPS, and the url is https://.
+import { readFile } from 'node:fs/promises';
 import { HELP_FLAG, parseFlags, parsePort, PORT_FLAG } from '../config/flags.js';
 import { startCentral } from '../central/index.js';
 import { refuseUsage, type CliIO } from './io.js';
 
-const USAGE = 'usage: loyalty-terminal central [--port P] [--db FILE] [--seed demo|none]\n';
+const USAGE =
+  'usage: loyalty-terminal central [--port P] [--db FILE] [--seed demo|none] [--tls-cert FILE --tls-key FILE]\n';
 
 const CENTRAL_FLAGS = {
   ...PORT_FLAG,
   ...HELP_FLAG,
   db: { type: 'string' },
   seed: { type: 'string' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
 } as const;
+
+/** Both PEM files, or neither (plain HTTP). */
+async function tlsOf(cert: string | undefined, key: string | undefined) {
+  if (cert === undefined && key === undefined) return undefined;
+  if (cert === undefined || key === undefined)
+    throw new Error('--tls-cert and --tls-key go together');
+  return { cert: await readFile(cert, 'utf8'), key: await readFile(key, 'utf8') };
+}
 
 function untilSignal(): Promise<void> {
   return new Promise((resolve) => {
@@ -47,7 +60,8 @@ export async function runCentral(
   const db = values.db ?? ':memory:';
   let central;
   try {
-    central = await startCentral({ port: port.port, db, seed });
+    const tls = await tlsOf(values['tls-cert'], values['tls-key']);
+    central = await startCentral({ port: port.port, db, seed, ...(tls ? { tls } : {}) });
   } catch (err) {
     io.stderr(`central: ${(err as Error).message}\n`);
     return 1;

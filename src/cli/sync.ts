@@ -225,6 +225,11 @@ function status(sync: SyncService, store: Store, config: Config, f: Flags, io: C
           ]
         : []),
       `cache: last pull ${seconds(s.cacheAgeMs)} ago${s.snapshotInProgress ? ', a snapshot is in progress' : ''}, ${s.quarantined} quarantined`,
+      ...(s.tlsFailed
+        ? [
+            `link: tls-failed: ${s.tlsFailed.code}: ${s.tlsFailed.message}, since ${new Date(s.tlsFailed.at).toISOString()}`,
+          ]
+        : []),
       ...(s.clockSuspect ? [`warning: ${s.clockReason}`] : []),
       ...attention.map(
         (a) => `attention: ${a.operation} ${a.transaction_id}: ${JSON.stringify(a.reason)}`,

@@ -359,6 +359,14 @@ export const SyncState = z.strictObject({
   /** Server `Date` minus local clock; shown as a warning over the configured limit. */
   clock_skew_s: num.nullable(),
   clock_skew_warning: z.boolean(),
+  /**
+   * The link is "tls-failed": the central service's certificate or key was refused (a stable
+   * code: tls-unknown-ca, tls-expired, tls-hostname-mismatch, tls-pin-mismatch, ...), since
+   * `since`. Nothing is sent until the retry interval has passed; null otherwise.
+   */
+  tls_failure: z
+    .strictObject({ code: z.string(), message: z.string(), since: dateTime })
+    .nullable(),
   running: z.boolean(),
   /** What the stand-in limits (sync.md) leave for offline spending, shown while offline. */
   standin: StandinState,

@@ -155,6 +155,32 @@ const CentralRetry = z
     path: ['max_ms'],
   });
 
+// HTTPS trust and the proxy (docs/sync.md, "HTTPS, pinning and proxies").
+const CentralTls = z.strictObject({
+  /** PEM bundle of the CAs trusted instead of the system's; null = the system's. */
+  ca_file: z.string().min(1).nullable().default(null),
+  /** Pins of the server's public key: base64 SHA-256 of its SPKI; several for a rotation. */
+  pins: z
+    .array(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9+/]{43}=$/, { error: 'a pin is 44 characters of base64 (SHA-256)' }),
+    )
+    .default([]),
+  /** After a TLS failure, nothing is sent for this long (the failure is shown meanwhile). */
+  failed_retry_ms: positiveMs.default(600_000),
+});
+
+const CentralProxy = z.strictObject({
+  /** http://host:port of an HTTP(S) proxy; null = HTTPS_PROXY / HTTP_PROXY, if set. */
+  url: z
+    .url({ protocol: /^https?$/ })
+    .nullable()
+    .default(null),
+  /** Hosts reached directly beside a configured proxy (NO_PROXY's syntax). */
+  no_proxy: z.array(z.string().min(1)).default([]),
+});
+
 const CentralSection = z.strictObject({
   /** Base URL of the central service (without `/v1`); null = the embedded sandbox. */
   url: z
@@ -167,6 +193,8 @@ const CentralSection = z.strictObject({
   /** Pull of the change feed while online (sync.md: every minute). */
   pull_interval_ms: positiveMs.default(60_000),
   retry: CentralRetry.prefault({}),
+  tls: CentralTls.prefault({}),
+  proxy: CentralProxy.prefault({}),
 });
 
 // Amounts are JSON numbers in the currency's units; the stand-in turns them into exact

@@ -4,7 +4,7 @@
 // and jitter, honouring Retry-After. Writes are sent once per call, always with their
 // Idempotency-Key: only the outbox retries them (sync.md: "a POST is never retried blindly").
 import { Buffer } from 'node:buffer';
-import { Pool, errors as undiciErrors } from 'undici';
+import { errors as undiciErrors, type Dispatcher } from 'undici';
 import { z } from 'zod';
 import { problemsOf } from '../contract/problems.js';
 import {
@@ -16,6 +16,8 @@ import {
   type OperationName,
 } from '../contract/central-api.js';
 import { LazyArray, parseWithLazyArray } from './lazy-json.js';
+import { classifyTls, type TlsGate } from './tls.js';
+import { DEFAULT_TRANSPORT, openTransport, type TransportSettings } from './transport.js';
 
 export interface ClientTimeouts {
   connect_ms: number;
@@ -40,6 +42,8 @@ export interface ClientOptions {
   schemaVersion: number;
   /** Sockets kept open to the service. */
   connections?: number;
+  /** CA bundle, pins and proxy (src/sync/transport.ts); default: system CAs, no proxy. */
+  transport?: TransportSettings;
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
   /** Every answer that came back (any status): the connectivity state and the skew check listen. */
@@ -135,6 +139,8 @@ export function backoffMs(
 function classify(err: unknown): Failure {
   const e = err as { name?: string; code?: unknown; message?: string };
   const message = e?.message ?? String(err);
+  const tls = classifyTls(err);
+  if (tls) return tls;
   if (
     err instanceof undiciErrors.ConnectTimeoutError ||
     err instanceof undiciErrors.HeadersTimeoutError ||
@@ -155,7 +161,9 @@ function classify(err: unknown): Failure {
 }
 
 export class CentralClient {
-  private readonly pool: Pool;
+  private readonly pool: Dispatcher;
+  /** Fails calls fast for a while after a TLS failure (src/sync/tls.ts). */
+  readonly tlsGate: TlsGate;
   private readonly o: ClientOptions;
   private readonly retry: ReadRetry;
   private readonly random: () => number;
@@ -173,14 +181,14 @@ export class CentralClient {
     this.retry = { ...DEFAULT_RETRY, ...o.readRetry };
     this.random = o.random ?? Math.random;
     this.sleep = o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-    this.pool = new Pool(this.origin, {
-      connections: o.connections ?? 8,
-      connectTimeout: o.timeouts.connect_ms,
-      headersTimeout: o.timeouts.headers_ms,
-      bodyTimeout: o.timeouts.body_ms,
-      keepAliveTimeout: 4_000,
-      keepAliveMaxTimeout: 60_000,
-    });
+    const t = openTransport(
+      this.origin,
+      o.transport ?? DEFAULT_TRANSPORT,
+      o.timeouts,
+      o.connections ?? 8,
+    );
+    this.pool = t.dispatcher;
+    this.tlsGate = t.gate;
   }
 
   async close(): Promise<void> {
@@ -358,8 +366,14 @@ export class CentralClient {
     let status: number;
     let text: string | Buffer;
     let responseHeaders: ResponseHeaders;
+    const gated = this.tlsGate.blocked();
+    if (gated) {
+      this.o.onNoResponse?.(gated);
+      return { ok: false, failure: gated };
+    }
     try {
       const res = await this.pool.request({
+        origin: this.origin,
         path,
         method: op.method,
         headers,
@@ -372,9 +386,11 @@ export class CentralClient {
       text = decoding ? Buffer.from(await res.body.arrayBuffer()) : await res.body.text();
     } catch (err) {
       const failure = classify(err);
+      this.tlsGate.record(failure);
       this.o.onNoResponse?.(failure);
       return { ok: false, failure };
     }
+    this.tlsGate.record(null);
     const date = responseHeaders.date;
     this.o.onResponse?.({ status, date: typeof date === 'string' ? date : null });
 

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import type { StoredRead } from '../store/stored-json.js';
 import type { SyncClock } from './clock.js';
+import { isTlsFailure } from './tls.js';
 
 export type LinkState = 'unknown' | 'online' | 'offline';
 
@@ -40,7 +41,17 @@ export interface LinkStatus {
   clockSuspect: boolean;
   /** Why the clock is suspect, for the status line. */
   clockReason: string | null;
+  /**
+   * The link is "tls-failed": the last call failed the TLS handshake (src/sync/tls.ts), with
+   * its stable code and since when; cleared by the next answer. Persisted, so `sync status`
+   * in another process shows it.
+   */
+  tlsFailed: LinkError | null;
 }
+
+const LinkError = z.object({ code: z.string(), message: z.string(), at: z.number() });
+export type LinkError = z.output<typeof LinkError>;
+const ERROR_KEY = 'link_tls_failure';
 
 const KEY = 'last_contact';
 
@@ -60,12 +71,15 @@ export class Connectivity {
   private jumpReason: string | null = null;
   private readonly startWall: number;
   private readonly startMono: number;
+  private tlsFailed: LinkError | null;
 
   constructor(o: ConnectivityOptions) {
     this.o = o;
     this.startWall = o.clock.now();
     this.startMono = o.clock.monotonic();
     // A contact that no longer reads is as none: the window stays closed until a real one.
+    const error = o.persist.getValue(ERROR_KEY, LinkError.nullable());
+    this.tlsFailed = error?.ok ? error.value : null;
     const read = o.persist.getValue(KEY, PersistedContact);
     const persisted = read?.ok ? read.value : null;
     if (persisted) {
@@ -85,6 +99,7 @@ export class Connectivity {
     this.contactMono = clock.monotonic();
     this.contactWall = clock.now();
     this.windowClosed = false;
+    this.setTlsFailed(null);
     if (dateHeader) {
       const server = Date.parse(dateHeader);
       // The Date header has one-second resolution; compare against the same.
@@ -116,9 +131,17 @@ export class Connectivity {
     else this.recordFailure();
   };
 
-  onNoResponse = (): void => {
+  onNoResponse = (failure?: { code: string; message: string }): void => {
+    if (failure && isTlsFailure(failure) && failure.code !== this.tlsFailed?.code)
+      this.setTlsFailed({ code: failure.code, message: failure.message, at: this.o.clock.now() });
     this.recordFailure();
   };
+
+  private setTlsFailed(next: LinkError | null): void {
+    if (next === null && this.tlsFailed === null) return;
+    this.tlsFailed = next;
+    this.o.persist.setValue(ERROR_KEY, next, this.o.clock.now());
+  }
 
   get current(): LinkState {
     return this.state;
@@ -162,6 +185,7 @@ export class Connectivity {
       skewWarning: this.skewMs !== null && Math.abs(this.skewMs) > this.o.skewWarnMs,
       clockSuspect: reason !== null,
       clockReason: reason,
+      tlsFailed: this.tlsFailed,
     };
   }
 

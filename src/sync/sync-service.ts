@@ -80,6 +80,7 @@ export class SyncService {
       },
       appVersion: o.appVersion,
       schemaVersion: o.schemaVersion,
+      transport: { tls: config.central.tls, proxy: config.central.proxy, now: () => clock.now() },
       onResponse: this.link.onResponse,
       onNoResponse: this.link.onNoResponse,
     });

@@ -86,6 +86,11 @@ function syncStateOf(p: TerminalPorts, running: boolean): SyncState {
     cache_age_s: s.cacheAgeMs === null ? null : Math.floor(s.cacheAgeMs / 1000),
     clock_skew_s: s.skewMs === null ? null : s.skewMs / 1000,
     clock_skew_warning: s.skewWarning,
+    tls_failure: s.tlsFailed && {
+      code: s.tlsFailed.code,
+      message: s.tlsFailed.message,
+      since: new Date(s.tlsFailed.at).toISOString(),
+    },
     running,
     standin: standinOf(p, now, s.sinceContactMs),
   };

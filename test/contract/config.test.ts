@@ -73,6 +73,18 @@ describe('configuration defaults', () => {
 });
 
 describe('configuration errors name their key', () => {
+  it('a pin that is not base64 SHA-256 is refused by its index', () => {
+    expect(errorsOf({ central: { tls: { pins: ['abc'] } } })).toEqual([
+      expect.objectContaining({ path: 'central.tls.pins[0]' }),
+    ]);
+  });
+
+  it('an empty configuration trusts the system CAs, pins nothing and has no proxy', () => {
+    const { central } = ConfigSchema.parse({});
+    expect(central.tls).toEqual({ ca_file: null, pins: [], failed_retry_ms: 600_000 });
+    expect(central.proxy).toEqual({ url: null, no_proxy: [] });
+  });
+
   it('a bad nested value names its dotted path', () => {
     expect(errorsOf({ central: { timeouts: { connect_ms: -1 } } })).toEqual([
       expect.objectContaining({ path: 'central.timeouts.connect_ms' }),

@@ -32,6 +32,7 @@ export const sync: SyncState = {
   cache_age_s: 60,
   clock_skew_s: 0,
   clock_skew_warning: false,
+  tls_failure: null,
   running: true,
   standin: { terminal_limit: 1000, terminal_left: 950, spending_until: '2025-01-11T10:00:00Z' },
 };

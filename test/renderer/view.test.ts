@@ -300,6 +300,27 @@ describe('views', () => {
     expect(byTestId(render(all.sale!), 'offline-banner')).toBeUndefined();
   });
 
+  it('show a refused secure link on the status bar under its code', () => {
+    const tls_failure = {
+      code: 'tls-pin-mismatch',
+      message: "the central service's key is not one of the pinned keys",
+      since: '2025-01-10T10:00:00Z',
+    };
+    const s = run(initialState(), {
+      type: 'status',
+      status: { ...manager, sync: { ...manager.sync!, connection: 'offline', tls_failure } },
+    });
+    expect(textOf(byTestId(render(s), 'status-tls-failure')!)).toBe(
+      'Secure link refused: tls-pin-mismatch',
+    );
+    expect(
+      byTestId(
+        render(run(initialState(), { type: 'status', status: manager })),
+        'status-tls-failure',
+      ),
+    ).toBeUndefined();
+  });
+
   it('show a database recovered at start on the attention list, with what happened', () => {
     const message =
       "The terminal's database was damaged; it was set aside and the backup manual-1.sqlite was restored.";
