@@ -587,4 +587,11 @@ export const de: Table = {
   // the rules panel: those that do not concern the lines, on request
   'rules.more': '{count} weitere Regeln, die diese Positionen nicht betreffen',
   'rules.fewer': 'Nur die Regeln, die hier z\u00e4hlen',
+  // the forecourt's refusals
+  'error.no-forecourt': 'An dieser Kasse sind keine Zapfs\u00e4ulen angeschlossen.',
+  'error.unknown-pump': 'Diese Kasse hat keine Zapfs\u00e4ule mit dieser Nummer.',
+  'error.pump-offline': 'Die Zapfs\u00e4ule antwortet nicht oder ist au\u00dfer Betrieb.',
+  'error.pump-busy': 'Die Zapfs\u00e4ule ist schon freigegeben.',
+  'error.pump-unpaid': 'An der Zapfs\u00e4ule sind erst {unpaid} Tankungen zu bezahlen.',
+  'error.pump-not-stopped': 'Die Zapfs\u00e4ule hat nicht angehalten: {message}',
 };

@@ -570,6 +570,13 @@ export const en = {
   // the rules panel: those that do not concern the lines, on request
   'rules.more': '{count} more rules that do not concern these lines',
   'rules.fewer': 'Only the rules that matter here',
+  // the forecourt's refusals
+  'error.no-forecourt': 'No pumps are connected to this till.',
+  'error.unknown-pump': 'This till has no pump with that number.',
+  'error.pump-offline': 'The pump is not answering or is out of order.',
+  'error.pump-busy': 'The pump is already released.',
+  'error.pump-unpaid': 'The pump has {unpaid} fills to be paid first.',
+  'error.pump-not-stopped': 'The pump did not stop: {message}',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;
