@@ -403,3 +403,48 @@ export class OwnCentral {
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
+
+// Keyboard only (the whole-shift test): a control is reached as Tab would reach it (it must be
+// in the tab order: shown, enabled, tabIndex >= 0), then driven by keys alone.
+
+/** Fails when the control is out of the keyboard's reach; else puts the focus on it. */
+export async function focusByKeyboard(page: Page, testid: string): Promise<void> {
+  const el = page.getByTestId(testid);
+  await el.waitFor();
+  const reach = await el.evaluate((e: { tabIndex: number; disabled?: boolean }) =>
+    e.disabled ? 'disabled' : e.tabIndex < 0 ? 'out of the tab order' : 'ok',
+  );
+  if (reach !== 'ok') throw new Error(`${testid} cannot be reached from the keyboard: ${reach}`);
+  await el.focus();
+}
+
+/** Enter on a button (or a form's field), reached from the keyboard. */
+export async function pressEnterOn(page: Page, testid: string): Promise<void> {
+  await focusByKeyboard(page, testid);
+  await page.keyboard.press('Enter');
+}
+
+/** Replaces a field's text by typing, as a cashier does (select all, type). */
+export async function typeInto(page: Page, testid: string, text: string): Promise<void> {
+  await focusByKeyboard(page, testid);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  if (text !== '') await page.keyboard.type(text);
+}
+
+/** Moves a select to `value` with the arrow keys (bounded), never by a mouse. */
+export async function chooseByKeys(page: Page, testid: string, value: string): Promise<void> {
+  await focusByKeyboard(page, testid);
+  const el = page.getByTestId(testid);
+  const values = await el.evaluate((e: { options: ArrayLike<{ value: string }> }) =>
+    Array.from(e.options, (o) => o.value),
+  );
+  const want = values.indexOf(value);
+  if (want < 0) throw new Error(`${testid} has no option ${value} (${values.join(', ')})`);
+  for (let i = 0; i < values.length; i++) {
+    const now = values.indexOf(await el.inputValue());
+    if (now === want) return;
+    await page.keyboard.press(now < want ? 'ArrowDown' : 'ArrowUp');
+  }
+  expect(await el.inputValue(), `${testid} by the arrow keys`).toBe(value);
+}
