@@ -9,6 +9,7 @@ import { ACTION_GROUPS, type Action } from '../../renderer/actions.js';
 import { dateStyle, numberStyle, translator } from '../../renderer/i18n.js';
 import { initialState, type Event, type State } from '../../renderer/state.js';
 import { reduce } from '../../renderer/reduce.js';
+import { rulesChanged } from '../../renderer/views/offers.js';
 import { view } from '../../renderer/views/page.js';
 import {
   attentionItem,
@@ -451,6 +452,15 @@ describe('views', () => {
     const tree = render(s);
     expect(textOf(byTestId(tree, 'rule-0')!)).toContain('no item on the check for this offer');
     expect(textOf(byTestId(tree, 'rule-1')!)).toContain('other offers already took these items');
+  });
+
+  it("leave the offers' rows as they are while a calculation runs, and rebuild them on its answer", () => {
+    const sale = all.sale!;
+    const running = run(sale, { type: 'calc-started', seq: 2 });
+    expect(rulesChanged(sale, running)).toBe(false);
+    const answer = { check: calcCheck({ amount: 12 }), warnings: [] };
+    const answered = run(running, { type: 'calc-done', seq: 2, result: answer });
+    expect(rulesChanged(running, answered)).toBe(true);
   });
 
   it('show a coupon emitted without a code yet as to follow (engine.md 17.14)', () => {
