@@ -1,6 +1,7 @@
 // The check's lines and totals on the sale screen: the request's code and quantity until the
 // engine answers, then its figures. Each row is keyed by its line, so removing one moves no
 // other row's buttons (nor the focus on them).
+import { Component } from 'preact';
 import { formatAmount, formatQuantity } from '../format.js';
 import { amountDigits, bonusDigits } from '../slices/sale/state.js';
 import type { CheckItemRequest } from '../types.js';
@@ -41,11 +42,40 @@ export function LinesTable({ ctx }: { ctx: Ctx }) {
       </thead>
       <tbody>
         {lines.map((line, i) => (
-          <LineRow key={line.key} ctx={ctx} line={line} i={i} />
+          <KeptRow key={line.key} ctx={ctx} line={line} i={i} />
         ))}
       </tbody>
     </table>
   );
+}
+
+type RowProps = { ctx: Ctx; line: Line; i: number };
+
+/** Whether a line's row would differ: its line, place, selection, the answer or the language. */
+export function rowChanged(a: RowProps, b: RowProps): boolean {
+  const [s, t] = [a.ctx.state, b.ctx.state];
+  return (
+    a.line !== b.line ||
+    a.i !== b.i ||
+    (s.sale.selected === a.i) !== (t.sale.selected === b.i) ||
+    s.sale.calc.check !== t.sale.calc.check ||
+    s.settings.language !== t.settings.language
+  );
+}
+
+/**
+ * A line's row, re-rendered only when what it shows changes: adding a line renders the page
+ * before the engine answers, and the other rows are as they were. Its handlers only call
+ * `ctx.act`, which never changes.
+ */
+class KeptRow extends Component<RowProps> {
+  override shouldComponentUpdate(next: RowProps): boolean {
+    return rowChanged(this.props, next);
+  }
+
+  override render() {
+    return <LineRow {...this.props} />;
+  }
 }
 
 /** One line: the request's code and quantity, the engine's figures once it answered. */

@@ -1,9 +1,11 @@
 // What lowers the price on the sale screen: the rules the engine applied or offers (a senior
 // cashier picks the manual ones), bonuses to spend and coupons to redeem.
+import { Component } from 'preact';
 import { formatAmount, NONE } from '../format.js';
 import { couponErrorKey, reasonKey, type Translate } from '../i18n.js';
 import { hasRole } from '../slices/frame/state.js';
 import { amountDigits, bonusDigits, shownRules } from '../slices/sale/state.js';
+import type { State } from '../state.js';
 import type { CheckCoupon, CheckImplementedRule } from '../types.js';
 import { Button, Checkbox, Form, Input, Section, type Ctx } from './common.js';
 
@@ -15,11 +17,7 @@ export function RulesPanel({ ctx }: { ctx: Ctx }) {
   const hidden = rules.length - shown.length;
   return (
     <Section title={ctx.t('rules.title')} testid="rules">
-      <ul class="list">
-        {shown.map(({ rule, index }) => (
-          <RuleLine key={rule.id ?? index} ctx={ctx} r={rule} i={index} />
-        ))}
-      </ul>
+      <RuleList ctx={ctx} />
       {hidden > 0 || all ? (
         <Button
           ctx={ctx}
@@ -30,6 +28,41 @@ export function RulesPanel({ ctx }: { ctx: Ctx }) {
       ) : null}
     </Section>
   );
+}
+
+/** Whether the rules' rows would differ: the answer, the picked rules, the role, the language. */
+export function rulesChanged(a: State, b: State): boolean {
+  return (
+    a.sale.calc.check !== b.sale.calc.check ||
+    a.sale.draft.manualRuleIds !== b.sale.draft.manualRuleIds ||
+    a.sale.allRules !== b.sale.allRules ||
+    a.settings.language !== b.settings.language ||
+    hasRole(a, 'senior-cashier') !== hasRole(b, 'senior-cashier')
+  );
+}
+
+/**
+ * The rules' rows (hundreds against a large rule set), rebuilt only when what they show
+ * changes: a line added re-renders the page twice before the engine answers, and neither
+ * touches the rules. The rows' handlers only call `ctx.act`, which never changes.
+ */
+class RuleList extends Component<{ ctx: Ctx }> {
+  override shouldComponentUpdate(next: { ctx: Ctx }): boolean {
+    return rulesChanged(this.props.ctx.state, next.ctx.state);
+  }
+
+  override render() {
+    const { ctx } = this.props;
+    const rules = ctx.state.sale.calc.check?.implemented_rules ?? [];
+    const shown = shownRules(rules, ctx.state.sale.allRules);
+    return (
+      <ul class="list">
+        {shown.map(({ rule, index }) => (
+          <RuleLine key={rule.id ?? index} ctx={ctx} r={rule} i={index} />
+        ))}
+      </ul>
+    );
+  }
 }
 
 /** What a rule gave, or why not, or how much more the customer needs to buy for it. */

@@ -1,6 +1,7 @@
 // The views' output as plain elements, for tests in Node without a DOM: every view is a pure
-// function component (no hooks), so expanding a Preact vnode is calling each component with
-// its props until only elements and text are left. An element keeps its props (attributes
+// function component (no hooks) or a class whose render reads only its props (one that skips
+// re-renders), so expanding a Preact vnode is rendering each component with its props until
+// only elements and text are left. An element keeps its props (attributes
 // and handlers) and its key.
 import type { ComponentChildren, VNode } from 'preact';
 
@@ -19,6 +20,20 @@ function isVNode(v: object): v is VNode<Record<string, unknown>> {
   return 'type' in v && 'props' in v;
 }
 
+interface ClassComponent {
+  new (props: object): { render(props: object): ComponentChildren };
+}
+
+/** What a component renders with `props`: a function's answer, or a class instance's render. */
+function renderOf(type: object, props: object): ComponentChildren {
+  const proto = (type as { prototype?: { render?: unknown } }).prototype;
+  if (typeof proto?.render === 'function') {
+    const Made = type as ClassComponent;
+    return new Made(props).render(props);
+  }
+  return (type as (props: object) => ComponentChildren)(props);
+}
+
 /** Expands what a component returns into elements and text. */
 export function expand(children: ComponentChildren): Node[] {
   if (children === null || children === undefined || typeof children === 'boolean') return [];
@@ -27,8 +42,7 @@ export function expand(children: ComponentChildren): Node[] {
   if (!isVNode(children)) throw new Error(`not a vnode: ${JSON.stringify(children)}`);
   const { type, props } = children;
   if (typeof type === 'function') {
-    const component = type as (props: object) => ComponentChildren;
-    const out = expand(component(props));
+    const out = expand(renderOf(type, props));
     // a keyed component is its element's key: Preact matches it by that key on a re-render
     const [only] = out;
     if (children.key == null || out.length !== 1 || typeof only !== 'object') return out;

@@ -9,6 +9,8 @@ import { ACTION_GROUPS, type Action } from '../../renderer/actions.js';
 import { dateStyle, numberStyle, translator } from '../../renderer/i18n.js';
 import { initialState, type Event, type State } from '../../renderer/state.js';
 import { reduce } from '../../renderer/reduce.js';
+import { rowChanged } from '../../renderer/views/lines.js';
+import { rulesChanged } from '../../renderer/views/offers.js';
 import { view } from '../../renderer/views/page.js';
 import {
   attentionItem,
@@ -491,6 +493,36 @@ describe('views', () => {
     const tree = render(run(s, { type: 'rules-all', show: true }));
     expect(textOf(byTestId(tree, 'rule-0')!)).toContain('no item on the check for this offer');
     expect(textOf(byTestId(tree, 'rule-1')!)).toContain('other offers already took these items');
+  });
+
+  it("leave the offers' rows as they are while a calculation runs, and rebuild them on its answer", () => {
+    const sale = all.sale!;
+    const running = run(sale, { type: 'calc-started', seq: 2 });
+    expect(rulesChanged(sale, running)).toBe(false);
+    const answer = { check: calcCheck({ amount: 12 }), warnings: [] };
+    const answered = run(running, { type: 'calc-done', seq: 2, result: answer });
+    expect(rulesChanged(running, answered)).toBe(true);
+  });
+
+  it("leave a line's row as it is while a calculation runs, and rebuild it on its answer", () => {
+    const sale = all.sale!;
+    const line = sale.sale.draft.lines[0]!;
+    const props = (state: State) => ({
+      ctx: {
+        state,
+        t: translator('en'),
+        num: numberStyle('en'),
+        dates: dateStyle('en', 'UTC'),
+        act: () => undefined,
+      },
+      line,
+      i: 0,
+    });
+    const running = run(sale, { type: 'calc-started', seq: 2 });
+    expect(rowChanged(props(sale), props(running))).toBe(false);
+    const answer = { check: calcCheck({ amount: 12 }), warnings: [] };
+    const answered = run(running, { type: 'calc-done', seq: 2, result: answer });
+    expect(rowChanged(props(running), props(answered))).toBe(true);
   });
 
   it('show a coupon emitted without a code yet as to follow (engine.md 17.14)', () => {
