@@ -17,7 +17,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO } from '../../src/central/index.js';
+import { DEMO, demoId } from '../../src/central/index.js';
 import { seededRandom } from '../../src/central/faults.js';
 import { add, dec, gte, neg, sub, toFixed, ZERO, type Dec } from '../../src/money/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
@@ -112,8 +112,40 @@ const KINDS = [
   'prepay-cash',
   'cancel',
   'refund',
+  'bonus-operation',
+  'coupon-sell',
+  'cash-movement',
 ] as const;
 type Kind = (typeof KINDS)[number];
+
+/** Coupon batches the till sells (`coupon-sell`) at their batch price (the demo's). */
+const GIFT_BATCH = demoId(501); // 25 bonuses
+const WASH_BATCH = demoId(502); // 8.50 EUR from a money account
+const BATCH_PRICE: Record<string, { type: string; amount: number }> = {
+  [GIFT_BATCH]: { type: 'bonuses', amount: 25 },
+  [WASH_BATCH]: { type: 'special-account', amount: 8.5 },
+};
+/** The sandbox's operation(s) a till command leaves (none for a cash movement: not sent). */
+const SANDBOX_OPS: Record<string, string[]> = {
+  'bonus-operation': ['bonuses_add', 'bonuses_write_off'],
+  'coupon-sell': ['coupons_sell'],
+  'cash-movement': [],
+};
+
+/**
+ * A money-moving command outside a sale, under its client-made key (`transaction_id`, or
+ * `idempotency_key` for a cash movement): no answer leaves it pending, and it is sent again
+ * under the same key and body until it answers (the commands' contract has no status query).
+ */
+interface KeyedOp {
+  cmd: 'bonus-operation' | 'coupon-sell' | 'cash-movement';
+  key: string;
+  body: Json;
+  state: 'pending' | 'done' | 'refused';
+  answer?: Json;
+  refusal?: Json;
+  sends: number;
+}
 
 type SaleState = 'pending' | 'committed' | 'refused' | 'voided' | 'unknown';
 interface Sale {
@@ -286,6 +318,11 @@ describe('the chaos run over the whole payment mix', () => {
       /** Counts the sale-process and sale-cancel commands sent, to order them. */
       let sent = 0;
       const emitted: { code: string; owner: string; by: string; index: number }[] = [];
+      const keyedOps: KeyedOp[] = [];
+      let keyedRetries = 0;
+      /** Write-offs and bonus-priced coupons draw on this too (regular bonuses only). */
+      for (const c of [C.driver1, C.driver2]) spendBudget.set(c, bonusesOf(before, c));
+      const couponsBefore = new Set(centralRecords(dbFile, 'coupon').map((c) => c.id as string));
 
       const startAgent = async () => {
         for (let attempt = 1; ; attempt++) {
@@ -624,6 +661,103 @@ describe('the chaos run over the whole payment mix', () => {
           );
       };
 
+      /**
+       * Sends a keyed command; its answer (or none) sets its state. A coupon sale's
+       * `central-unreachable` on a resend stays pending: the first send may have reached the
+       * central, and the till sends nothing while it thinks itself offline, so the outcome is
+       * still unknown (on a first send it is a refusal: nothing was sent).
+       */
+      const sendKeyed = async (op: KeyedOp): Promise<void> => {
+        op.sends++;
+        if (op.sends > 1) keyedRetries++;
+        let r: { status: number; json: Json };
+        try {
+          r = await command(api(), op.cmd, op.body);
+        } catch {
+          return; // no answer: stays pending
+        }
+        if (r.status === 200) {
+          op.state = 'done';
+          op.answer = r.json;
+          bump(`keyed ${op.cmd} done`);
+          if (op.cmd === 'bonus-operation' && op.body.kind === 'add' && r.json.sync === 'done') {
+            const c = op.body.customer_id as string;
+            spendBudget.set(c, add(spendBudget.get(c)!, n(op.body.amount)));
+          }
+        } else if (r.status === 422) {
+          const code = (r.json.error as Json).code as string;
+          if (op.cmd === 'coupon-sell' && op.sends > 1 && code === 'central-unreachable') {
+            bump(`keyed ${op.cmd} resend found the till offline`);
+            return;
+          }
+          op.state = 'refused';
+          op.refusal = r.json.error as Json;
+          bump(`keyed ${op.cmd} refused ${code}`);
+        } else problems.push(`${op.cmd} ${op.key}: ${r.status} ${JSON.stringify(r.json)}`);
+      };
+
+      /** A bonus operation, a coupon sale or a cash movement; false when none can be made. */
+      const keyedOp = async (kind: 'bonus-operation' | 'coupon-sell' | 'cash-movement') => {
+        const key = uuidv7(Date.now());
+        let body: Json;
+        if (kind === 'cash-movement') {
+          const paidIn = chance(0.5);
+          body = {
+            kind: paidIn ? 'paid-in' : 'paid-out',
+            amount: Number(((1 + Math.floor(random() * 4_000)) / 100).toFixed(2)),
+            reason: paidIn ? 'chaos mix float top-up' : 'chaos mix bank deposit',
+            idempotency_key: key,
+          };
+        } else if (kind === 'bonus-operation') {
+          const customer = pick(BONUS_CUSTOMERS);
+          const writeOff = chance(0.4);
+          const amount = writeOff
+            ? 0.5 + Math.floor(random() * 10) * 0.5
+            : 5 + Math.floor(random() * 26);
+          if (writeOff) {
+            const left = sub(spendBudget.get(customer)!, dec(amount));
+            if (!gte(left, dec(5))) return false;
+            spendBudget.set(customer, left);
+          }
+          body = {
+            transaction_id: key,
+            customer_id: customer,
+            kind: writeOff ? 'write-off' : 'add',
+            amount,
+            comment: writeOff ? 'chaos mix write-off' : 'chaos mix goodwill',
+          };
+        } else {
+          const wash = chance(0.4);
+          const customer = wash ? C.anna : pick([C.anna, C.ben]);
+          if (wash) {
+            const left = sub(walletBudget, dec(8.5));
+            if (!gte(left, dec(1))) return false;
+            walletBudget = left;
+          } else {
+            const left = sub(spendBudget.get(customer)!, dec(25));
+            if (!gte(left, dec(5))) return false;
+            spendBudget.set(customer, left);
+          }
+          body = {
+            transaction_id: key,
+            customer_id: customer,
+            batch_id: wash ? WASH_BATCH : GIFT_BATCH,
+            ...(wash && chance(0.5) ? { special_account_id: DEMO.accounts.annaWallet } : {}),
+          };
+        }
+        const op: KeyedOp = { cmd: kind, key, body, state: 'pending', sends: 0 };
+        keyedOps.push(op);
+        if (kind !== 'cash-movement') {
+          // The customer is identified first, as at the till (the cache must know them).
+          const c = body.customer_id as string;
+          await command(api(), 'customer-identify', { id: CARD_OF[c]!, id_type: 'card' }).catch(
+            () => undefined,
+          );
+        }
+        await sendKeyed(op);
+        return true;
+      };
+
       /** After a restart: every unanswered sale asked about, voided/unknown ones acted on. */
       const resolvePending = async () => {
         for (const s of [...sales.values()].filter((x) => x.state === 'pending')) {
@@ -673,6 +807,7 @@ describe('the chaos run over the whole payment mix', () => {
         }
         for (const p of [...pendingAfter]) await sendAfter(p);
         for (const [id] of [...openAuths]) await complete(sales.get(id)!, 'some');
+        for (const op of keyedOps.filter((o) => o.state === 'pending')) await sendKeyed(op);
       };
 
       const revive = async () => {
@@ -735,6 +870,8 @@ describe('the chaos run over the whole payment mix', () => {
           if (kind === 'prepay-card' || kind === 'prepay-cash')
             await prepay(kind === 'prepay-card');
           else if (kind === 'cancel' || kind === 'refund') await cancelOrRefund(kind);
+          else if (kind === 'bonus-operation' || kind === 'coupon-sell' || kind === 'cash-movement')
+            await keyedOp(kind);
           else {
             const body = await bodyOf(kind);
             if (body) await send(newSale(kind, body));
@@ -756,6 +893,12 @@ describe('the chaos run over the whole payment mix', () => {
       await setFaults(false);
       await resolvePending();
       for (const s of sales.values()) if (s.state === 'pending') s.state = 'unknown';
+      // Keyed commands still unanswered (a coupon sale the till would not send while it
+      // thought itself offline): sent again under their key, bounded.
+      for (let i = 0; i < 20 && keyedOps.some((o) => o.state === 'pending'); i++) {
+        await sleep(500);
+        for (const op of keyedOps.filter((o) => o.state === 'pending')) await sendKeyed(op);
+      }
       // Card pre-authorisations the driver gave up on are the till's to release when their
       // lifetime is over (`expires_at`; cash prepay holds nothing on the unit): waited for
       // (bounded), before the drain, since releasing one may reverse a completion no sale
@@ -871,6 +1014,25 @@ describe('the chaos run over the whole payment mix', () => {
         if (s.cancel) move({ ...s.check!, ...s.cancel.check }, -1);
         for (const r of s.refunds)
           move({ ...s.check!, ...r.check, payment_id: s.check!.payment_id }, -1);
+      }
+      // Bonus operations and coupon sales, answered: into the same books.
+      for (const op of keyedOps.filter((o) => o.state === 'done')) {
+        const c = op.body.customer_id as string;
+        if (op.cmd === 'bonus-operation') {
+          const v = n(op.body.amount);
+          bonusBooks.set(c, add(bonusBooks.get(c)!, op.body.kind === 'add' ? v : neg(v)));
+        } else if (op.cmd === 'coupon-sell') {
+          const price = BATCH_PRICE[op.body.batch_id as string]!;
+          const answered = op.answer!.price as Json;
+          if (answered.type !== price.type || Number(answered.amount) !== price.amount)
+            mismatches.push(`coupon sale ${op.key}: answered ${JSON.stringify(answered)}`);
+          if (price.type === 'bonuses')
+            bonusBooks.set(c, sub(bonusBooks.get(c)!, dec(price.amount)));
+          else {
+            const a = DEMO.accounts.annaWallet;
+            accountBooks.set(a, sub(accountBooks.get(a)!, dec(price.amount)));
+          }
+        }
       }
       for (const c of BONUS_CUSTOMERS) {
         const books = toFixed(bonusBooks.get(c)!, 4);
@@ -1061,6 +1223,128 @@ describe('the chaos run over the whole payment mix', () => {
           mismatches.push(`coupon ${label}: books ${e.want.join('|')}, sandbox ${there}`);
       }
 
+      // ---- (c2) bonus operations, coupon sales, cash movements: books vs sandbox vs till ----
+      const keyedKinds = new Set(Object.values(SANDBOX_OPS).flat());
+      const keyedRows = fresh.filter((t) => keyedKinds.has(t.operation as string));
+      const keyedByKey = new Map(keyedOps.map((o) => [o.key, o]));
+      for (const op of keyedOps) {
+        const rows = keyedRows.filter((t) => t.transaction_id === op.key);
+        const label = `${op.key} (${op.cmd}${op.refusal ? ` ${op.refusal.code}` : ''})`;
+        if (op.state === 'pending') problems.push(`${op.cmd} ${op.key} never answered`);
+        else if (op.state === 'done' && rows.length === 0 && SANDBOX_OPS[op.cmd]!.length > 0)
+          lost.push(label);
+        else if (op.state === 'refused' && rows.length > 0) ghosts.push(label);
+        if (rows.length > 1) doubled.push(label);
+        const want =
+          op.cmd === 'bonus-operation'
+            ? op.body.kind === 'add'
+              ? 'bonuses_add'
+              : 'bonuses_write_off'
+            : 'coupons_sell';
+        if (rows.some((t) => t.operation !== want)) mismatches.push(`${label}: sandbox ${want}?`);
+      }
+      strangers.push(
+        ...keyedRows
+          .filter((t) => !keyedByKey.has(t.transaction_id as string))
+          .map((t) => `${t.transaction_id} (${t.operation})`),
+      );
+      // Each coupon sold exists once at the sandbox, the customer's, open, with the code the
+      // till gives for the receipt (a queued sale's is asked again under its key once delivered).
+      const sold = keyedOps.filter((o) => o.cmd === 'coupon-sell' && o.state === 'done');
+      const soldRecords = centralRecords(dbFile, 'coupon').filter(
+        (c) => !couponsBefore.has(c.id as string) && BATCH_PRICE[c.batch_id as string],
+      );
+      let tillCodes = 0;
+      for (const op of sold) {
+        const row = keyedRows.find((t) => t.transaction_id === op.key);
+        const there = soldRecords.filter((c) => c.id === row?.coupon?.id);
+        if (there.length !== 1) {
+          mismatches.push(`coupon sold by ${op.key}: ${there.length} records at the sandbox`);
+          continue;
+        }
+        const rec = there[0]!;
+        if (rec.customer_id !== op.body.customer_id || rec.batch_id !== op.body.batch_id)
+          mismatches.push(`coupon sold by ${op.key}: the sandbox's is ${JSON.stringify(rec)}`);
+        if (rec.status !== 'open')
+          mismatches.push(`coupon sold by ${op.key}: ${rec.status} at the sandbox`);
+        let code = (op.answer!.coupon as Json | null)?.code as string | undefined;
+        if (!code) {
+          const again = await command(api(), 'coupon-sell', op.body);
+          code = (again.json.coupon as Json | null | undefined)?.code as string | undefined;
+        }
+        if (code) tillCodes++;
+        if (code !== rec.code)
+          mismatches.push(`coupon sold by ${op.key}: the till's code ${code}, sandbox ${rec.code}`);
+      }
+      balanceRows.push(
+        `coupons sold: books ${sold.length}, sandbox ${soldRecords.length} records ` +
+          `(${keyedRows.filter((t) => t.operation === 'coupons_sell').length} sales), till ${tillCodes} codes`,
+      );
+      if (soldRecords.length !== sold.length)
+        mismatches.push(`coupons sold: books ${sold.length}, sandbox ${soldRecords.length}`);
+      // The drawer: movements the books kept against the X report's list, and the report's
+      // expected cash against its own sales cash + the books' movements (a movement is the
+      // till's own record: nothing of it reaches the sandbox).
+      const moved = keyedOps.filter((o) => o.cmd === 'cash-movement' && o.state === 'done');
+      const eqMoney = (a: unknown, b: unknown) => toFixed(n(a), 2) === toFixed(n(b), 2);
+      const signed = (kind: unknown, amount: unknown) =>
+        kind === 'paid-in' ? n(amount) : neg(n(amount));
+      const movedNet = moved.reduce<Dec>(
+        (t, o) => add(t, signed(o.body.kind, o.body.amount)),
+        ZERO,
+      );
+      const x = (await command(api(), 'shift-report', {})).json.report as Json;
+      const listed = (x.cash_movements as Json[] | undefined) ?? [];
+      const listedNet = listed.reduce<Dec>((t, m) => add(t, signed(m.kind, m.amount)), ZERO);
+      for (const o of moved) {
+        const m = o.answer!.movement as Json;
+        const times = listed.filter((l) => l.id === m.id).length;
+        if (times === 0) lost.push(`${o.key} (cash-movement ${m.id})`);
+        if (times > 1) doubled.push(`${o.key} (cash-movement ${m.id})`);
+        if (m.shift_id !== x.shift.id) mismatches.push(`movement ${m.id} in shift ${m.shift_id}`);
+      }
+      const movedIds = new Set(moved.map((o) => (o.answer!.movement as Json).id as string));
+      const unanswered = listed.filter((l) => !movedIds.has(l.id as string));
+      for (const l of unanswered) {
+        // Recorded, yet no answer of the books names it: a second recording of one the books
+        // have (same kind, amount and reason), else a ghost.
+        const twin = moved.some(
+          (o) =>
+            o.body.kind === l.kind &&
+            o.body.reason === l.reason &&
+            eqMoney(o.body.amount, l.amount),
+        );
+        (twin ? doubled : ghosts).push(`cash-movement ${l.id} ${l.kind} ${l.amount}`);
+      }
+      const salesCash = add(
+        n((x.payments as Json[]).find((p) => p.type === 'cash')?.amount),
+        n(x.pump_prepaid_cash),
+      );
+      const drawerBooks = toFixed(add(add(n(x.shift.opening_cash), salesCash), movedNet), 2);
+      const drawerTill = toFixed(n(x.expected_cash), 2);
+      balanceRows.push(
+        `drawer: movements books ${moved.length} net ${toFixed(movedNet, 2)}, till lists ` +
+          `${listed.length} net ${toFixed(listedNet, 2)}; expected cash books ${drawerBooks} ` +
+          `(report's sales cash ${toFixed(salesCash, 2)} + opening + books' movements), till ${drawerTill}`,
+      );
+      if (toFixed(movedNet, 2) !== toFixed(listedNet, 2))
+        mismatches.push(
+          `cash movements: books ${toFixed(movedNet, 2)}, till ${toFixed(listedNet, 2)}`,
+        );
+      if (drawerBooks !== drawerTill)
+        mismatches.push(`expected cash: books ${drawerBooks}, till ${drawerTill}`);
+      const keyedLine = (['bonus-operation', 'coupon-sell', 'cash-movement'] as const)
+        .map((k) => {
+          const os = keyedOps.filter((o) => o.cmd === k);
+          return (
+            `${k} ${os.length} (done ${os.filter((o) => o.state === 'done').length}, ` +
+            `refused ${os.filter((o) => o.state === 'refused').length}, ` +
+            `pending ${os.filter((o) => o.state === 'pending').length}, ` +
+            `resent ${os.filter((o) => o.sends > 1).length})`
+          );
+        })
+        .join(', ');
+
       // ---- (d) card operations: the unit's books vs the answers vs the sandbox ----
       const books = await simBooks(dataDir);
       const unit = (books.zvt as Json[]) ?? [];
@@ -1151,6 +1435,7 @@ describe('the chaos run over the whole payment mix', () => {
           .concat(sum('refused'))
           .concat(sum('sale-'))
           .concat(sum('status'))
+          .concat(sum('keyed'))
           .map(([k, v]) => `${k} ${v}`)
           .join(', ')}`,
       );
@@ -1159,6 +1444,7 @@ describe('the chaos run over the whole payment mix', () => {
         `chaos mix coupons (${flagged} redeemed by a sale the till lists as sale-differs):\n  ${couponRows.join('\n  ')}`,
       );
       console.log(`chaos mix cards: ${cardLine}`);
+      console.log(`chaos mix keyed commands: ${keyedLine}; same-key resends ${keyedRetries}`);
       if (mismatches.length > 0) console.log(`chaos mix mismatches:\n  ${mismatches.join('\n  ')}`);
       if (problems.length > 0) console.log(`chaos mix problems:\n  ${problems.join('\n  ')}`);
 
