@@ -5,11 +5,15 @@
 // account (no PIN), the fleet account through two drivers' accesses (one with PIN, odometer
 // and vehicle, one without), every demo coupon and the coupons the run emits, bank-card
 // sales, split sales, cancels and partial refunds (card ones reversed/refunded on the unit),
-// fuel prepaid by card (pre-authorised) and by cash, each completed. After each kill it asks
+// fuel prepaid by card (pre-authorised) and by cash, each completed; and the money moved
+// outside a sale under a client-made key: bonuses added and written off (`bonus-operation`),
+// coupons sold for bonuses or from the money account (`coupon-sell`), cash paid in and out
+// (`cash-movement`), each sent again under its key until it answers. After each kill it asks
 // sale-status about every unanswered sale and, for voided or unknown ids, sometimes retries
 // under the same id and sometimes sells again under a new one. At the end it compares three
 // ways (its own books, the sandbox, the till): transactions, balances, used limits, coupons
-// and card operations (the unit's own books, `devices sim-books`).
+// (sold ones too), the drawer's expected cash and card operations (the unit's own books,
+// `devices sim-books`).
 //
 // CHAOS_MIX_OPS, CHAOS_KILLS size the run (default 120 and 25, the CI run); CHAOS_SEED
 // replays the driver's choices (printed). The sandbox draws its own faults.
@@ -38,7 +42,8 @@ const OPS = Number(process.env.CHAOS_MIX_OPS ?? 120);
 const KILLS = Number(process.env.CHAOS_KILLS ?? 25);
 // Each run draws the driver's seed (printed); CHAOS_SEED replays one.
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const TEST_MS = Math.max(360_000, OPS * 400 + KILLS * 8_000);
+// A loaded machine (seven workers on two cores) makes an operation take up to a second.
+const TEST_MS = Math.max(360_000, OPS * 2_000 + KILLS * 10_000);
 /**
  * The till releases a pump's card pre-authorisation nobody completed this long after it was
  * taken (docs/terminal.md, "Fuel"): short here, so that one the driver gave up on (it sold
@@ -696,6 +701,35 @@ describe('the chaos run over the whole payment mix', () => {
         } else problems.push(`${op.cmd} ${op.key}: ${r.status} ${JSON.stringify(r.json)}`);
       };
 
+      /**
+       * The answer lost on the way back (the client never read it): the same key and body sent
+       * again must answer the same outcome and move nothing more (compared at the end).
+       */
+      let replays = 0;
+      const replay = async (op: KeyedOp): Promise<void> => {
+        let r: { status: number; json: Json };
+        try {
+          r = await command(api(), op.cmd, op.body);
+        } catch {
+          return; // killed meanwhile: the books keep the first answer
+        }
+        replays++;
+        const a = op.answer!;
+        const same =
+          r.status === 200 &&
+          (op.cmd === 'cash-movement'
+            ? r.json.movement?.id === a.movement?.id
+            : r.json.transaction_id === a.transaction_id &&
+              (op.cmd !== 'coupon-sell' ||
+                !a.coupon ||
+                !r.json.coupon ||
+                r.json.coupon.code === a.coupon.code));
+        if (!same)
+          mismatches.push(
+            `${op.cmd} ${op.key} sent again answered ${r.status} ${JSON.stringify(r.json)}, first ${JSON.stringify(a)}`,
+          );
+      };
+
       /** A bonus operation, a coupon sale or a cash movement; false when none can be made. */
       const keyedOp = async (kind: 'bonus-operation' | 'coupon-sell' | 'cash-movement') => {
         const key = uuidv7(Date.now());
@@ -755,6 +789,7 @@ describe('the chaos run over the whole payment mix', () => {
           );
         }
         await sendKeyed(op);
+        if (op.state === 'done' && chance(0.25)) await replay(op);
         return true;
       };
 
@@ -854,8 +889,13 @@ describe('the chaos run over the whole payment mix', () => {
           centralRestarts++;
           if (faultsOn) await setFaults(true);
         }
-        const killNow = kills < KILLS && chance((KILLS - kills) / Math.max(1, OPS - ops));
         const kind = pick(KINDS);
+        // Keyed commands are a few quick calls: killed four times as often, so that some kills
+        // land before their answer and the resend under the same key is exercised.
+        const keyed =
+          kind === 'bonus-operation' || kind === 'coupon-sell' || kind === 'cash-movement';
+        const killNow =
+          kills < KILLS && chance(((keyed ? 4 : 1) * (KILLS - kills)) / Math.max(1, OPS - ops));
         ops++;
         bump(`op ${kind}`);
         let killTimer: NodeJS.Timeout | undefined;
@@ -1444,7 +1484,9 @@ describe('the chaos run over the whole payment mix', () => {
         `chaos mix coupons (${flagged} redeemed by a sale the till lists as sale-differs):\n  ${couponRows.join('\n  ')}`,
       );
       console.log(`chaos mix cards: ${cardLine}`);
-      console.log(`chaos mix keyed commands: ${keyedLine}; same-key resends ${keyedRetries}`);
+      console.log(
+        `chaos mix keyed commands: ${keyedLine}; same-key resends ${keyedRetries}, answers lost and asked again ${replays}`,
+      );
       if (mismatches.length > 0) console.log(`chaos mix mismatches:\n  ${mismatches.join('\n  ')}`);
       if (problems.length > 0) console.log(`chaos mix problems:\n  ${problems.join('\n  ')}`);
 
