@@ -310,9 +310,9 @@ export class DartMaster implements ForecourtPort {
   }
 
   private answered(book: PumpBook): void {
-    const wasOffline = book.state.state === 'offline';
+    // Back from silence: its state is read again rather than trusted from before.
+    if (book.misses >= this.o.offlineAfter) book.needStatus = true;
     book.misses = 0;
-    if (wasOffline) book.needStatus = true;
   }
 
   // ---- what the pump said ----
@@ -441,7 +441,9 @@ export class DartMaster implements ForecourtPort {
           : toWire(p.amount, decimals.amount, 'preset amount');
       if (!raw.ok) return Promise.resolve({ ok: false, code: 'invalid', message: raw.message });
       blocks.push([
-        p.kind === 'volume' ? { type: 'CD3', volume: raw.value } : { type: 'CD4', amount: raw.value },
+        p.kind === 'volume'
+          ? { type: 'CD3', volume: raw.value }
+          : { type: 'CD4', amount: raw.value },
       ]);
     }
     blocks.push([{ type: 'CD1', command: 'authorize' }]);
@@ -496,7 +498,11 @@ export class DartMaster implements ForecourtPort {
           if (v !== null) return { ok: true, value: v };
         }
       }
-      return { ok: false, code: 'not-acknowledged', message: `pump ${n} did not answer ${request.type}` };
+      return {
+        ok: false,
+        code: 'not-acknowledged',
+        message: `pump ${n} did not answer ${request.type}`,
+      };
     });
   }
 
