@@ -94,6 +94,7 @@ describe('loyalty-terminal devices list', () => {
       ['payment', 'simulated'],
       ['printer', 'simulated'],
       ['tank_gauge', 'simulated'],
+      ['pumps', 'simulated'],
     ]);
     expect(typeof out.ports.enumerated).toBe('boolean');
     expect(out.config).toBe('embedded default');
