@@ -6,6 +6,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CardReader } from '../src/devices/card-reader.js';
+import { DartMaster } from '../src/devices/dart/master.js';
+import { DartSimulator, demoPumps } from '../src/devices/dart/simulator.js';
 import { ascii } from '../src/devices/bytes.js';
 import { ManagedLink, MemoryLink } from '../src/devices/link.js';
 import { openSerial } from '../src/devices/serial.js';
@@ -131,8 +133,62 @@ async function swipeOverPty(): Promise<void> {
   }
 }
 
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * DART: one full poll cycle of 16 simulated pumps (idle: POLL + EOT each) and a pump's status
+ * change (nozzle lifted) to the port's event, on an in-memory line (no wire time: at 9600 8O1
+ * add about 7 ms a pump for POLL + EOT on a real line).
+ */
+async function dartForecourt(): Promise<void> {
+  const [ours, theirs] = MemoryLink.pair();
+  const sim = new DartSimulator(demoPumps(16));
+  sim.attach(theirs);
+  const pumps = Array.from({ length: 16 }, (_, i) => i + 1);
+  const master = new DartMaster(ours, {
+    pumps,
+    timeouts: { response_ms: 50, inter_byte_ms: 20 },
+    cycleGapMs: 0,
+  });
+  master.start();
+  while (!master.pumps().every((p) => p.state === 'idle')) await wait(5);
+  const cycles: bigint[] = [];
+  let seen = master.cycles;
+  let last = process.hrtime.bigint();
+  while (cycles.length < 300) {
+    await new Promise((r) => setImmediate(r));
+    if (master.cycles !== seen) {
+      const now = process.hrtime.bigint();
+      cycles.push((now - last) / BigInt(master.cycles - seen));
+      seen = master.cycles;
+      last = now;
+    }
+  }
+  console.log(line('DART: poll cycle of 16 idle pumps (in memory)', summarize(cycles.slice(20))));
+  const latencies: bigint[] = [];
+  for (let i = 0; i < 100; i++) {
+    const pump = (i % 16) + 1;
+    const t0 = process.hrtime.bigint();
+    const seenEvent = new Promise<bigint>((resolve) => {
+      const off = master.onEvent((e) => {
+        if (e.pump.pump === pump && e.pump.state === 'calling') {
+          off();
+          resolve(process.hrtime.bigint());
+        }
+      });
+    });
+    sim.lift(pump);
+    latencies.push((await seenEvent) - t0);
+    sim.hangUp(pump);
+    while (master.pump(pump)?.state !== 'idle') await wait(1);
+  }
+  console.log(line('DART: nozzle lifted -> port event (16 pumps)', summarize(latencies)));
+  await master.close();
+}
+
 export async function benchDevices(): Promise<void> {
   parsers();
+  await dartForecourt();
   await swipeInProcess();
   await swipeOverPty();
 }

@@ -100,6 +100,7 @@ export const deviceKindKey = {
   payment: 'device.payment',
   printer: 'device.printer',
   tank_gauge: 'device.tank_gauge',
+  pumps: 'device.pumps',
 } as const satisfies Record<DeviceKind, MessageKey>;
 
 export const deviceStateKey = {

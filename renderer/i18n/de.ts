@@ -314,6 +314,7 @@ export const de: Table = {
   'device.payment': 'Kartenterminal',
   'device.printer': 'Drucker',
   'device.tank_gauge': 'Tankinhaltsmessung',
+  'device.pumps': 'Zapfsäulen',
   'device.connecting': 'verbindet',
   'device.connected': 'bereit',
   'device.disconnected': 'getrennt',

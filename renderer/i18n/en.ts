@@ -305,6 +305,7 @@ export const en = {
   'device.payment': 'Card terminal',
   'device.printer': 'Printer',
   'device.tank_gauge': 'Tank gauge',
+  'device.pumps': 'Pumps',
   'device.connecting': 'connecting',
   'device.connected': 'ready',
   'device.disconnected': 'disconnected',

@@ -396,7 +396,7 @@ export const Warning = z.strictObject({
 export type Warning = z.infer<typeof Warning>;
 
 /** The device kinds are the configuration's `devices` keys. */
-const DeviceKind = z.enum(['card_reader', 'scanner', 'payment', 'printer', 'tank_gauge']);
+const DeviceKind = z.enum(['card_reader', 'scanner', 'payment', 'printer', 'tank_gauge', 'pumps']);
 export type DeviceKind = z.infer<typeof DeviceKind>;
 
 const DeviceConnectionState = z.enum(['connecting', 'connected', 'disconnected', 'failed']);

@@ -235,7 +235,11 @@ function deviceSection<
   X extends z.ZodRawShape = Record<never, never>,
 >(
   protocols: P,
-  defaults: { framing: z.infer<typeof Framing>; tcp_port?: number },
+  defaults: {
+    framing: z.infer<typeof Framing>;
+    tcp_port?: number;
+    parity?: 'none' | 'even' | 'odd';
+  },
   extra: X = {} as X,
 ) {
   return z
@@ -254,7 +258,7 @@ function deviceSection<
           : tcpPort.optional().default(defaults.tcp_port),
       baud_rate: z.int().positive().default(9_600),
       data_bits: z.union([z.literal(5), z.literal(6), z.literal(7), z.literal(8)]).default(8),
-      parity: z.enum(['none', 'even', 'odd', 'mark', 'space']).default('none'),
+      parity: z.enum(['none', 'even', 'odd', 'mark', 'space']).default(defaults.parity ?? 'none'),
       stop_bits: z.union([z.literal(1), z.literal(1.5), z.literal(2)]).default(1),
       framing: Framing.default(defaults.framing),
       timeouts: DeviceTimeouts.prefault({}),
@@ -328,6 +332,22 @@ const Printer = deviceSection(
   { line_width: z.int().min(24).max(80).default(42) },
 );
 const TankGauge = deviceSection(['veeder-root-tls'], { framing: 'protocol' });
+/**
+ * The pumps on one DART line (9600 8O1): their logical numbers (1 is address 0x50). Simulated,
+ * they are a forecourt of that many pumps (docs/forecourt.md).
+ */
+const Pumps = deviceSection(
+  ['wayne-dart'],
+  { framing: 'protocol', parity: 'odd' },
+  {
+    pumps: z
+      .array(z.int().min(1).max(32))
+      .min(1)
+      .max(32)
+      .refine((a) => new Set(a).size === a.length, 'each pump number once')
+      .default([1, 2, 3, 4]),
+  },
+);
 
 const simulated = { simulated: true } as const;
 
@@ -339,6 +359,7 @@ const DevicesSection = z.strictObject({
   payment: Payment.optional(),
   printer: Printer.optional(),
   tank_gauge: TankGauge.optional(),
+  pumps: Pumps.optional(),
 });
 
 const UiSection = z.strictObject({
@@ -365,6 +386,7 @@ export const ConfigSchema = z.strictObject({
     payment: simulated,
     printer: simulated,
     tank_gauge: simulated,
+    pumps: simulated,
   }),
   ui: UiSection.prefault({}),
 });

@@ -11,6 +11,16 @@ import {
   EOT,
   NAK,
 } from './concert/frame.js';
+import { decodeFrame as decodeDartFrame } from './dart/frame.js';
+import {
+  type ControllerTransaction,
+  decodeControllerTransactions,
+  decodePumpTransactions,
+  fillingValues,
+  type PumpTransaction,
+  unitPrice,
+  type UnknownTransaction,
+} from './dart/transactions.js';
 import { decodeEscPos } from './escpos/decode.js';
 import { LineFramer } from './line-framer.js';
 import { isBankCard, maskPan } from './mask.js';
@@ -22,6 +32,8 @@ import { parseInventory } from './tls/i201.js';
 import { parseApdu } from './zvt/apdu.js';
 import { decodeFrame } from './zvt/frame.js';
 import { describeApdu } from './zvt/messages.js';
+import { toHex } from './bytes.js';
+import { toFixed } from '../money/index.js';
 
 export const PROTOCOLS = [
   'msr',
@@ -31,6 +43,7 @@ export const PROTOCOLS = [
   'concert',
   'tls',
   'escpos',
+  'dart',
 ] as const;
 export type DecodeProtocol = (typeof PROTOCOLS)[number];
 
@@ -150,6 +163,38 @@ function decodeEscPosCapture(bytes: Uint8Array): Decoded<Fields> {
   return ok({ commands: e.value });
 }
 
+/** One DART transaction as JSON: raw bytes as hex, values with the default pump decimals. */
+function dartTransaction(t: PumpTransaction | ControllerTransaction | UnknownTransaction): Fields {
+  if (t.type === 'unknown') return { ...t, data: toHex(t.data) };
+  if (t.type === 'DC2') {
+    const v = fillingValues(t);
+    return { ...t, volume_l: toFixed(v.volume), amount_value: toFixed(v.amount) };
+  }
+  if (t.type === 'DC3') return { ...t, unit_price: toFixed(unitPrice(t.price)) };
+  return { ...t };
+}
+
+/**
+ * A captured DART frame. A block says nothing of its direction (the same TRANS is a command one
+ * way and a status the other), so its transactions are given read both ways.
+ */
+function decodeDartCapture(bytes: Uint8Array): Decoded<Fields> {
+  const f = decodeDartFrame(bytes);
+  if (!f.ok) return f;
+  const head = { address: hexNumber(f.value.address), pump: f.value.address - 0x4f };
+  if (f.value.type !== 'data') return ok({ ...head, control: f.value.type, tx: f.value.tx });
+  const cmd = decodeControllerTransactions(f.value.data);
+  const dc = decodePumpTransactions(f.value.data);
+  if (!dc.ok) return dc;
+  return ok({
+    ...head,
+    control: 'data',
+    tx: f.value.tx,
+    from_pump: dc.value.map(dartTransaction),
+    from_controller: cmd.ok ? cmd.value.map(dartTransaction) : null,
+  });
+}
+
 const DECODERS: Record<DecodeProtocol, (bytes: Uint8Array) => Decoded<Fields>> = {
   msr: decodeMsr,
   scanner: decodeScanner,
@@ -158,6 +203,7 @@ const DECODERS: Record<DecodeProtocol, (bytes: Uint8Array) => Decoded<Fields>> =
   concert: decodeConcertCapture,
   tls: decodeTlsCapture,
   escpos: decodeEscPosCapture,
+  dart: decodeDartCapture,
 };
 
 export function decodeCapture(protocol: DecodeProtocol, bytes: Uint8Array): Decoded<Fields> {

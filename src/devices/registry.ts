@@ -6,6 +6,8 @@ import type { Config, DeviceConfig } from '../contract/config.js';
 import { CardReader } from './card-reader.js';
 import { ConcertUnit } from './concert/driver.js';
 import { ConcertSimulator } from './concert/simulator.js';
+import { DartMaster } from './dart/master.js';
+import { DartSimulator } from './dart/simulator.js';
 import { EscPosPrinter } from './escpos/printer.js';
 import { PrinterSimulator } from './escpos/simulator.js';
 import type { LineFraming } from './line-framer.js';
@@ -31,6 +33,8 @@ export interface DeviceSet {
   payment: PaymentUnit | null;
   printer: EscPosPrinter | null;
   tankGauge: TlsGauge | null;
+  /** The forecourt port of the pumps' line (DART), polling from the start. */
+  pumps: DartMaster | null;
   states: DeviceStates;
   /** The simulators behind simulated devices, for the demo UI and tests. */
   simulators: Partial<Record<DeviceName, Simulator>>;
@@ -112,12 +116,14 @@ export function createDevices(devices: Devices, options: RegistryOptions = {}): 
   const payment = devices.payment ? createPayment(w, devices.payment) : null;
   const printer = devices.printer ? createPrinter(w, devices.printer) : null;
   const tankGauge = devices.tank_gauge ? createTankGauge(w, devices.tank_gauge) : null;
+  const pumps = devices.pumps ? createPumps(w, devices.pumps) : null;
   return {
     cardReader,
     scanner,
     payment,
     printer,
     tankGauge,
+    pumps,
     states: w.states,
     simulators: w.simulators,
     close: async () => {
@@ -241,4 +247,18 @@ function createTankGauge(w: Wiring, d: NonNullable<Devices['tank_gauge']>): TlsG
   );
   w.closers.push(() => gauge.close());
   return gauge;
+}
+
+function createPumps(w: Wiring, d: NonNullable<Devices['pumps']>): DartMaster {
+  const sim = () =>
+    new DartSimulator(d.pumps.map((pump) => ({ pump, prices: [1799, 1659, 1899] })));
+  const master = new DartMaster(wire(w, 'pumps', d, sim), {
+    pumps: d.pumps,
+    // DART timings are the line's, not the general device timeouts (seconds): a pump answers
+    // within 25 ms (docs G4, 50 with USB adapter latency); a byte takes 1.15 ms at 9600 8O1.
+    timeouts: { response_ms: 50, inter_byte_ms: 20 },
+  });
+  master.start();
+  w.closers.push(() => master.close());
+  return master;
 }

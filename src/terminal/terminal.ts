@@ -233,7 +233,15 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
       ...(o.emit ? { emit: o.emit } : {}),
     };
     let syncRunning = false;
-    const { services, cards } = buildServices(ports, () => syncRunning, log, o.forecourt ?? null);
+    // The pumps: those given, else the devices' line (the grade of each nozzle is not yet set
+    // up: a fill names `GRADE-n` until the forecourt's settings say it, docs/forecourt.md).
+    const forecourt =
+      o.forecourt !== undefined
+        ? o.forecourt
+        : devices?.pumps
+          ? { port: devices.pumps, gradeOf: () => null }
+          : null;
+    const { services, cards } = buildServices(ports, () => syncRunning, log, forecourt);
     catalog = services.catalog;
     cleanups.push(() => cards.stop());
     // The pumps followed from the start: a fill finished while the till was down is kept now.

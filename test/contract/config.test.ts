@@ -45,6 +45,21 @@ describe('configuration defaults', () => {
     }
   });
 
+  it('an empty configuration simulates four DART pumps on an 8O1 line', () => {
+    const { devices } = ConfigSchema.parse({});
+    expect(devices.pumps).toMatchObject({
+      simulated: true,
+      protocol: 'wayne-dart',
+      pumps: [1, 2, 3, 4],
+      parity: 'odd',
+    });
+  });
+
+  it('refuses a pump number listed twice', () => {
+    const r = ConfigSchema.safeParse({ devices: { pumps: { simulated: true, pumps: [1, 1] } } });
+    expect(r.success).toBe(false);
+  });
+
   it('an empty configuration speaks English and has a coupon prefix', () => {
     const config = ConfigSchema.parse({});
     expect(config.ui.language).toBe('en');

@@ -39,6 +39,47 @@ describe('loyalty-terminal devices decode', () => {
     }
   });
 
+  // S3's captured block (docs/forecourt.md): pump 2, DC3 price 00 81 23 = 8.123 (3 decimals), nozzle 1 out, DC2, DC3.
+  const DART_BLOCK =
+    '51 31 01 01 04 03 04 00 81 23 11 02 08 00 00 04 28 00 00 34 77 03 04 00 81 23 11 83 55 03 FA';
+
+  it('decodes a DART block: address, control and every transaction with its values', async () => {
+    const io = memoryIO();
+    expect(await runDevices(['decode', 'dart', DART_BLOCK], io)).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({
+      protocol: 'dart',
+      address: '51',
+      pump: 2,
+      control: 'data',
+      tx: 1,
+      from_pump: [
+        { type: 'DC1', status: 'filling', code: 4 },
+        { type: 'DC3', price: 8123, unit_price: '8.123', nozzle: 1, nozzleOut: true },
+        { type: 'DC2', volume: 428, amount: 3477, volume_l: '4.28', amount_value: '34.77' },
+        { type: 'DC3', price: 8123, nozzle: 1, nozzleOut: true },
+      ],
+    });
+  });
+
+  it('decodes a DART control frame', async () => {
+    const io = memoryIO();
+    expect(await runDevices(['decode', 'dart', '50 70 FA'], io)).toBe(0);
+    expect(JSON.parse(io.out)).toEqual({
+      protocol: 'dart',
+      address: '50',
+      pump: 1,
+      control: 'eot',
+      tx: 0,
+    });
+  });
+
+  it('refuses a DART block with a bad CRC, naming it', async () => {
+    const io = memoryIO();
+    const bad = DART_BLOCK.replace('83 55 03 FA', '83 56 03 FA');
+    expect(await runDevices(['decode', 'dart', bad], io)).toBe(1);
+    expect(io.err).toMatch(/^bad-checksum: CRC/);
+  });
+
   it('reads the frame from standard input with -', async () => {
     const io = memoryIO({}, '01 39 39 39 39 46 46 31 42 03\n');
     expect(await runDevices(['decode', 'tls', '-'], io)).toBe(0);
@@ -94,6 +135,7 @@ describe('loyalty-terminal devices list', () => {
       ['payment', 'simulated'],
       ['printer', 'simulated'],
       ['tank_gauge', 'simulated'],
+      ['pumps', 'simulated'],
     ]);
     expect(typeof out.ports.enumerated).toBe('boolean');
     expect(out.config).toBe('embedded default');

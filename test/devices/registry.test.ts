@@ -28,6 +28,7 @@ describe('the embedded default', () => {
       ['payment', 'simulated', 'open'],
       ['printer', 'simulated', 'open'],
       ['tank_gauge', 'simulated', 'open'],
+      ['pumps', 'simulated', 'open'],
     ]);
     const reads: Recognition[] = [];
     set.cardReader?.onRead((r) => reads.push(r));
@@ -36,6 +37,12 @@ describe('the embedded default', () => {
     expect(reads[0]).toMatchObject({ id: '7777001234', id_type: 'card' });
     expect((await set.payment?.connect())?.status).toBe('success');
     expect((await set.tankGauge?.inventory())?.tanks).toHaveLength(2);
+    await waitFor(
+      () => set?.pumps?.pumps().every((p) => p.state === 'idle') ?? false,
+      2_000,
+      'four idle pumps',
+    );
+    expect(set.pumps?.pumps().map((p) => p.pump)).toEqual([1, 2, 3, 4]);
   });
 
   it('reports a real device that cannot open as reconnecting, with the reason', async () => {

@@ -57,6 +57,10 @@ export class FakeForecourt implements ForecourtPort {
     this.set(pump, { state: 'fuelling' });
     return ok;
   }
+  async clearFill(pump: number): Promise<PortResult> {
+    this.set(pump, { state: 'idle', filling: null });
+    return ok;
+  }
   async setPrices(): Promise<PortResult> {
     return ok;
   }

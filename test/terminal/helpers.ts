@@ -147,6 +147,7 @@ export function paymentDevices(sim: ZvtSimulator): DeviceSet & { unplug(): void 
     payment: unit,
     printer: null,
     tankGauge: null,
+    pumps: null,
     states: new DeviceStates(),
     simulators: { payment: sim },
     unplug: detach,

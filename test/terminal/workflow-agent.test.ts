@@ -105,7 +105,7 @@ describe('the agent API over the embedded default', () => {
 
         const devices = await post(agent, 'devices-state', {});
         expect(devices.json.devices.map((d: { kind: string }) => d.kind).sort()).toEqual(
-          ['card_reader', 'payment', 'printer', 'scanner', 'tank_gauge'].sort(),
+          ['card_reader', 'payment', 'printer', 'pumps', 'scanner', 'tank_gauge'].sort(),
         );
         const st = await post(agent, 'status', {});
         expect(st.json).toMatchObject({

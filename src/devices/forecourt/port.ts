@@ -59,6 +59,8 @@ export interface ForecourtPort {
   stop(pump: number): Promise<PortResult>;
   suspend(pump: number): Promise<PortResult>;
   resume(pump: number): Promise<PortResult>;
+  /** The finished fill was sold: the pump may go back to idle. */
+  clearFill(pump: number): Promise<PortResult>;
   /** Unit prices per grade (nozzle 1, 2, ...), in the pump's price decimals. */
   setPrices(pump: number, prices: Dec[]): Promise<PortResult>;
   readTotals(pump: number, nozzle: number): Promise<PortResult<Totals>>;

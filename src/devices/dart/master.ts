@@ -1,0 +1,529 @@
+// The Wayne DART master: polls each configured pump address in turn over one serial line
+// (9600 baud 8O1), ACKs the pumps' data blocks, sends commands as numbered data blocks and turns
+// what the pumps say into the forecourt port's states and events. One exchange at a time on the
+// line (a mutex); commands slot in between polls. docs/forecourt.md, "The DART master".
+import { EventEmitter } from 'node:events';
+import { type Dec, toFixed } from '../../money/index.js';
+import { Inbox, sleep } from '../inbox.js';
+import type { ByteLink } from '../link.js';
+import { Mutex } from '../mutex.js';
+import type {
+  Authorisation,
+  Filling,
+  ForecourtEvent,
+  ForecourtPort,
+  PortResult,
+  PumpState,
+  PumpStateName,
+  Totals,
+} from '../forecourt/port.js';
+import {
+  type DartEvent,
+  type DartFrame,
+  encodeFrame,
+  isRetransmission,
+  nextTx,
+  pumpAddress,
+} from './frame.js';
+import {
+  type ControllerTransaction,
+  type DartDecimals,
+  DEFAULT_DECIMALS,
+  decodePumpTransactions,
+  encodeControllerTransactions,
+  fillingValues,
+  type PumpStatus,
+  type PumpTransaction,
+  toWire,
+  unitPrice,
+  type UnknownTransaction,
+} from './transactions.js';
+import { DartStream } from './frame.js';
+
+export interface DartPumpConfig {
+  pump: number;
+  decimals?: DartDecimals;
+}
+
+export interface DartMasterOptions {
+  pumps: (number | DartPumpConfig)[];
+  timeouts: { response_ms: number; inter_byte_ms: number };
+  /** Polls in a row without an answer before a pump is offline (docs G4: 3). */
+  offlineAfter?: number;
+  /** Resends of a NAKed or unanswered block with the same TX# before TX# 0 (docs G3: 3). */
+  maxResends?: number;
+  /** Pause after each full poll cycle, so an idle line does not spin the CPU. */
+  cycleGapMs?: number;
+  /** Polls to wait for a requested answer (totals, filling). */
+  answerPolls?: number;
+  now?: () => Date;
+}
+
+type Tx = PumpTransaction | UnknownTransaction;
+
+interface PumpBook {
+  pump: number;
+  address: number;
+  decimals: DartDecimals;
+  /** Our next TX# to this pump. */
+  tx: number;
+  /** TX# of the pump's last block we accepted. */
+  lastRx: number | null;
+  misses: number;
+  status: PumpStatus | null;
+  code: number | null;
+  nozzleOut: boolean;
+  nozzle: number | null;
+  price: Dec | null;
+  volume: Dec | null;
+  amount: Dec | null;
+  stopped: boolean;
+  /** Ask RETURN STATUS at the next chance (start, back from offline). */
+  needStatus: boolean;
+  state: PumpState;
+}
+
+type Answer = { kind: 'frame'; frame: DartFrame } | { kind: 'bad'; tx?: number } | null;
+
+export class DartMaster implements ForecourtPort {
+  private readonly link: ByteLink;
+  private readonly o: Required<Omit<DartMasterOptions, 'pumps'>>;
+  private readonly books = new Map<number, PumpBook>();
+  private readonly inbox = new Inbox<DartEvent>();
+  private readonly stream = new DartStream();
+  private readonly mutex = new Mutex();
+  private readonly events = new EventEmitter();
+  private readonly off: () => void;
+  private byteTimer: NodeJS.Timeout | null = null;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  /** Full poll cycles done, and the last one's duration (for the bench). */
+  cycles = 0;
+  lastCycleMs = 0;
+  /** Pump blocks refused (bad CRC, cut off) and NAKed. */
+  rejected = 0;
+
+  constructor(link: ByteLink, options: DartMasterOptions) {
+    this.link = link;
+    this.o = {
+      offlineAfter: 3,
+      maxResends: 3,
+      cycleGapMs: 20,
+      answerPolls: 5,
+      now: () => new Date(),
+      ...options,
+    };
+    this.events.setMaxListeners(0);
+    for (const p of options.pumps) {
+      const cfg = typeof p === 'number' ? { pump: p } : p;
+      this.books.set(cfg.pump, this.newBook(cfg));
+    }
+    this.off = link.onData((chunk) => this.received(chunk));
+  }
+
+  private newBook(cfg: DartPumpConfig): PumpBook {
+    return {
+      pump: cfg.pump,
+      address: pumpAddress(cfg.pump),
+      decimals: cfg.decimals ?? DEFAULT_DECIMALS,
+      tx: 0,
+      lastRx: null,
+      misses: 0,
+      status: null,
+      code: null,
+      nozzleOut: false,
+      nozzle: null,
+      price: null,
+      volume: null,
+      amount: null,
+      stopped: false,
+      needStatus: true,
+      state: {
+        pump: cfg.pump,
+        state: 'offline',
+        nozzle: null,
+        filling: null,
+        detail: 'not polled yet',
+        changed_at: this.o.now().toISOString(),
+      },
+    };
+  }
+
+  /** Bytes from the line; a pause longer than the inter-byte timeout ends a partial frame. */
+  private received(chunk: Uint8Array): void {
+    for (const e of this.stream.push(chunk)) this.inbox.push(e);
+    if (this.byteTimer) clearTimeout(this.byteTimer);
+    this.byteTimer = null;
+    if (!this.stream.pending) return;
+    this.byteTimer = setTimeout(() => {
+      this.byteTimer = null;
+      for (const e of this.stream.end()) this.inbox.push(e);
+    }, this.o.timeouts.inter_byte_ms);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async close(): Promise<void> {
+    this.running = false;
+    await this.loop;
+    this.off();
+    if (this.byteTimer) clearTimeout(this.byteTimer);
+    this.inbox.failAll(new Error('closed'));
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      const started = Date.now();
+      for (const book of this.books.values()) {
+        if (!this.running) break;
+        await this.mutex.run(() => this.service(book));
+      }
+      this.cycles++;
+      this.lastCycleMs = Date.now() - started;
+      if (this.o.cycleGapMs > 0) await sleep(this.o.cycleGapMs);
+    }
+  }
+
+  /** One turn of one pump: a status request when one is due, else a poll. */
+  private async service(book: PumpBook): Promise<void> {
+    try {
+      if (book.needStatus && book.misses === 0) {
+        book.needStatus = false;
+        const r = await this.sendBlock(book, [{ type: 'CD1', command: 'return-status' }]);
+        if (r.ok) return;
+      }
+      await this.poll(book);
+    } catch {
+      // The line is down (write failed): that poll is a miss, the link reopens on its own.
+      this.missed(book);
+    }
+  }
+
+  // ---- line exchanges (call under the mutex) ----
+
+  private async write(frame: DartFrame): Promise<void> {
+    const bytes = encodeFrame(frame);
+    if (!bytes.ok) throw new Error(bytes.message);
+    this.inbox.clear();
+    await this.link.write(bytes.value);
+  }
+
+  /** The next frame or broken block from `address` within the response timeout. */
+  private async answer(address: number): Promise<Answer> {
+    const until = Date.now() + this.o.timeouts.response_ms;
+    for (;;) {
+      const left = until - Date.now();
+      if (left <= 0) return null;
+      let e: DartEvent;
+      try {
+        e = await this.inbox.next(left, 'pump answer');
+      } catch {
+        return null;
+      }
+      if (e.kind === 'frame' && e.frame.address === address) return e;
+      if (e.kind === 'error' && e.address === address) {
+        this.rejected++;
+        return { kind: 'bad', ...(e.tx === undefined ? {} : { tx: e.tx }) };
+      }
+    }
+  }
+
+  /** POLL; ACKs and applies a data block. Returns the transactions of a new block. */
+  private async poll(book: PumpBook): Promise<Tx[]> {
+    await this.write({ type: 'poll', address: book.address, tx: 0 });
+    const a = await this.answer(book.address);
+    if (!a) {
+      this.missed(book);
+      return [];
+    }
+    this.answered(book);
+    if (a.kind === 'bad') {
+      // A broken block is NAKed; the pump sends it again at the next poll.
+      if (a.tx !== undefined) await this.write({ type: 'nak', address: book.address, tx: a.tx });
+      return [];
+    }
+    return this.pumpFrame(book, a.frame);
+  }
+
+  private async pumpFrame(book: PumpBook, frame: DartFrame): Promise<Tx[]> {
+    if (frame.type !== 'data') return [];
+    const list = decodePumpTransactions(frame.data);
+    if (!list.ok) {
+      this.rejected++;
+      await this.write({ type: 'nak', address: book.address, tx: frame.tx });
+      return [];
+    }
+    await this.write({ type: 'ack', address: book.address, tx: frame.tx });
+    if (isRetransmission(book.lastRx, frame.tx)) return [];
+    book.lastRx = frame.tx;
+    for (const t of list.value) this.apply(book, t);
+    this.publish(book);
+    return list.value;
+  }
+
+  /**
+   * One command block: resent with the same TX# on NAK or silence up to `maxResends` times, then
+   * once with TX# 0 (a protocol restart, docs G3).
+   */
+  private async sendBlock(book: PumpBook, list: ControllerTransaction[]): Promise<PortResult> {
+    const data = encodeControllerTransactions(list);
+    if (!data.ok) return { ok: false, code: 'invalid', message: data.message };
+    const tries = [...Array<number>(this.o.maxResends + 1).fill(book.tx), 0];
+    for (const tx of tries) {
+      await this.write({ type: 'data', address: book.address, tx, data: data.value });
+      const a = await this.answer(book.address);
+      if (!a) {
+        this.missed(book);
+        continue;
+      }
+      this.answered(book);
+      if (a.kind === 'frame' && a.frame.type === 'ack' && a.frame.tx === tx) {
+        book.tx = nextTx(tx);
+        return { ok: true, value: undefined };
+      }
+      // Some heads answer a command with their data block at once: that is its acknowledgement.
+      if (a.kind === 'frame' && a.frame.type === 'data') {
+        await this.pumpFrame(book, a.frame);
+        book.tx = nextTx(tx);
+        return { ok: true, value: undefined };
+      }
+    }
+    const offline = book.state.state === 'offline';
+    return {
+      ok: false,
+      code: offline ? 'offline' : 'not-acknowledged',
+      message: `pump ${book.pump} did not acknowledge ${list.map((t) => t.type).join(', ')}`,
+    };
+  }
+
+  private missed(book: PumpBook): void {
+    book.misses++;
+    if (book.misses >= this.o.offlineAfter && book.state.state !== 'offline') {
+      book.needStatus = true;
+      book.status = null;
+      this.publish(book, `no answer to ${book.misses} polls`);
+    }
+  }
+
+  private answered(book: PumpBook): void {
+    // Back from silence: its state is read again rather than trusted from before.
+    if (book.misses >= this.o.offlineAfter) book.needStatus = true;
+    book.misses = 0;
+  }
+
+  // ---- what the pump said ----
+
+  private apply(book: PumpBook, t: Tx): void {
+    switch (t.type) {
+      case 'DC1':
+        if (t.status === 'reset' || t.status === 'authorised') {
+          if (book.status !== t.status) book.stopped = false;
+          if (t.status === 'authorised') book.volume = book.amount = null;
+        }
+        book.status = t.status;
+        book.code = t.code;
+        break;
+      case 'DC2': {
+        const v = fillingValues(t, book.decimals);
+        book.volume = v.volume;
+        book.amount = v.amount;
+        break;
+      }
+      case 'DC3':
+        book.price = unitPrice(t.price, book.decimals);
+        book.nozzleOut = t.nozzleOut;
+        book.nozzle = t.nozzle === 0 ? null : t.nozzle;
+        break;
+      default:
+        break;
+    }
+  }
+
+  private stateName(book: PumpBook): PumpStateName {
+    if (book.misses >= this.o.offlineAfter || book.status === null) return 'offline';
+    switch (book.status) {
+      case 'reset':
+        return book.nozzleOut ? 'calling' : 'idle';
+      case 'authorised':
+        return book.stopped ? 'stopped' : 'authorised';
+      case 'filling':
+        return 'fuelling';
+      case 'filling-completed':
+      case 'max-reached':
+        return book.stopped ? 'stopped' : 'finished';
+      case 'suspended':
+        return 'suspended';
+      default:
+        return 'out-of-order';
+    }
+  }
+
+  private filling(book: PumpBook): Filling | null {
+    if (book.volume === null || book.amount === null) return null;
+    return {
+      volume: toFixed(book.volume),
+      amount: toFixed(book.amount),
+      price: book.price === null ? null : toFixed(book.price),
+      nozzle: book.nozzle,
+    };
+  }
+
+  /** Recomputes the pump's state and emits an event when anything a cashier sees changed. */
+  private publish(book: PumpBook, detail?: string): void {
+    const next = {
+      pump: book.pump,
+      state: this.stateName(book),
+      nozzle: book.nozzleOut ? book.nozzle : null,
+      filling: this.filling(book),
+      detail: detail ?? (book.code === null ? null : `DC1 ${book.code}`),
+    };
+    const prev = book.state;
+    const same =
+      prev.state === next.state &&
+      prev.nozzle === next.nozzle &&
+      JSON.stringify(prev.filling) === JSON.stringify(next.filling);
+    if (same) return;
+    book.state = { ...next, changed_at: this.o.now().toISOString() };
+    const e: ForecourtEvent = { kind: 'pump', previous: prev.state, pump: book.state };
+    this.events.emit('event', e);
+  }
+
+  // ---- the port ----
+
+  pumps(): PumpState[] {
+    return [...this.books.values()].map((b) => b.state);
+  }
+
+  pump(n: number): PumpState | null {
+    return this.books.get(n)?.state ?? null;
+  }
+
+  onEvent(fn: (e: ForecourtEvent) => void): () => void {
+    this.events.on('event', fn);
+    return () => this.events.off('event', fn);
+  }
+
+  private book(n: number): PumpBook | PortResult<never> {
+    const book = this.books.get(n);
+    if (!book) return { ok: false, code: 'unknown-pump', message: `there is no pump ${n}` };
+    if (book.state.state === 'offline')
+      return { ok: false, code: 'offline', message: `pump ${n} does not answer` };
+    return book;
+  }
+
+  /** Blocks in order, one transaction each (docs G13); stops at the first refused. */
+  private command(n: number, blocks: ControllerTransaction[][]): Promise<PortResult> {
+    const book = this.book(n);
+    if ('ok' in book) return Promise.resolve(book);
+    return this.mutex.run(async () => {
+      for (const b of blocks) {
+        const r = await this.sendBlock(book, b);
+        if (!r.ok) return r;
+      }
+      return { ok: true, value: undefined };
+    });
+  }
+
+  authorise(a: Authorisation): Promise<PortResult> {
+    const book = this.books.get(a.pump);
+    const decimals = book?.decimals ?? DEFAULT_DECIMALS;
+    const blocks: ControllerTransaction[][] = [];
+    if (a.nozzles) blocks.push([{ type: 'CD2', nozzles: a.nozzles }]);
+    if (a.preset) {
+      const p = a.preset;
+      const raw =
+        p.kind === 'volume'
+          ? toWire(p.volume, decimals.volume, 'preset volume')
+          : toWire(p.amount, decimals.amount, 'preset amount');
+      if (!raw.ok) return Promise.resolve({ ok: false, code: 'invalid', message: raw.message });
+      blocks.push([
+        p.kind === 'volume'
+          ? { type: 'CD3', volume: raw.value }
+          : { type: 'CD4', amount: raw.value },
+      ]);
+    }
+    blocks.push([{ type: 'CD1', command: 'authorize' }]);
+    return this.command(a.pump, blocks);
+  }
+
+  async stop(pump: number): Promise<PortResult> {
+    const r = await this.command(pump, [[{ type: 'CD1', command: 'stop' }]]);
+    const book = this.books.get(pump);
+    if (r.ok && book) book.stopped = true;
+    return r;
+  }
+
+  suspend(pump: number): Promise<PortResult> {
+    return this.command(pump, [[{ type: 'CD1', command: 'suspend' }]]);
+  }
+
+  resume(pump: number): Promise<PortResult> {
+    return this.command(pump, [[{ type: 'CD1', command: 'resume' }]]);
+  }
+
+  /** RESET: the finished fill was sold, the pump goes back to idle (or calling). */
+  clearFill(pump: number): Promise<PortResult> {
+    return this.command(pump, [[{ type: 'CD1', command: 'reset' }]]);
+  }
+
+  setPrices(pump: number, prices: Dec[]): Promise<PortResult> {
+    const decimals = this.books.get(pump)?.decimals ?? DEFAULT_DECIMALS;
+    const raws: number[] = [];
+    for (const [i, p] of prices.entries()) {
+      const r = toWire(p, decimals.price, `price of grade ${i + 1}`);
+      if (!r.ok) return Promise.resolve({ ok: false, code: 'invalid', message: r.message });
+      raws.push(r.value);
+    }
+    return this.command(pump, [[{ type: 'CD5', prices: raws }]]);
+  }
+
+  /** Sends `request`, then polls until the pump's answer matching `want` arrives. */
+  private ask<T>(
+    n: number,
+    request: ControllerTransaction,
+    want: (t: Tx) => T | null,
+  ): Promise<PortResult<T>> {
+    const book = this.book(n);
+    if ('ok' in book) return Promise.resolve(book);
+    return this.mutex.run(async (): Promise<PortResult<T>> => {
+      const sent = await this.sendBlock(book, [request]);
+      if (!sent.ok) return sent;
+      for (let i = 0; i < this.o.answerPolls; i++) {
+        for (const t of await this.poll(book)) {
+          const v = want(t);
+          if (v !== null) return { ok: true, value: v };
+        }
+      }
+      return {
+        ok: false,
+        code: 'not-acknowledged',
+        message: `pump ${n} did not answer ${request.type}`,
+      };
+    });
+  }
+
+  readTotals(pump: number, nozzle: number): Promise<PortResult<Totals>> {
+    const decimals = this.books.get(pump)?.decimals ?? DEFAULT_DECIMALS;
+    return this.ask(pump, { type: 'CD101', counter: nozzle }, (t) =>
+      t.type === 'DC101' && t.counter === nozzle
+        ? {
+            pump,
+            nozzle,
+            volume: toFixed(fillingValues({ volume: t.total, amount: 0 }, decimals).volume),
+            amount: null,
+          }
+        : null,
+    );
+  }
+
+  readFilling(pump: number): Promise<PortResult<Filling | null>> {
+    const book = this.books.get(pump);
+    return this.ask(pump, { type: 'CD1', command: 'return-filling-information' }, (t) =>
+      t.type === 'DC2' && book ? this.filling(book) : null,
+    );
+  }
+}

@@ -1,0 +1,250 @@
+// The DART master against the simulated forecourt over a real socat pty pair (9600 8O1 on the
+// master's side): releases, presets, fills, totals, prices, and every fault of issue 16 point 2
+// with its recovery. Fails, never skips, without socat.
+import { afterEach, describe, expect, it } from 'vitest';
+import { DartMaster } from '../../../src/devices/dart/master.js';
+import { DartSimulator } from '../../../src/devices/dart/simulator.js';
+import type { ForecourtEvent, PumpStateName } from '../../../src/devices/forecourt/port.js';
+import { ManagedLink } from '../../../src/devices/link.js';
+import { openSerial } from '../../../src/devices/serial.js';
+import { dec } from '../../../src/money/index.js';
+import { PtyPair, waitFor } from '../support/pty.js';
+import { attachToPty } from '../support/sim-host.js';
+
+let cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c();
+  cleanups = [];
+});
+
+async function forecourt(pumps = 4) {
+  const sim = new DartSimulator(
+    Array.from({ length: pumps }, (_, i) => ({ pump: i + 1, prices: [1799, 1659] })),
+  );
+  const pty = await PtyPair.open();
+  const link = new ManagedLink(
+    () => openSerial({ path: pty.a, baudRate: 9600, dataBits: 8, parity: 'odd', stopBits: 1 }),
+    { reconnectMinMs: 50, reconnectMaxMs: 200, livenessMs: 100 },
+  );
+  link.start();
+  const simSide = attachToPty(sim, pty.b, 50);
+  cleanups.push(
+    () => pty.close(),
+    () => simSide.stop(),
+    () => link.stop(),
+  );
+  await link.waitOpen(3_000);
+  await simSide.link.waitOpen(3_000);
+  const master = new DartMaster(link, {
+    pumps: Array.from({ length: pumps }, (_, i) => i + 1),
+    timeouts: { response_ms: 150, inter_byte_ms: 40 },
+    cycleGapMs: 5,
+  });
+  const events: ForecourtEvent[] = [];
+  master.onEvent((e) => events.push(e));
+  master.start();
+  cleanups.push(() => master.close());
+  const until = (pump: number, state: PumpStateName, ms = 3_000) =>
+    waitFor(() => master.pump(pump)?.state === state, ms, `pump ${pump} ${state}`);
+  for (let p = 1; p <= pumps; p++) await until(p, 'idle');
+  return { sim, master, events, until };
+}
+
+describe('DART master over a pty pair', () => {
+  it('sees every configured pump come online idle', async () => {
+    const { master } = await forecourt();
+    expect(master.pumps().map((p) => p.state)).toEqual(['idle', 'idle', 'idle', 'idle']);
+  });
+
+  it('releases a calling pump and reports the running then finished fill', async () => {
+    const { sim, master, until, events } = await forecourt(2);
+    sim.lift(1, 1);
+    await until(1, 'calling');
+    expect(master.pump(1)?.nozzle).toBe(1);
+    expect(await master.authorise({ pump: 1 })).toEqual({ ok: true, value: undefined });
+    await until(1, 'authorised');
+    sim.dispense(1, 500);
+    await until(1, 'fuelling');
+    expect(master.pump(1)?.filling).toMatchObject({ volume: '5.00', amount: '9.00' });
+    sim.dispense(1, 637);
+    sim.hangUp(1);
+    await until(1, 'finished');
+    expect(master.pump(1)?.filling).toEqual({
+      volume: '11.37',
+      amount: '20.45',
+      price: '1.799',
+      nozzle: 1,
+    });
+    expect(events.filter((e) => e.pump.pump === 1).map((e) => e.pump.state)).toContain('fuelling');
+    expect(await master.clearFill(1)).toMatchObject({ ok: true });
+    await until(1, 'idle');
+  });
+
+  it('stops a preset by volume at the preset', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.lift(1);
+    await until(1, 'calling');
+    await master.authorise({ pump: 1, preset: { kind: 'volume', volume: dec('10') } });
+    sim.dispense(1, 2_000);
+    await until(1, 'finished');
+    expect(master.pump(1)?.filling).toMatchObject({ volume: '10.00', amount: '17.99' });
+  });
+
+  it('stops a preset by amount at the last volume within the amount', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.lift(1);
+    await until(1, 'calling');
+    await master.authorise({ pump: 1, preset: { kind: 'amount', amount: dec('20.00') } });
+    sim.dispense(1, 2_000);
+    await until(1, 'finished');
+    expect(master.pump(1)?.filling).toMatchObject({ volume: '11.12', amount: '20.00' });
+  });
+
+  it('refuses a preset finer than the pump decimals, naming it, and sends nothing', async () => {
+    const { sim, master } = await forecourt(1);
+    const r = await master.authorise({ pump: 1, preset: { kind: 'amount', amount: dec('1.005') } });
+    expect(r).toMatchObject({ ok: false, code: 'invalid' });
+    expect(r.ok ? '' : r.message).toMatch(/preset amount 1.005 has more than 2 decimals/);
+    expect(sim.get(1).applied).toBe(1); // the RETURN STATUS at start only
+  });
+
+  it('lets only the allowed nozzle deliver', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.lift(1, 2);
+    await until(1, 'calling');
+    await master.authorise({ pump: 1, nozzles: [1] });
+    await until(1, 'authorised');
+    sim.dispense(1, 300);
+    expect(sim.get(1).volume).toBe(0);
+  });
+
+  it('reads the totalizer of a nozzle after a fill', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.lift(1);
+    await master.authorise({ pump: 1 });
+    sim.dispense(1, 1_234);
+    sim.hangUp(1);
+    await until(1, 'finished');
+    expect(await master.readTotals(1, 1)).toEqual({
+      ok: true,
+      value: { pump: 1, nozzle: 1, volume: '12.34', amount: null },
+    });
+  });
+
+  it('reads the filling again on request', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.lift(1);
+    await master.authorise({ pump: 1 });
+    sim.dispense(1, 250);
+    await until(1, 'fuelling');
+    expect(await master.readFilling(1)).toMatchObject({ ok: true, value: { volume: '2.50' } });
+  });
+
+  it('updates the prices of a pump and the next fill uses them', async () => {
+    const { sim, master, until } = await forecourt(1);
+    expect(await master.setPrices(1, [dec('1.859'), dec('1.699')])).toMatchObject({ ok: true });
+    expect(sim.get(1).prices).toEqual([1859, 1699]);
+    sim.lift(1);
+    await master.authorise({ pump: 1 });
+    sim.dispense(1, 1_000);
+    sim.hangUp(1);
+    await until(1, 'finished');
+    expect(master.pump(1)?.filling).toMatchObject({ price: '1.859', amount: '18.59' });
+  });
+
+  it('suspends, resumes and stops a fill', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.lift(1);
+    await master.authorise({ pump: 1 });
+    sim.dispense(1, 100);
+    await until(1, 'fuelling');
+    await master.suspend(1);
+    await until(1, 'suspended');
+    await master.resume(1);
+    await until(1, 'fuelling');
+    await master.stop(1);
+    await until(1, 'stopped');
+    expect(master.pump(1)?.filling).toMatchObject({ volume: '1.00' });
+  });
+});
+
+describe('DART faults and recovery over a pty pair', () => {
+  it('marks a pump that stops answering offline, keeps polling the others, and recovers', async () => {
+    const { sim, master, until } = await forecourt(3);
+    sim.get(2).silent = true;
+    await until(2, 'offline');
+    sim.lift(3);
+    await until(3, 'calling');
+    expect(await master.authorise({ pump: 2 })).toMatchObject({ ok: false, code: 'offline' });
+    sim.get(2).silent = false;
+    await until(2, 'idle');
+  });
+
+  it('NAKs a corrupt block and takes it when the pump sends it again', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.faults.corrupt = 1;
+    sim.lift(1);
+    await until(1, 'calling');
+    expect(master.rejected).toBe(1);
+  });
+
+  it('ends a block cut off mid-way by the inter-byte timeout and takes the resent one', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.cut = 1;
+    sim.lift(1);
+    await until(1, 'calling');
+    expect(master.rejected).toBe(1);
+  });
+
+  it('resends a NAKed command with the same TX# and the pump applies it once', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.lift(1);
+    await until(1, 'calling');
+    const before = sim.get(1).applied;
+    sim.faults.nak = 2;
+    expect(await master.authorise({ pump: 1 })).toMatchObject({ ok: true });
+    expect(sim.get(1).applied).toBe(before + 1);
+    await until(1, 'authorised');
+  });
+
+  it('restarts the sequence with TX# 0 after three resends are NAKed', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.lift(1);
+    await until(1, 'calling');
+    sim.faults.nak = 4;
+    expect(await master.authorise({ pump: 1 })).toMatchObject({ ok: true });
+    expect(sim.get(1).lastAccepted).toBe(0);
+    await until(1, 'authorised');
+  });
+
+  it('gives up on a command NAKed past the TX# 0 restart, as a value', async () => {
+    const { sim, master } = await forecourt(1);
+    sim.faults.nak = 5;
+    expect(await master.stop(1)).toMatchObject({ ok: false, code: 'not-acknowledged' });
+  });
+
+  it('shows a pump switched off mid-fill out of order with its fill, and finished once back', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.lift(1);
+    await master.authorise({ pump: 1 });
+    sim.dispense(1, 420);
+    await until(1, 'fuelling');
+    sim.switchOff(1);
+    await until(1, 'out-of-order');
+    expect(master.pump(1)?.filling).toMatchObject({ volume: '4.20', amount: '7.56' });
+    sim.switchOn(1);
+    await until(1, 'finished');
+    expect(master.pump(1)?.filling).toMatchObject({ volume: '4.20' });
+  });
+
+  it('finishes a preset fill whose nozzle was hung up early with what was dispensed', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.lift(1);
+    await master.authorise({ pump: 1, preset: { kind: 'amount', amount: dec('50') } });
+    sim.dispense(1, 800);
+    sim.hangUp(1);
+    await until(1, 'finished');
+    expect(master.pump(1)?.filling).toMatchObject({ volume: '8.00', amount: '14.39' });
+    expect(master.pump(1)?.nozzle).toBeNull();
+  });
+});
