@@ -46,6 +46,7 @@ import { createSalesIndex } from './sales-index.js';
 import { createCashMovements } from './cash-movements.js';
 import { createDrawerOpenings } from './drawer-openings.js';
 import { createShiftReports } from './shift-reports.js';
+import { createTanks } from './tanks.js';
 import { createShifts } from './shifts.js';
 import { createSigninGuard } from './signin-guard.js';
 import { privateDatabaseFile, privateDir } from './private-files.js';
@@ -261,6 +262,7 @@ function storeModules(db: Database.Database, options: BuildOptions) {
     cashMovesOf: lazy(() => createCashMovements(db)),
     drawerOf: lazy(() => createDrawerOpenings(db)),
     shiftReportsOf: lazy(() => createShiftReports(db)),
+    tanksOf: lazy(() => createTanks(db)),
   };
 }
 
@@ -366,6 +368,10 @@ function buildStore(db: Database.Database, options: BuildOptions) {
     /** Shift reports kept: X reports printed, Z reports of closes (0009). */
     get shiftReports() {
       return m.shiftReportsOf();
+    },
+    /** Tank readings, deliveries and kept wet-stock reports (0010). */
+    get tanks() {
+      return m.tanksOf();
     },
     rules: m.rules,
     /** How cached auth-code and PIN hashes are kept and checked (keyed or as sent). */
