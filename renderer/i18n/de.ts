@@ -538,4 +538,5 @@ export const de: Table = {
   'validation.reason-required': 'Bitte angeben, warum diese Position von Hand erfasst wird.',
   'payment.quick-cash': 'Gegebenes Bargeld',
   'payment.exact': 'Passend',
+  'attention.kind.wetstock-variance': 'Nassbestand: Abweichung über der erlaubten Grenze',
 };

@@ -521,6 +521,7 @@ export const en = {
   'validation.reason-required': 'Say why this line is entered by hand.',
   'payment.quick-cash': 'Cash handed over',
   'payment.exact': 'Exact',
+  'attention.kind.wetstock-variance': 'Wet stock: more fuel missing or gained than allowed',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;
