@@ -94,8 +94,14 @@ export function createTanks(db: Database.Database) {
   );
   const atOrBefore = db.prepare<[number], ReadingRow>(
     `SELECT r.* FROM tank_reading r
-     WHERE r.rowid = (SELECT rowid FROM tank_reading q WHERE q.tank = r.tank AND q.read_at <= ?1
+     WHERE r.rowid = (SELECT rowid FROM tank_reading q WHERE q.tank = r.tank AND q.read_at <= ?
                       ORDER BY read_at DESC, rowid DESC LIMIT 1)
+     ORDER BY r.tank`,
+  );
+  const firstIn = db.prepare<[number, number], ReadingRow>(
+    `SELECT r.* FROM tank_reading r
+     WHERE r.rowid = (SELECT rowid FROM tank_reading q WHERE q.tank = r.tank
+                      AND q.read_at > ? AND q.read_at <= ? ORDER BY read_at, rowid LIMIT 1)
      ORDER BY r.tank`,
   );
   const insertDelivery = db.prepare(
@@ -133,6 +139,9 @@ export function createTanks(db: Database.Database) {
     latest: (): TankReadingRecord[] => latest.all().map(readingOf),
     /** Each tank's newest reading taken at or before `at`. */
     latestAt: (at: number): TankReadingRecord[] => atOrBefore.all(at).map(readingOf),
+    /** Each tank's first reading taken after `from` up to and including `to`. */
+    firstIn: (from: number, to: number): TankReadingRecord[] =>
+      firstIn.all(from, to).map(readingOf),
     addDelivery(d: TankDeliveryRecord): TankDeliveryRecord {
       insertDelivery.run(
         d.id,

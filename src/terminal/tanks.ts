@@ -228,7 +228,12 @@ export class TankService {
     shifts: readonly ShiftRecord[],
   ): WetStockReport {
     const { store, config } = this.p;
-    const opening = store.tanks.latestAt(from);
+    // The stock at the start: the reading at or before it, else the period's first one.
+    const before = store.tanks.latestAt(from);
+    const opening = [
+      ...before,
+      ...store.tanks.firstIn(from, to).filter((r) => !before.some((b) => b.tank === r.tank)),
+    ];
     const closing = store.tanks.latestAt(to);
     const deliveries = store.tanks.deliveriesIn(from, to);
     const numbers = new Set<number>([
