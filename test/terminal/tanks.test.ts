@@ -87,6 +87,35 @@ describe('tank readings', () => {
   });
 });
 
+describe('fuel sales with tanks', () => {
+  it('carry the volume before (the reading kept) and after (the gauge now), and sync them', async () => {
+    const t = await signedIn(DEMO.authCodes.cashier, tanks());
+    setVolume(t, 2, 8000);
+    await t.ok('tank-readings', { read: true });
+    setVolume(t, 2, 7990);
+    const id = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: id,
+      check: {
+        payment_type: 'cash',
+        check_items: [item('FUEL-95', 10)],
+        tanks: [{ code: '2', physical_dip_amount: 7991 }],
+      },
+    });
+    const body = (
+      t.terminal.store.outbox.byTransaction(id)?.payload as { body: { tanks: unknown } }
+    ).body;
+    expect(body.tanks).toEqual([
+      {
+        code: '2',
+        physical_dip_amount: 7991,
+        product_volume_before: 8000,
+        product_volume_after: 7990,
+      },
+    ]);
+  }, 30_000);
+});
+
 describe('tank-delivery', () => {
   it('records the entered volumes and shows the difference to the delivery note', async () => {
     const t = await signedIn(DEMO.authCodes.cashier, tanks());
