@@ -157,6 +157,7 @@ export const attentionKindKey = {
   'device-failed': 'attention.kind.device-failed',
   'sale-differs': 'attention.kind.sale-differs',
   'store-recovered': 'attention.kind.store-recovered',
+  'wetstock-variance': 'attention.kind.wetstock-variance',
 } as const satisfies Record<AttentionItem['kind'], MessageKey>;
 
 export const reasonKey = {

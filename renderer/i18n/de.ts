@@ -595,4 +595,13 @@ export const de: Table = {
   'error.pump-busy': 'Die Zapfs\u00e4ule ist schon freigegeben.',
   'error.pump-unpaid': 'An der Zapfs\u00e4ule sind erst {unpaid} Tankungen zu bezahlen.',
   'error.pump-not-stopped': 'Die Zapfs\u00e4ule hat nicht angehalten: {message}',
+  'attention.kind.wetstock-variance': 'Nassbestand: Abweichung über der erlaubten Grenze',
+  'error.delivery-volumes':
+    'Beide Tankvolumen eingeben, vorher und nachher, oder keines, um den Tankgeber zu lesen.',
+  'error.shift-not-found': 'Diese Schicht gibt es nicht.',
+  'error.tank-gauge-missing': 'Diese Kasse hat keinen Tankgeber: bitte eine Peilung eingeben.',
+  'error.tank-gauge-unavailable':
+    'Der Tankgeber antwortet nicht; nochmals versuchen oder die Volumen eingeben.',
+  'error.tank-reading-required':
+    'Keine Messung dieses Tanks vor der Lieferung: beide Volumen eingeben.',
 };

@@ -578,6 +578,14 @@ export const en = {
   'error.pump-busy': 'The pump is already released.',
   'error.pump-unpaid': 'The pump has {unpaid} fills to be paid first.',
   'error.pump-not-stopped': 'The pump did not stop: {message}',
+  'attention.kind.wetstock-variance': 'Wet stock: more fuel missing or gained than allowed',
+  'error.delivery-volumes':
+    'Enter both tank volumes, before and after, or neither to read the gauge.',
+  'error.shift-not-found': 'No such shift.',
+  'error.tank-gauge-missing': 'This till has no tank gauge: enter a dip.',
+  'error.tank-gauge-unavailable': 'The tank gauge did not answer; try again or enter the volumes.',
+  'error.tank-reading-required':
+    'No gauge reading of this tank before the delivery: enter both volumes.',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

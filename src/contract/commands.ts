@@ -23,6 +23,7 @@ import { CustomerDisplay } from './customer-display.js';
 import { DecimalText, ForecourtState, PumpView } from './forecourt.js';
 import { CheckRequest, refusedField, SET_BY_TERMINAL, scannedCode } from './check-request.js';
 import { ReceiptPreview } from './receipt.js';
+import { Litres, TankDeliveryOut, TankNumber, TankReadingOut, WetStockReport } from './tanks.js';
 import { looseShared } from './shared.js';
 import {
   comment as commentText,
@@ -460,6 +461,8 @@ export const AttentionKind = z.enum([
   'sale-differs',
   /** The database was damaged at start and recovered from a backup (docs/reliability.md). */
   'store-recovered',
+  /** A tank's or a grade's wet-stock variance beyond the configured percent (docs/forecourt.md). */
+  'wetstock-variance',
 ]);
 
 export const AttentionItem = z.strictObject({
@@ -1036,6 +1039,79 @@ export const commands = {
   'devices-state': {
     input: Empty,
     output: z.strictObject({ devices: z.array(DeviceState) }),
+  },
+  // ---- tanks and wet stock (issue 16, points 5 and 6; docs/forecourt.md) ----
+  'tank-readings': {
+    /**
+     * The latest reading of each tank. `read`: the gauge is read first; `dip`: a manual dip
+     * is kept first (a tank without a gauge, or a check of one). At most one of the two.
+     */
+    input: callerInput(
+      {
+        read: z.boolean().optional(),
+        dip: z
+          .strictObject({
+            tank: TankNumber,
+            volume: Litres,
+            water: Litres.optional(),
+            temperature: num.optional(),
+            ...Object.fromEntries(
+              ['source', 'read_at', 'ullage'].map((k) => [
+                k,
+                refusedField(`the dip's own record; ${SET_BY_TERMINAL}`),
+              ]),
+            ),
+          })
+          .optional(),
+      },
+      { readings: 'the gauge and the dips kept', source: 'the gauge or the dip' },
+    ).refine((i) => !(i.read && i.dip), {
+      error: 'read the gauge or enter a dip, not both',
+      path: ['dip'],
+    }),
+    output: z.strictObject({ readings: z.array(TankReadingOut) }),
+  },
+  'tank-delivery': {
+    /**
+     * A delivery into a tank: the quantity on the delivery note, and the volumes before and
+     * after as read off the tank (both), or neither: the last gauge reading and the gauge now.
+     */
+    input: callerInput(
+      {
+        tank: TankNumber,
+        note_quantity: Litres.refine((v) => v > 0, { error: 'must be > 0 litres' }),
+        volume_before: Litres.optional(),
+        volume_after: Litres.optional(),
+      },
+      {
+        id: 'the terminal',
+        received: 'volume_after - volume_before',
+        difference: 'the volumes and the delivery note',
+        shift_id: 'the open shift',
+        recorded_at: 'the time it is recorded',
+        source: 'whether the volumes were entered',
+      },
+    ),
+    output: z.strictObject({ delivery: TankDeliveryOut }),
+  },
+  'wetstock-report': {
+    /**
+     * Wet stock of a shift (`shift_id`, default the open one; a closed shift's as kept with
+     * its Z report) or of a day (`day`, YYYY-MM-DD: the shifts opened that date, UTC);
+     * `print` prints it.
+     */
+    input: callerInput(
+      {
+        shift_id: z.uuid().optional(),
+        day: z.iso.date({ error: 'a date as YYYY-MM-DD' }).optional(),
+        print: z.boolean().optional(),
+      },
+      { variance: 'the readings, deliveries and sales', threshold_percent: 'the settings' },
+    ).refine((i) => !(i.shift_id && i.day), {
+      error: 'name a shift or a day, not both',
+      path: ['day'],
+    }),
+    output: z.strictObject({ report: WetStockReport, printed: z.boolean() }),
   },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 

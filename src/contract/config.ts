@@ -132,6 +132,19 @@ const TerminalSection = z.strictObject({
       session_idle_ms: positiveMs.default(1_800_000),
     })
     .prefault({}),
+  /** Tanks and wet stock (docs/forecourt.md, "Tanks and wet stock"). */
+  tanks: z
+    .strictObject({
+      /** The tank gauge is read this often on its own (0: never, readings on request only). */
+      poll_ms: z.int().min(0).default(60_000),
+      /** A wet-stock variance beyond this percent of the litres sold goes to the attention list. */
+      variance_percent: z.number().min(0).max(100).default(0.5),
+      /** Which grade (the goods code of its fuel on the catalogue) each tank holds, by number. */
+      grades: z
+        .record(z.string().regex(/^\d{1,2}$/, 'a tank number'), z.string().min(1))
+        .default({}),
+    })
+    .prefault({}),
 });
 
 const CentralTimeouts = z.strictObject({

@@ -47,6 +47,7 @@ import { createCashMovements } from './cash-movements.js';
 import { createDrawerOpenings } from './drawer-openings.js';
 import { createPumpFills } from './pump-fills.js';
 import { createShiftReports } from './shift-reports.js';
+import { createTanks } from './tanks.js';
 import { createShifts } from './shifts.js';
 import { createSigninGuard } from './signin-guard.js';
 import { privateDatabaseFile, privateDir } from './private-files.js';
@@ -263,6 +264,7 @@ function storeModules(db: Database.Database, options: BuildOptions) {
     drawerOf: lazy(() => createDrawerOpenings(db)),
     fillsOf: lazy(() => createPumpFills(db)),
     shiftReportsOf: lazy(() => createShiftReports(db)),
+    tanksOf: lazy(() => createTanks(db)),
   };
 }
 
@@ -372,6 +374,10 @@ function buildStore(db: Database.Database, options: BuildOptions) {
     /** The forecourt's fills, kept until sold or recorded as drive-offs (0010). */
     get pumpFills() {
       return m.fillsOf();
+    },
+    /** Tank readings, deliveries and kept wet-stock reports (0011). */
+    get tanks() {
+      return m.tanksOf();
     },
     rules: m.rules,
     /** How cached auth-code and PIN hashes are kept and checked (keyed or as sent). */

@@ -24,6 +24,7 @@ import {
   fromMinor,
   gt,
   lt,
+  round,
   sub,
   toFixed as toFixedText,
   toNumber,
@@ -924,28 +925,42 @@ export class CheckoutService {
   }
 
   /**
-   * The tank gauge's volume now for each tank on the check (`code` = the gauge's tank
-   * number) that does not carry one: what the tank held when the sale was recorded. A silent
-   * gauge leaves the check as it was (logged); the dip stays the attendant's.
+   * The tanks on the check (`code` = the tank's number) get the volume before the sale, the
+   * latest reading kept (the poller's or a dip, docs/forecourt.md "Tanks and wet stock"), and
+   * the gauge's volume now as the volume after. A silent gauge leaves the volume after out
+   * (logged); the dip stays the attendant's; a value the caller could not send is never
+   * overwritten.
    */
   private async withGauge(check: EngineCheck): Promise<EngineCheck> {
-    const gauge = this.p.devices?.tankGauge;
     const tanks = check.tanks ?? [];
-    if (!gauge || tanks.length === 0) return check;
-    try {
-      const inventory = await gauge.inventory('00');
-      return {
-        ...check,
-        tanks: tanks.map((t) => {
-          const reading = inventory.tanks.find((r) => String(r.tank) === String(Number(t.code)));
-          if (!reading || t.product_volume_after !== undefined) return t;
-          return { ...t, product_volume_after: Math.round(reading.volume * 1000) / 1000 };
-        }),
-      };
-    } catch (e) {
-      this.p.log.warn('tank gauge not read', { err: e });
-      return check;
+    if (tanks.length === 0) return check;
+    const kept = this.p.store.tanks.latest();
+    const gauge = this.p.devices?.tankGauge;
+    let now: Array<{ tank: number; volume: number }> = [];
+    if (gauge) {
+      try {
+        now = (await gauge.inventory('00')).tanks;
+      } catch (e) {
+        this.p.log.warn('tank gauge not read', { err: e });
+      }
     }
+    const numberOf = (t: { code?: string | undefined }) => Number(t.code);
+    return {
+      ...check,
+      tanks: tanks.map((t) => {
+        const before = kept.find((r) => r.tank === numberOf(t));
+        const after = now.find((r) => r.tank === numberOf(t));
+        return {
+          ...t,
+          ...(before && t.product_volume_before === undefined
+            ? { product_volume_before: toNumber(dec(before.volume)) }
+            : {}),
+          ...(after && t.product_volume_after === undefined
+            ? { product_volume_after: toNumber(round(dec(after.volume), 3)) }
+            : {}),
+        };
+      }),
+    };
   }
 
   /** Prints the receipt; a printer problem never undoes a sale (logged, answered false). */

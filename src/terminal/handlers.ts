@@ -36,6 +36,7 @@ import type { IdentifyService } from './identify.js';
 import type { ReturnsService } from './returns.js';
 import type { ShiftService } from './shifts.js';
 import type { StaffService } from './staff.js';
+import type { TankService } from './tanks.js';
 import { displayOfCheck, displayOfSale } from './customer-display.js';
 import { posZone } from './pos-date.js';
 import { needsOf } from './roles.js';
@@ -69,6 +70,8 @@ export interface Services {
   recent: SalesRecent;
   cards: CardPayments;
   attention: AttentionService;
+  /** Tank readings, dips, deliveries and wet stock. */
+  tanks: TankService;
   /** Whether the sync loops run. */
   syncRunning(): boolean;
 }
@@ -230,11 +233,14 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
     ),
     // The Z report is kept with the close, then printed after the commit.
     'shift-close': andTell(
-      admitted('shift-close', (i) =>
-        s.shiftReports.printKept(
+      admitted('shift-close', async (i) => {
+        const out = await s.shiftReports.printKept(
           oneTransaction('shift-close', (j) => s.shiftReports.close(j.counted_cash))(i),
-        ),
-      ),
+        );
+        // The wet-stock report is kept with the Z report (after its commit) and printed.
+        if (!isErrorResponse(out)) await s.tanks.atClose(out.report.shift.id);
+        return out;
+      }),
     ),
     'shift-report': admitted('shift-report', (i) => s.shiftReports.report(i)),
     'shifts-recent': admitted('shifts-recent', (i) => s.shiftReports.recent(i)),
@@ -315,5 +321,8 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
       };
     }),
     'devices-state': admitted('devices-state', () => ({ devices: devicesOf(p) })),
+    'tank-readings': admitted('tank-readings', (i) => s.tanks.readings(i)),
+    'tank-delivery': admitted('tank-delivery', (i) => s.tanks.delivery(i)),
+    'wetstock-report': admitted('wetstock-report', (i) => s.tanks.report(i)),
   };
 }

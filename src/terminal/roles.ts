@@ -83,6 +83,11 @@ export const COMMAND_NEEDS: { readonly [N in CommandName]: CommandNeeds | null }
   'attention-resolve': { role: 'manager' },
   'sync-now': { role: 'cashier' },
   'devices-state': null,
+  // Tanks (docs/forecourt.md): reading and dipping a tank and taking a delivery are any
+  // cashier's; the wet-stock report shows the owner's losses: a senior cashier's.
+  'tank-readings': { role: 'cashier' },
+  'tank-delivery': { role: 'cashier' },
+  'wetstock-report': { role: 'senior-cashier' },
 };
 
 /** What running `name` with `input` needs: its row, its role raised by what the input asks. */

@@ -54,6 +54,7 @@ import { ShiftService } from './shifts.js';
 import { ForecourtService, type GradeOf } from './forecourt.js';
 import type { ForecourtPort } from '../devices/forecourt/port.js';
 import { StaffService } from './staff.js';
+import { TankPoller, TankService } from './tanks.js';
 import { Workflow } from './workflow.js';
 
 export interface CreateTerminalOptions {
@@ -251,6 +252,12 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
 
     const readers = [devices?.cardReader, devices?.scanner].filter((r) => r != null);
     cleanups.push(...forwardDeviceEvents(ports, readers, o.emit));
+    // The tank gauge is read on its own, every `terminal.tanks.poll_ms` (docs/forecourt.md).
+    if (devices?.tankGauge) {
+      const poller = new TankPoller(() => services.tanks.poll(), config.terminal.tanks.poll_ms);
+      poller.start();
+      cleanups.push(() => poller.stop());
+    }
 
     // Card operations a crash left open, and charges a kill left without their sale, are
     // settled before the first card operation (docs/terminal.md); it never rejects.
@@ -343,6 +350,7 @@ function buildServices(
   });
   const catalog = new CatalogService(ports);
   const shifts = new ShiftService(ports, workflow);
+  const tanks = new TankService(ports, workflow, receipts);
   const checkout = new CheckoutService(ports, cards, sales, receipts.printSale, catalog);
   const bonusOps = new BonusOperationService(ports, workflow, identify);
   const services: Services = {
@@ -370,6 +378,7 @@ function buildServices(
     recent: new SalesRecent(ports),
     cards,
     attention: new AttentionService(ports, workflow, () => cards.busy),
+    tanks,
     syncRunning,
   };
   return { services, cards };

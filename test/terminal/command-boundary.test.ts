@@ -74,6 +74,9 @@ const valid: { [N in CommandName]: Record<string, unknown> } = {
   'attention-resolve': { id: U },
   'sync-now': {},
   'devices-state': {},
+  'tank-readings': { dip: { tank: 3, volume: 1200, water: 1 } },
+  'tank-delivery': { tank: 1, note_quantity: 5000, volume_before: 1000, volume_after: 5990 },
+  'wetstock-report': { day: '2026-11-27', print: false },
 };
 
 /** What a caller would send in a few fields the found holes used; any value is refused. */

@@ -44,6 +44,9 @@ const specNames = [
   'attention-resolve',
   'sync-now',
   'devices-state',
+  'tank-readings',
+  'tank-delivery',
+  'wetstock-report',
 ];
 
 const TX = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';

@@ -198,6 +198,7 @@ const aboveCashier: Partial<Record<CommandName, Record<string, unknown>>> = {
   },
   'check-calc': { check: manualPick },
   'sale-process': { transaction_id: uuidv7(Date.now()), check: manualPick },
+  'wetstock-report': {},
 };
 
 describe('a cashier', () => {
