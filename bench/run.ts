@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-const benches = ['engine', 'store', 'catalog', 'sync', 'devices', 'ui'] as const;
+const benches = ['engine', 'store', 'catalog', 'sync', 'network', 'devices', 'ui'] as const;
 
 async function main(argv: string[]): Promise<void> {
   const child = argv.includes('--child');

@@ -47,7 +47,7 @@ console.log(JSON.stringify({ url: c.url, terminal_id: c.terminal_id, api_key: c.
 process.on('SIGTERM', async () => { await c.close(); process.exit(0); });
 `;
 
-async function startChild(
+export async function startChild(
   records: number,
   db: string,
 ): Promise<{ child: ChildProcess; url: string; terminal_id: string; api_key: string }> {
@@ -67,13 +67,13 @@ async function startChild(
   return { child, ...(JSON.parse(line) as { url: string; terminal_id: string; api_key: string }) };
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
+export async function stopChild(child: ChildProcess): Promise<void> {
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;
 }
 
-async function terminal(dir: string): Promise<Store> {
+export async function terminal(dir: string): Promise<Store> {
   return openStore({
     file: join(dir, 'terminal.sqlite'),
     clock: systemSyncClock,
@@ -83,7 +83,10 @@ async function terminal(dir: string): Promise<Store> {
   });
 }
 
-function client(c: { url: string; terminal_id: string; api_key: string }): CentralClient {
+export function client(
+  c: { url: string; terminal_id: string; api_key: string },
+  connections = 8,
+): CentralClient {
   return new CentralClient({
     baseUrl: c.url,
     terminalId: c.terminal_id,
@@ -91,7 +94,41 @@ function client(c: { url: string; terminal_id: string; api_key: string }): Centr
     timeouts: { connect_ms: 5_000, headers_ms: 30_000, body_ms: 60_000 },
     appVersion: 'bench',
     schemaVersion: 2,
+    connections,
   });
+}
+
+/** Queues `n` anonymous cash sales in the outbox (each its own lane). */
+export function queueSales(store: Store, n: number): void {
+  const now = Date.now();
+  const day = new Date(now).toISOString().slice(0, 10);
+  for (let i = 0; i < n; i++) {
+    const id = uuidv7(now + i);
+    const amount = 1 + (i % 50) / 4;
+    const body = {
+      transaction_id: id,
+      check_items: [{ code: 'WTR-1', category: 'shop', quantity: 1, price: amount }],
+    };
+    store.record({
+      id,
+      kind: 'check',
+      subtype: 'offline',
+      localDate: day,
+      check: { transactionType: 'sale', amountToPay: amount, document: body },
+      payments: [{ type: 'cash', amount }],
+      outbox: {
+        operation: 'process_check',
+        version: OUTBOX_PAYLOAD_VERSION,
+        payload: {
+          body,
+          app_version: 'bench',
+          schema_version: 2,
+          made_at: new Date(now).toISOString(),
+          clock_suspect: false,
+        },
+      },
+    });
+  }
 }
 
 async function benchDrain(dir: string): Promise<string> {
@@ -99,35 +136,7 @@ async function benchDrain(dir: string): Promise<string> {
   const store = await terminal(join(dir, 'drain'));
   const http = client(sandbox);
   try {
-    const now = Date.now();
-    const day = new Date(now).toISOString().slice(0, 10);
-    for (let i = 0; i < SALES; i++) {
-      const id = uuidv7(now + i);
-      const amount = 1 + (i % 50) / 4;
-      const body = {
-        transaction_id: id,
-        check_items: [{ code: 'WTR-1', category: 'shop', quantity: 1, price: amount }],
-      };
-      store.record({
-        id,
-        kind: 'check',
-        subtype: 'offline',
-        localDate: day,
-        check: { transactionType: 'sale', amountToPay: amount, document: body },
-        payments: [{ type: 'cash', amount }],
-        outbox: {
-          operation: 'process_check',
-          version: OUTBOX_PAYLOAD_VERSION,
-          payload: {
-            body,
-            app_version: 'bench',
-            schema_version: 2,
-            made_at: new Date(now).toISOString(),
-            clock_suspect: false,
-          },
-        },
-      });
-    }
+    queueSales(store, SALES);
     const pusher = new OutboxPusher({
       store,
       client: http,

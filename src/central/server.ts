@@ -2,6 +2,7 @@
 // of src/contract/central-api.ts, bearer auth, validation of every body and query, the idempotency store
 // for writes, the fault switches, and the /sandbox controls.
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { z } from 'zod';
@@ -58,6 +59,35 @@ function idempotencyFingerprint(body: unknown): string {
   return canonicalJson(rest);
 }
 
+/** Bodies smaller than this go plain: compressing them saves less than the header costs. */
+const COMPRESS_FROM = 1_024;
+
+/** The coding to answer with: brotli when accepted, else gzip, else none (q=0 refuses). */
+export function chooseEncoding(accept: string | string[] | undefined): 'br' | 'gzip' | null {
+  const offered = new Set(
+    (Array.isArray(accept) ? accept.join(',') : (accept ?? ''))
+      .split(',')
+      .map((part) => part.trim().toLowerCase())
+      .filter((part) => !/;\s*q=0(\.0*)?$/.test(part))
+      .map((part) => part.split(';')[0]!.trim()),
+  );
+  if (offered.has('br')) return 'br';
+  if (offered.has('gzip')) return 'gzip';
+  return null;
+}
+
+/** A JSON body compressed for the wire; brotli at quality 5 (speed over the last few %). */
+function compressed(text: string, coding: 'br' | 'gzip'): Buffer {
+  return coding === 'br'
+    ? brotliCompressSync(text, {
+        params: {
+          [zlibConstants.BROTLI_PARAM_QUALITY]: 5,
+          [zlibConstants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(text),
+        },
+      })
+    : gzipSync(text, { level: 6 });
+}
+
 function validate<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
@@ -94,6 +124,27 @@ export function createCentralServer(o: ServerOptions) {
     headers: Record<string, string> = {},
   ): void {
     sendJson(res, status, body, { date: new Date(clock.now()).toUTCString(), ...headers });
+  }
+
+  /** A change-feed page (deltas or snapshot), compressed when the client accepts it. */
+  function sendPage(req: IncomingMessage, res: ServerResponse, status: number, body: unknown) {
+    const coding = chooseEncoding(req.headers['accept-encoding']);
+    const text = JSON.stringify(body);
+    if (res.destroyed) return;
+    if (coding === null || Buffer.byteLength(text) < COMPRESS_FROM) {
+      send(res, status, body);
+      return;
+    }
+    const bytes = compressed(text, coding);
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-encoding': coding,
+      'content-length': String(bytes.length),
+      'cache-control': 'no-store',
+      vary: 'accept-encoding',
+      date: new Date(clock.now()).toUTCString(),
+    });
+    res.end(bytes);
   }
 
   function sendError(res: ServerResponse, err: unknown): void {
@@ -325,7 +376,8 @@ export function createCentralServer(o: ServerOptions) {
         req.socket.destroy();
         return;
       }
-      send(res, r.status, r.body);
+      if (op === operations.changes) sendPage(req, res, r.status, r.body);
+      else send(res, r.status, r.body);
     } catch (err) {
       sendError(res, err);
     }

@@ -4,6 +4,7 @@
 // and jitter, honouring Retry-After. Writes are sent once per call, always with their
 // Idempotency-Key: only the outbox retries them (sync.md: "a POST is never retried blindly").
 import { Buffer } from 'node:buffer';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
 import { z } from 'zod';
 import { problemsOf } from '../contract/problems.js';
@@ -109,6 +110,26 @@ const lazyChanges: Decoding = {
   inbound: ChangesPageLazy,
 };
 
+/** Bytes on the wire (bodies as sent and received, compressed or not) and decoded. */
+export interface WireBytes {
+  sent: number;
+  received: number;
+  /** The answers' bodies after decompression. */
+  decoded: number;
+}
+
+/** What this client accepts (docs/sync.md, "Compressed pages"): brotli first, gzip else. */
+export const ACCEPT_ENCODING = 'br, gzip';
+
+/** A body as sent, decompressed by its Content-Encoding; an unknown coding is an error. */
+function decodeBody(raw: Buffer, coding: string | string[] | undefined): Buffer {
+  const c = (Array.isArray(coding) ? coding[0] : coding)?.trim().toLowerCase() ?? 'identity';
+  if (c === 'identity' || c === '' || raw.length === 0) return raw;
+  if (c === 'br') return brotliDecompressSync(raw);
+  if (c === 'gzip' || c === 'x-gzip') return gunzipSync(raw);
+  throw new Error(`unsupported content-encoding ${c}`);
+}
+
 const DEFAULT_RETRY: ReadRetry = { attempts: 4, base_ms: 200, max_ms: 5_000 };
 
 /** Retry-After as seconds or an HTTP date, in milliseconds from now. */
@@ -172,6 +193,7 @@ export class CentralClient {
   private signingIn: Promise<Result<unknown>> | null = null;
   private readonly origin: string;
   private readonly basePath: string;
+  private readonly bytes: WireBytes = { sent: 0, received: 0, decoded: 0 };
 
   constructor(o: ClientOptions) {
     this.o = o;
@@ -193,6 +215,11 @@ export class CentralClient {
 
   async close(): Promise<void> {
     await this.pool.close();
+  }
+
+  /** Bytes this client has sent and received so far (a copy). */
+  wireBytes(): WireBytes {
+    return { ...this.bytes };
   }
 
   /** Drops the token, so the next call signs in again. */
@@ -382,8 +409,11 @@ export class CentralClient {
       });
       status = res.statusCode;
       responseHeaders = res.headers;
+      const raw = Buffer.from(await res.body.arrayBuffer());
+      const decoded = decodeBody(raw, responseHeaders['content-encoding']);
+      this.count(payload, raw, decoded);
       // A decoding keeps the bytes (off the JS heap) for its own parser.
-      text = decoding ? Buffer.from(await res.body.arrayBuffer()) : await res.body.text();
+      text = decoding ? decoded : decoded.toString('utf8');
     } catch (err) {
       const failure = classify(err);
       this.tlsGate.record(failure);
@@ -399,9 +429,16 @@ export class CentralClient {
     return refusedAnswer(status, json, responseHeaders);
   }
 
+  private count(payload: string | undefined, raw: Buffer, decoded: Buffer): void {
+    this.bytes.sent += payload === undefined ? 0 : Buffer.byteLength(payload);
+    this.bytes.received += raw.length;
+    this.bytes.decoded += decoded.length;
+  }
+
   private requestHeaders(op: Operation, idempotencyKey: string | null): Record<string, string> {
     const headers: Record<string, string> = {
       accept: 'application/json',
+      'accept-encoding': ACCEPT_ENCODING,
       [HEADERS.appVersion]: this.o.appVersion,
       [HEADERS.schemaVersion]: String(this.o.schemaVersion),
     };

@@ -130,7 +130,7 @@ function parametersOf(op: Operation): Json[] {
       required: true,
       schema: { type: 'string', minLength: 8, maxLength: 100 },
       description:
-        'The transaction id made on the terminal (process_check: equal to `transaction_id`). Kept for good: a repeat gets the first answer, another body 409.',
+        'The transaction id made on the terminal (process_check: equal to `transaction_id`). Kept for good: a repeat gets the first answer, another body 409. One write per request, no batch operation: the outbox keeps up to 32 writes of different lanes in flight (docs/sync.md, "Drain over a slow link").',
     });
   }
   if (op.query) {
@@ -173,6 +173,17 @@ function responsesOf(op: Operation): Record<string, Json> {
   }
   if (op === operations.calcCheck)
     responses['422'] = errorResponse("a business refusal: the engine's error code");
+  if (op === operations.changes)
+    responses['200'] = {
+      ...(responses['200'] as Record<string, Json>),
+      headers: {
+        'Content-Encoding': {
+          schema: { type: 'string', enum: ['br', 'gzip'] },
+          description:
+            'A page of 1 KiB or more is compressed when the request\'s Accept-Encoding offers br (preferred) or gzip (docs/sync.md, "Compressed pages").',
+        },
+      },
+    };
   if (op === operations.changes)
     responses['410'] = errorResponse('cursor-expired: start a snapshot (call without a cursor)');
   if (op === operations.lookup)

@@ -59,6 +59,12 @@ export interface DrainResult {
 }
 
 const PAGE = 200;
+/**
+ * Writes in flight at once by default (docs/sync.md, "Drain over a slow link"): on a 100 ms
+ * link each request costs a round trip, so throughput is in-flight / RTT; 32 gives ~300/s
+ * where 8 gave ~80/s. The client's pool needs as many sockets (sync-service.ts passes it).
+ */
+export const PUSH_IN_FLIGHT = 32;
 /** The longest Retry-After honoured; a server asking for more is asked again after this. */
 const MAX_RETRY_AFTER_MS = 3_600_000;
 /**
@@ -323,7 +329,7 @@ export class OutboxPusher {
   }
 
   private concurrency(): number {
-    return Math.max(1, this.o.concurrency ?? 8);
+    return Math.max(1, this.o.concurrency ?? PUSH_IN_FLIGHT);
   }
 
   /**

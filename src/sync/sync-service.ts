@@ -8,7 +8,7 @@ import type { Store } from '../store/open.js';
 import { CentralClient } from './client.js';
 import { systemTimers, type SyncClock, type SyncTimers } from './clock.js';
 import { Connectivity, type LinkState, type LinkStatus } from './connectivity.js';
-import { OutboxPusher, type DrainOptions, type DrainResult } from './pusher.js';
+import { OutboxPusher, PUSH_IN_FLIGHT, type DrainOptions, type DrainResult } from './pusher.js';
 import { Puller, type PullOptions, type PullResult } from './puller.js';
 import { reconcile } from './reconcile.js';
 import { uuidv7 } from './ids.js';
@@ -83,6 +83,8 @@ export class SyncService {
       transport: { tls: config.central.tls, proxy: config.central.proxy, now: () => clock.now() },
       onResponse: this.link.onResponse,
       onNoResponse: this.link.onNoResponse,
+      // One socket per write in flight, so the outbox's lanes are not queued behind the pool.
+      connections: PUSH_IN_FLIGHT,
     });
     this.pusher = new OutboxPusher({
       store,
