@@ -220,6 +220,7 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
     const devices = o.devices !== undefined ? o.devices : openDevices(o, zvtPassword, lookup);
     if (devices) cleanups.push(() => devices.close());
 
+    const emit = o.emit ? { emit: o.emit } : {};
     const ports: TerminalPorts = {
       config,
       terminalId,
@@ -231,33 +232,21 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
       store,
       sync,
       devices,
-      ...(o.emit ? { emit: o.emit } : {}),
+      ...emit,
     };
     let syncRunning = false;
-    // The pumps: those given, else the devices' line (the grade of each nozzle is not yet set
-    // up: a fill names `GRADE-n` until the forecourt's settings say it, docs/forecourt.md).
-    const forecourt =
-      o.forecourt !== undefined
-        ? o.forecourt
-        : devices?.pumps
-          ? { port: devices.pumps, gradeOf: () => null }
-          : null;
-    const { services, cards } = buildServices(ports, () => syncRunning, log, forecourt);
+    const { services, cards } = buildServices(
+      ports,
+      () => syncRunning,
+      log,
+      forecourtOf(o, devices),
+    );
     catalog = services.catalog;
-    cleanups.push(() => cards.stop());
-    // The pumps followed from the start: a fill finished while the till was down is kept now.
-    services.forecourt.start();
-    cleanups.push(() => services.forecourt.stop());
+    cleanups.push(() => cards.stop(), ...followForecourt(services, devices, config));
     const handlers = createHandlers(ports, services);
 
     const readers = [devices?.cardReader, devices?.scanner].filter((r) => r != null);
     cleanups.push(...forwardDeviceEvents(ports, readers, o.emit));
-    // The tank gauge is read on its own, every `terminal.tanks.poll_ms` (docs/forecourt.md).
-    if (devices?.tankGauge) {
-      const poller = new TankPoller(() => services.tanks.poll(), config.terminal.tanks.poll_ms);
-      poller.start();
-      cleanups.push(() => poller.stop());
-    }
 
     // Card operations a crash left open, and charges a kill left without their sale, are
     // settled before the first card operation (docs/terminal.md); it never rejects.
@@ -268,11 +257,8 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
       sync.start();
       syncRunning = true;
     }
-    log.info('terminal started', {
-      terminal_id: terminalId,
-      central: central ? 'sandbox' : link.baseUrl,
-      schema: schemaVersion,
-    });
+    const at = central ? 'sandbox' : link.baseUrl;
+    log.info('terminal started', { terminal_id: terminalId, central: at, schema: schemaVersion });
 
     return {
       handlers,
@@ -316,6 +302,37 @@ function openDevices(
         }
       : {}),
   });
+}
+
+/**
+ * The pumps: those given, else the devices' line (the grade of each nozzle is not yet set up:
+ * a fill names `GRADE-n` until the forecourt's settings say it, docs/forecourt.md).
+ */
+function forecourtOf(
+  o: CreateTerminalOptions,
+  devices: DeviceSet | null,
+): CreateTerminalOptions['forecourt'] {
+  if (o.forecourt !== undefined) return o.forecourt;
+  return devices?.pumps ? { port: devices.pumps, gradeOf: () => null } : null;
+}
+
+/**
+ * The forecourt followed from the start (a fill finished while the till was down is kept
+ * now) and the tank gauge read on its own every `terminal.tanks.poll_ms`; their stops.
+ */
+function followForecourt(
+  services: Services,
+  devices: DeviceSet | null,
+  config: Config,
+): (() => void)[] {
+  services.forecourt.start();
+  const stops = [() => services.forecourt.stop()];
+  if (devices?.tankGauge) {
+    const poller = new TankPoller(() => services.tanks.poll(), config.terminal.tanks.poll_ms);
+    poller.start();
+    stops.push(() => poller.stop());
+  }
+  return stops;
 }
 
 /** The services over the ports; a sale a killed run sent online and never recorded is voided. */
