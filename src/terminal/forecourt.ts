@@ -70,7 +70,7 @@ export class ForecourtService {
       ...(i.nozzles ? { nozzles: i.nozzles } : {}),
     });
     if (!done.ok) return refuse(`pump-${done.code}`, done.message, 'pump');
-    this.forget(i.pump);
+    this.p.store.pumpFills.forget(i.pump);
     return { pump: this.viewOf(i.pump) };
   }
 
@@ -178,6 +178,7 @@ export class ForecourtService {
     // The fill and the end of its prepay in one transaction: a kill between them would give
     // the pump's next fill this one's prepay.
     const kept = store.write(() => {
+      const prepay = store.pumpFills.authorisationOf(s.pump);
       const fill = store.pumpFills.record({
         id: ids.newId(),
         pump: s.pump,
@@ -187,17 +188,14 @@ export class ForecourtService {
         amount: f.amount,
         unitPrice: price,
         totalsAfter: totals.value.volume,
-        authorisationId: store.pumpFills.authorisationOf(s.pump),
+        authorisationId: prepay,
         finishedAt: clock.now(),
       });
-      if (fill.authorisationId === store.pumpFills.authorisationOf(s.pump)) this.forget(s.pump);
+      // a fill kept before (read again after a restart) ends only the prepay it was for
+      if (fill.authorisationId === prepay) store.pumpFills.forget(s.pump);
       return fill;
     });
     this.p.log.info('fill kept', { pump: s.pump, fill: kept.id, volume: kept.volume });
-  }
-
-  private forget(pump: number): void {
-    this.p.store.pumpFills.forget(pump);
   }
 
   private viewOf(pump: number): PumpView {
