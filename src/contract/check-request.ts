@@ -277,67 +277,80 @@ export const CheckRequest = callerObject(
     special_account: 'the account that pays is named by payment_id',
     loyalty: 'the loyalty is the POS\u2019s; set by the terminal, not by the caller',
   },
-).superRefine((check, ctx) => {
-  // A completion names the pump authorisation it books against; nothing else links itself.
-  if (check.preliminary_transaction_id !== undefined && check.transaction_type !== 'completion')
-    ctx.addIssue({
-      code: 'custom',
-      path: ['preliminary_transaction_id'],
-      message: `only a completion names the pump authorisation it completes; otherwise ${SET_BY_TERMINAL}`,
-    });
-  // What the pump dispensed is the forecourt's report of a completion, nothing else's.
-  check.check_items?.forEach((it, i) => {
-    if (check.transaction_type === 'completion') return;
-    for (const key of ['processed_quantity', 'processed_amount'] as const)
-      if (it[key] !== undefined)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['check_items', i, key],
-          message: 'what the pump dispensed is reported only in a completion',
-        });
-  });
-  // Money the caller names is money taken: a negative shipping charge, service or payment part
-  // would be a discount nobody granted, or cash out of the drawer against a card overcharged.
-  if (check.shipping_amount !== undefined && check.shipping_amount < 0)
-    ctx.addIssue({
-      code: 'custom',
-      path: ['shipping_amount'],
-      message: 'shipping is a charge: 0 or more',
-    });
-  check.check_services?.forEach((sv, i) => {
-    for (const key of ['value', 'cost', 'amount'] as const) {
-      const v = sv[key];
-      if (typeof v === 'number' && v < 0)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['check_services', i, key],
-          message: 'a service is a charge: 0 or more',
-        });
-    }
-  });
-  check.payments?.forEach((p, i) => {
-    if (p.amount < 0)
+)
+  .extend({
+    // ours, not the wire's: the terminal turns each into its line and sends none on
+    fills: z
+      .array(z.uuid({ error: 'a fill id as forecourt-state lists it' }))
+      .min(1, { error: 'name a fill, or leave fills out' })
+      .max(8, { error: 'at most 8 fills on one check' })
+      .optional()
+      .meta({
+        description:
+          'Pump fills sold on this check, by the id forecourt-state lists: each becomes a line with the pump\u2019s grade, litres, unit price and amount (never the caller\u2019s). On a completion, the one fill of its prepay, with no check_items: its litres and amount are what was dispensed.',
+      }),
+  })
+  .superRefine((check, ctx) => {
+    // A completion names the pump authorisation it books against; nothing else links itself.
+    if (check.preliminary_transaction_id !== undefined && check.transaction_type !== 'completion')
       ctx.addIssue({
         code: 'custom',
-        path: ['payments', i, 'amount'],
-        message: 'a payment part is money taken: 0 or more',
+        path: ['preliminary_transaction_id'],
+        message: `only a completion names the pump authorisation it completes; otherwise ${SET_BY_TERMINAL}`,
+      });
+    // What the pump dispensed is the forecourt's report of a completion, nothing else's.
+    check.check_items?.forEach((it, i) => {
+      if (check.transaction_type === 'completion') return;
+      for (const key of ['processed_quantity', 'processed_amount'] as const)
+        if (it[key] !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['check_items', i, key],
+            message: 'what the pump dispensed is reported only in a completion',
+          });
+    });
+    // Money the caller names is money taken: a negative shipping charge, service or payment part
+    // would be a discount nobody granted, or cash out of the drawer against a card overcharged.
+    if (check.shipping_amount !== undefined && check.shipping_amount < 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['shipping_amount'],
+        message: 'shipping is a charge: 0 or more',
+      });
+    check.check_services?.forEach((sv, i) => {
+      for (const key of ['value', 'cost', 'amount'] as const) {
+        const v = sv[key];
+        if (typeof v === 'number' && v < 0)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['check_services', i, key],
+            message: 'a service is a charge: 0 or more',
+          });
+      }
+    });
+    check.payments?.forEach((p, i) => {
+      if (p.amount < 0)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['payments', i, 'amount'],
+          message: 'a payment part is money taken: 0 or more',
+        });
+    });
+    // A card payment's id is the card operation's, known once the terminal has charged it.
+    const cardOp = `the card operation\u2019s id; ${SET_BY_TERMINAL}`;
+    if (check.payment_type === 'bank-card' && check.payment_id !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['payment_id'], message: cardOp });
+    check.payments?.forEach((p, i) => {
+      if (p.type === 'bank-card' && p.payment_id !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['payments', i, 'payment_id'], message: cardOp });
+    });
+    if (check.implemented_rules !== undefined && check.manual_rules !== true)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['implemented_rules'],
+        message: `list rules here only to pick them by hand (manual_rules: true); otherwise ${SET_BY_TERMINAL}`,
       });
   });
-  // A card payment's id is the card operation's, known once the terminal has charged it.
-  const cardOp = `the card operation\u2019s id; ${SET_BY_TERMINAL}`;
-  if (check.payment_type === 'bank-card' && check.payment_id !== undefined)
-    ctx.addIssue({ code: 'custom', path: ['payment_id'], message: cardOp });
-  check.payments?.forEach((p, i) => {
-    if (p.type === 'bank-card' && p.payment_id !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['payments', i, 'payment_id'], message: cardOp });
-  });
-  if (check.implemented_rules !== undefined && check.manual_rules !== true)
-    ctx.addIssue({
-      code: 'custom',
-      path: ['implemented_rules'],
-      message: `list rules here only to pick them by hand (manual_rules: true); otherwise ${SET_BY_TERMINAL}`,
-    });
-});
 export type CheckRequest = z.infer<typeof CheckRequest>;
 export type CheckItemRequest = z.infer<typeof CheckItemRequest>;
 export type PaymentRequest = z.infer<typeof PaymentRequest>;

@@ -20,7 +20,7 @@ import {
 } from './enums.js';
 import { CatalogSearchOutput } from './catalog.js';
 import { CustomerDisplay } from './customer-display.js';
-import { DecimalText, ForecourtState, PumpView } from './forecourt.js';
+import { DecimalText, FillView, ForecourtState, PumpView } from './forecourt.js';
 import { CheckRequest, refusedField, SET_BY_TERMINAL, scannedCode } from './check-request.js';
 import { ReceiptPreview } from './receipt.js';
 import { Litres, TankDeliveryOut, TankNumber, TankReadingOut, WetStockReport } from './tanks.js';
@@ -312,6 +312,8 @@ export const ShiftReport = z.strictObject({
    * prepays this shift's completions booked): counted in `expected_cash`. Absent: zero.
    */
   pump_prepaid_cash: num.optional(),
+  /** Fills driven off without paying in the shift (`pump-drive-off`). Absent: none. */
+  drive_offs: z.strictObject({ count: z.int().min(1), litres: num, amount: num }).optional(),
   /** Cash expected in the drawer: opening cash + cash in - cash out (paid-ins and -outs too). */
   expected_cash: num.optional(),
   /** Outbox rows of this shift not yet accepted by the central service. */
@@ -463,6 +465,8 @@ export const AttentionKind = z.enum([
   'store-recovered',
   /** A tank's or a grade's wet-stock variance beyond the configured percent (docs/forecourt.md). */
   'wetstock-variance',
+  /** A fill driven off without paying (`pump-drive-off`, docs/forecourt.md). */
+  'drive-off',
 ]);
 
 export const AttentionItem = z.strictObject({
@@ -761,6 +765,25 @@ export const commands = {
     /** A stopped or suspended pump goes on. */
     input: callerInput({ pump: pumpNumber }),
     output: z.strictObject({ pump: PumpView }),
+  },
+  'pump-drive-off': {
+    /**
+     * An unpaid fill whose driver left without paying, recorded as a drive-off (the attention
+     * list, the shift report); the pump is free again. `comment`: what the cashier saw.
+     */
+    input: callerInput(
+      {
+        fill_id: z.uuid({ error: 'a fill id as forecourt-state lists it' }),
+        comment: comment.trim().min(1, { error: 'say what happened' }).optional(),
+      },
+      {
+        state: 'the fill\u2019s, set by the terminal',
+        resolved_by: 'the signed-in staff member',
+        amount: 'the pump\u2019s',
+        volume: 'the pump\u2019s',
+      },
+    ),
+    output: z.strictObject({ fill: FillView }),
   },
   'customer-identify': {
     input: callerInput(

@@ -93,6 +93,10 @@ export function createPumpFills(db: Database.Database) {
     'SELECT transaction_id FROM pump_authorisation WHERE pump = ?',
   );
   const forget = db.prepare('DELETE FROM pump_authorisation WHERE pump = ?');
+  const driveOffs = db.prepare<[number, number], Row>(
+    `SELECT * FROM pump_fill WHERE state = 'drive-off' AND resolved_at >= ? AND resolved_at <= ?
+     ORDER BY resolved_at, rowid`,
+  );
   const since = db.prepare<[number], Row>(
     'SELECT * FROM pump_fill WHERE finished_at >= ? ORDER BY finished_at, rowid',
   );
@@ -131,6 +135,10 @@ export function createPumpFills(db: Database.Database) {
     /** The pump's prepay is over: its fill was kept, or it was released for postpay. */
     forget(pump: number): void {
       forget.run(pump);
+    },
+    /** The fills recorded as drive-offs from `from` to `to` (ms, inclusive): a shift's. */
+    driveOffs(from: number, to: number): PumpFill[] {
+      return driveOffs.all(from, to).map(fillOf);
     },
     /** Every fill finished since `ms` (the wet-stock and drive-off reports). */
     since(ms: number): PumpFill[] {

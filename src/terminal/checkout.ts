@@ -32,6 +32,7 @@ import {
   type Dec,
 } from '../money/index.js';
 import type { OutboxRow } from '../store/outbox.js';
+import type { PumpFill } from '../store/pump-fills.js';
 import {
   computeSale,
   transactionVoided,
@@ -53,6 +54,7 @@ import {
   sameCustomer,
   withAuthorisedPrice,
 } from './completion.js';
+import { completionFromFill, FillDesk, fillLine, unpaidFills } from './fill-lines.js';
 import { amountDisagrees } from './line-amounts.js';
 import { withPresentedCustomer } from './presented-customer.js';
 import { businessStaffOf } from './business-staff.js';
@@ -264,6 +266,16 @@ interface AfterSale {
   cash: CashTender | null;
 }
 
+/** What a sale settles besides its money: a prepay completed, cash tendered, fills sold. */
+type SaleExtras = Pick<AfterSale, 'fuel' | 'cash'> & { fills: PumpFill[]; by: string };
+
+/** The check as the engine gets it, and the pump fills it sells (its last `pumpLines` lines). */
+interface Completed {
+  check: EngineCheck;
+  fills: PumpFill[];
+  pumpLines: number;
+}
+
 /** A pump authorised before fuelling (engine.md 12): what the completion books against. */
 type Authorisation = FuelAuthorisation;
 
@@ -274,6 +286,7 @@ export class CheckoutService {
   /** Prints a recorded sale's receipt (receipt-service.ts). */
   private readonly printSale: PrintSale;
   private readonly catalog: CatalogService;
+  private readonly pumps: FillDesk;
 
   constructor(
     p: TerminalPorts,
@@ -281,12 +294,14 @@ export class CheckoutService {
     sales: SaleService,
     printSale: PrintSale = () => Promise.resolve(false),
     catalog: CatalogService = new CatalogService(p),
+    pumps: FillDesk = new FillDesk(),
   ) {
     this.p = p;
     this.cards = cards;
     this.sales = sales;
     this.printSale = printSale;
     this.catalog = catalog;
+    this.pumps = pumps;
   }
 
   private posRecord(check: CheckIn): (Record<string, unknown> & { id: string }) | null {
@@ -298,10 +313,7 @@ export class CheckoutService {
    * the seller is the signed-in staff member. The request shape (check-request.ts) refuses
    * every field the terminal owns, so what the caller sent carries none of them.
    */
-  private complete(
-    check: CheckIn,
-    by: SignedInStaff | null,
-  ): { check: EngineCheck } | { error: ErrorResponse } {
+  private complete(check: CheckIn, by: SignedInStaff | null): Completed | { error: ErrorResponse } {
     const pos = this.posRecord(check);
     if (check.pos && !pos)
       return {
@@ -310,12 +322,23 @@ export class CheckoutService {
     const loyaltyId =
       (pos?.loyalty_id as string | undefined) ?? this.p.store.cache.all('loyalty')[0]?.id;
     // Lines take the catalogue's figures; the POS's enter mode decides what else may sell.
-    const lines = catalogLines(
-      check.check_items ?? [],
-      this.catalog.catalog(pos),
-      check.transaction_type === 'completion',
-    );
+    const completion = check.transaction_type === 'completion';
+    const cat = this.catalog.catalog(pos);
+    const lines = catalogLines(check.check_items ?? [], cat, completion);
     if ('error' in lines) return lines;
+    // A postpay fill is a line at the pump's figures; a prepay's is its completion's (below).
+    if (check.fills && check.transaction_type === 'preauthorization')
+      return {
+        error: refuse(
+          'invalid-input',
+          'a prepay is paid before the pump runs: no fill yet',
+          'check.fills',
+        ),
+      };
+    const fills = unpaidFills(check.fills ?? [], this.p.store.pumpFills, completion);
+    if ('error' in fills) return fills;
+    const fillLines = completion ? [] : fills.fills.map((f) => fillLine(f, cat.byCode(f.grade)));
+    const items = [...lines.items, ...fillLines];
     // A tank listed on the check is there to record the dip the attendant measured in it.
     const missing = (check.tanks ?? []).findIndex((t) => t.physical_dip_amount === undefined);
     if (missing >= 0)
@@ -326,9 +349,10 @@ export class CheckoutService {
           `check.tanks[${missing}].physical_dip_amount`,
         ),
       };
+    const { fills: _named, ...sent } = check;
     const out: EngineCheck = {
-      ...(check as EngineCheck),
-      ...(check.check_items ? { check_items: lines.items } : {}),
+      ...(sent as EngineCheck),
+      ...(items.length > 0 || check.check_items ? { check_items: items } : {}),
       ...withManualLines(check.external_additional_info, lines.manual),
       ...(pos ? { pos: { id: pos.id } } : {}),
       ...(loyaltyId ? { loyalty: { id: loyaltyId } } : {}),
@@ -337,8 +361,12 @@ export class CheckoutService {
     // Spending a customer's value needs the customer presented, whose card then names the
     // check's customer (presented-customer.ts). A completion spends what its authorisation
     // was granted, checked then, and keeps that customer (completion.ts).
-    if (out.transaction_type === 'completion') return { check: out };
-    return withPresentedCustomer(out, (id, type) => this.p.store.cache.identify(id, type));
+    const pumps = { fills: fills.fills, pumpLines: fillLines.length };
+    if (out.transaction_type === 'completion') return { check: out, ...pumps };
+    const presented = withPresentedCustomer(out, (id, type) =>
+      this.p.store.cache.identify(id, type),
+    );
+    return 'error' in presented ? presented : { check: presented.check, ...pumps };
   }
 
   /**
@@ -374,7 +402,7 @@ export class CheckoutService {
     if ('error' in done) return done.error;
     const vehicle = this.foreignVehicle(done.check);
     if (vehicle) return vehicle;
-    const result = this.compute(done.check, 'calc');
+    const result = this.compute(done.check, 'calc', done.pumpLines);
     if (!result.ok) return engineRefusal(result.error);
     return { check: publicCheck(result.local.processed), warnings: result.warnings as Warning[] };
   }
@@ -505,6 +533,24 @@ export class CheckoutService {
     }
     const done = this.complete({ ...input.check, transaction_id: id }, by);
     if ('error' in done) return done.error;
+    // A fill is sold by one sale at a time: a second one waits for nothing, it is refused.
+    const claim = this.pumps.claim(done.fills);
+    if ('error' in claim) return claim.error;
+    try {
+      return await this.sellCompleted(input, hash, done, by);
+    } finally {
+      claim.release();
+    }
+  }
+
+  /** The pipeline's sale from the completed check on (processOnce). */
+  private async sellCompleted(
+    input: HandlerInput<'sale-process'>,
+    hash: string,
+    done: Completed,
+    by: SignedInStaff | null,
+  ): Promise<SaleAnswer | ErrorResponse> {
+    const id = input.transaction_id;
     const vehicle = this.foreignVehicle(done.check);
     if (vehicle) return vehicle;
     let check = await this.withGauge(done.check);
@@ -512,14 +558,15 @@ export class CheckoutService {
       return this.authorise(id, hash, check, input.cash_given);
     let fuel: Authorisation | null = null;
     if (check.transaction_type === 'completion') {
-      const found = this.authorisationFor(check, input.check.check_items);
+      const found = this.authorisationFor(check, input.check.check_items, done.fills);
       if ('error' in found) return found.error;
       fuel = found.authorisation;
       check = found.check;
     }
-    let computed = this.compute(check, 'process');
+    const { fills, pumpLines } = done;
+    let computed = this.compute(check, 'process', pumpLines);
     const capped = fuel && !computed.ok ? cappedSpend(check, computed.error) : null;
-    if (capped) [check, computed] = [capped, this.compute(capped, 'process')];
+    if (capped) [check, computed] = [capped, this.compute(capped, 'process', pumpLines)];
     if (!computed.ok) return engineRefusal(computed.error);
     const frozen = computed.local;
     const other = fuel && sameCustomer(check, frozen.customerId, fuel.check);
@@ -537,7 +584,8 @@ export class CheckoutService {
       return charge;
     }
     const warnings = [...computed.warnings] as Warning[];
-    const answer = await this.record(id, hash, charge, frozen, warnings, fuel, cash).catch(
+    const sold = { fuel, cash, fills, by: by?.id ?? 'integrator' };
+    const answer = await this.record(id, hash, charge, frozen, warnings, sold).catch(
       (e: unknown) => {
         this.dropTenderUnsold(id); // the sale rolled back with its answer
         throw e;
@@ -598,12 +646,12 @@ export class CheckoutService {
   }
 
   /** The engine over the local store, the PIN handed over only as "given". */
-  private compute(check: EngineCheck, mode: 'calc' | 'process') {
+  private compute(check: EngineCheck, mode: 'calc' | 'process', pumpLines = 0) {
     const { special_account_pin: pin, ...rest } = check as EngineCheck & {
       special_account_pin?: string;
     };
     const computed = computeSale(this.p, rest as EngineCheck, pin, mode);
-    const wrong = computed.ok ? amountDisagrees(check, computed.local.processed) : null;
+    const wrong = computed.ok ? amountDisagrees(check, computed.local.processed, pumpLines) : null;
     return wrong ? { ok: false as const, error: wrong } : computed;
   }
 
@@ -704,8 +752,7 @@ export class CheckoutService {
     paid: Charged,
     frozen: LocalSale,
     warnings: Warning[],
-    fuel: Authorisation | null,
-    cash: CashTender | null,
+    { fuel, cash, fills, by }: SaleExtras,
   ): Promise<SaleAnswer | ErrorResponse> {
     const { log } = this.p;
     // The frozen check names the card operations that paid it, as the check sent does.
@@ -720,6 +767,7 @@ export class CheckoutService {
       check: paid.sale,
       local: tendered,
       ...(untouched ? { keep } : {}),
+      ...(fills.length > 0 ? { withRecord: () => this.fillsSold(id, fills, by) } : {}),
     });
     if (!outcome.ok) {
       await this.reverse(id, paid.charged);
@@ -742,11 +790,29 @@ export class CheckoutService {
       amount_to_pay: outcome.check.amount_to_pay ?? 0,
       payment_type: paid.sale.payment_type ?? 'cash',
     });
+    if (fills.length > 0) this.pumps.sold(fills);
     // Kept with the record, the answer says receipt_printed false (what a retry answers: a
     // retry prints nothing); this call's answer says whether it printed.
     if (kept.answer) return { ...kept.answer, receipt_printed: await print() };
     const settled = this.settle(after, outcome);
     return this.answerOf(after, outcome, settled, await print());
+  }
+
+  /**
+   * The fills marked sold by this sale, in its record's transaction: checked unpaid before the
+   * sale was computed, a fill sold meanwhile is a second sale of it, rolled back (a bug).
+   */
+  private fillsSold(id: string, fills: readonly PumpFill[], by: string): void {
+    const { store, clock } = this.p;
+    for (const f of fills) {
+      const done = store.pumpFills.resolve(f.id, {
+        state: 'sold',
+        transactionId: id,
+        at: clock.now(),
+        by,
+      });
+      if (!done) throw new Error(`fill ${f.id} of pump ${f.pump} was sold twice`);
+    }
   }
 
   /**
@@ -867,6 +933,7 @@ export class CheckoutService {
   private authorisationFor(
     check: EngineCheck,
     sent: CheckIn['check_items'],
+    fills: readonly PumpFill[],
   ): { authorisation: Authorisation; check: EngineCheck } | { error: ErrorResponse } {
     const ref = check.preliminary_transaction_id;
     const kept = ref ? this.p.store.commandResults.get('fuel-authorisation', ref) : null;
@@ -895,11 +962,17 @@ export class CheckoutService {
         ),
       };
     const a = kept.response;
-    const same = keptFromAuthorisation(check, a.check);
+    const authorised = a.check.check_items ?? [];
+    // Completed from its fill: the pump's dispensed litres and amount, never the caller's.
+    const fromFill = completionFromFill(fills, sent?.length ?? 0, ref, authorised[0]);
+    if (fromFill && 'error' in fromFill) return fromFill;
+    const same = keptFromAuthorisation(
+      fromFill ? { ...check, check_items: fromFill.items } : check,
+      a.check,
+    );
     if ('error' in same) return same;
     const differs = linesDiffer(sent, a.check);
     if (differs) return { error: differs };
-    const authorised = a.check.check_items ?? [];
     const items = (same.check.check_items ?? []).map((it, i) => {
       const was = authorised[i];
       return {

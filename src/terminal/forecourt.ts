@@ -4,12 +4,18 @@
 // stopped, a pump resumed; and each fill a pump finishes kept at once (src/store/pump-fills.ts)
 // with the pump's own figures, known by its nozzle's totalizer, so a fill read again after a
 // restart is the same fill and is sold once.
-import type { CommandOutput, ErrorResponse, HandlerInput } from '../contract/commands.js';
+import type {
+  CommandOutput,
+  ErrorResponse,
+  HandlerInput,
+  SignedInStaff,
+} from '../contract/commands.js';
 import type { FillView, PumpState, PumpView } from '../contract/forecourt.js';
 import type { ForecourtPort, Preset } from '../devices/forecourt/port.js';
 import { dec } from '../money/index.js';
 import type { PumpFill } from '../store/pump-fills.js';
 import { refuse } from './command-map.js';
+import { FillDesk } from './fill-lines.js';
 import type { TerminalPorts } from './ports.js';
 import { iso } from './workflow.js';
 
@@ -28,10 +34,19 @@ export class ForecourtService {
   private readonly gradeOf: GradeOf;
   private unsubscribe: (() => void) | null = null;
 
-  constructor(p: TerminalPorts, port: ForecourtPort | null, gradeOf: GradeOf) {
+  private readonly desk: FillDesk;
+
+  constructor(
+    p: TerminalPorts,
+    port: ForecourtPort | null,
+    gradeOf: GradeOf,
+    desk: FillDesk = new FillDesk(),
+  ) {
     this.p = p;
     this.port = port;
     this.gradeOf = gradeOf;
+    this.desk = desk;
+    desk.onSold((fills) => this.clearPumps(fills));
   }
 
   /** Follows the pumps; a fill finished while the till was down is kept now. */
@@ -118,6 +133,72 @@ export class ForecourtService {
     return { pump: this.viewOf(i.pump) };
   }
 
+  /**
+   * `pump-drive-off`: an unpaid fill whose driver left without paying. Recorded with who and
+   * when, on the attention list for the owner, counted in the shift report; the pump is free.
+   */
+  driveOff(
+    i: HandlerInput<'pump-drive-off'>,
+    by: SignedInStaff | null,
+  ): CommandOutput<'pump-drive-off'> | ErrorResponse {
+    const { store, clock, ids } = this.p;
+    const f = store.pumpFills.get(i.fill_id);
+    if (!f) return refuse('fill-not-found', 'no fill of a pump has this id', 'fill_id');
+    if (this.desk.taking(f.id))
+      return refuse(
+        'fill-being-sold',
+        `this fill of pump ${f.pump} is being sold right now`,
+        'fill_id',
+      );
+    const done = store.write(() => {
+      const at = clock.now();
+      const by_ = by?.id ?? 'integrator';
+      if (!store.pumpFills.resolve(f.id, { state: 'drive-off', transactionId: null, at, by: by_ }))
+        return false;
+      store.attention.note(
+        {
+          id: ids.newId(),
+          kind: 'drive-off',
+          ref: `drive-off:${f.id}`,
+          message: `drive-off at pump ${f.pump}: ${f.volume} l of ${f.grade}, ${f.amount} unpaid`,
+          details: {
+            fill_id: f.id,
+            pump: f.pump,
+            volume: f.volume,
+            amount: f.amount,
+            comment: i.comment ?? null,
+          },
+        },
+        at,
+      );
+      return true;
+    });
+    if (!done) return notUnpaid(f, store.pumpFills.get(f.id)!);
+    const kept = store.pumpFills.get(f.id)!;
+    this.p.log.warn('drive-off recorded', { pump: f.pump, fill: f.id, amount: f.amount });
+    this.clearPumps([kept]);
+    return { fill: fillView(kept) };
+  }
+
+  /**
+   * Fills a sale just sold (or driven off): a pump still showing one of them (not yet
+   * released again) is cleared, so it goes back to idle. A pump that does not answer keeps it on show; the fill
+   * is sold either way (the store says so), and the pump is cleared when the fill is read
+   * again at the next start (keepFill).
+   */
+  private clearPumps(fills: readonly PumpFill[]): void {
+    const port = this.port;
+    if (!port) return;
+    for (const f of fills) {
+      const s = port.pump(f.pump);
+      if (s?.state !== 'finished' || s.filling?.nozzle !== f.nozzle) continue;
+      if (s.filling.volume !== f.volume) continue;
+      void port.clearFill(f.pump).then((done) => {
+        if (!done.ok) this.p.log.warn('pump not cleared', { pump: f.pump, error: done.message });
+      });
+    }
+  }
+
   /** A pump that may be released: known, not fuelling, not holding too many unpaid fills. */
   private releasable(pump: number): { port: ForecourtPort } | ErrorResponse {
     const port = this.port;
@@ -196,6 +277,8 @@ export class ForecourtService {
       return fill;
     });
     this.p.log.info('fill kept', { pump: s.pump, fill: kept.id, volume: kept.volume });
+    // sold before a kill took the till down between the sale and the pump's clearing
+    if (kept.state !== 'unpaid') this.clearPumps([kept]);
   }
 
   private viewOf(pump: number): PumpView {
@@ -211,6 +294,17 @@ export class ForecourtService {
     };
   }
 }
+
+/** A fill resolved before this command: sold, or driven off already. */
+const notUnpaid = (was: PumpFill, now: PumpFill): ErrorResponse =>
+  refuse(
+    'fill-not-unpaid',
+    now.state === 'sold'
+      ? `this fill of pump ${was.pump} was sold`
+      : `this fill of pump ${was.pump} was recorded as a drive-off already`,
+    'fill_id',
+    { state: now.state, transaction_id: now.transactionId },
+  );
 
 const unknownPump = (pump: number): ErrorResponse =>
   refuse('unknown-pump', `this till has no pump ${pump}`, 'pump');

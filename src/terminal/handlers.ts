@@ -260,6 +260,7 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
     'pump-authorise': admitted('pump-authorise', (i) => s.forecourt.authorise(i)),
     'pump-stop': admitted('pump-stop', (i) => s.forecourt.stopPumps(i)),
     'pump-resume': admitted('pump-resume', (i) => s.forecourt.resume(i)),
+    'pump-drive-off': admitted('pump-drive-off', (i) => s.forecourt.driveOff(i, wf.staff)),
     'customer-identify': admitted('customer-identify', (i) => s.identify.identify(i)),
     'catalog-search': admitted('catalog-search', (i) => s.catalog.search(i)),
     // The seller is the signed-in staff member, never the caller's word.

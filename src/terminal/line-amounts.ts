@@ -7,12 +7,17 @@
 import type { EngineCheck, EngineCheckResult, EngineError } from '../contract/engine.js';
 import { dec, eq, mulRounded, round, toNumber } from '../money/index.js';
 
-/** The first line whose given amount is not its price x quantity; null when none. */
+/**
+ * The first line whose given amount is not its price x quantity; null when none. The last
+ * `pumpLines` lines are pump fills (fill-lines.ts): their amount is what the pump charged.
+ */
 export function amountDisagrees(
   sent: EngineCheck,
   computed: EngineCheckResult,
+  pumpLines = 0,
 ): EngineError | null {
-  const lines = sent.check_items ?? [];
+  const all = sent.check_items ?? [];
+  const lines = all.slice(0, all.length - pumpLines);
   for (const [i, line] of lines.entries()) {
     if (line.amount === undefined || line.quantity_recalculate_type !== undefined) continue;
     if (line.processed_quantity !== undefined || line.processed_amount !== undefined) continue;

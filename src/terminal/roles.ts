@@ -69,6 +69,8 @@ export const COMMAND_NEEDS: { readonly [N in CommandName]: CommandNeeds | null }
   'pump-authorise': { role: 'cashier', shift: true },
   'pump-stop': { role: 'cashier' },
   'pump-resume': { role: 'cashier' },
+  // A drive-off is the shift's loss: recorded by the cashier on duty, in the open shift.
+  'pump-drive-off': { role: 'cashier', shift: true },
   'customer-identify': { role: 'cashier' },
   'catalog-search': { role: 'cashier' },
   'check-calc': { role: 'cashier', raisedBy: manualRules },

@@ -77,6 +77,20 @@ export interface SaleRequest {
    * sale: that record commits whatever its answer (docs/terminal.md).
    */
   keep?: (sold: Sold) => void;
+  /**
+   * Runs in the transaction that records the sale, whatever its answer (the pump fills it
+   * sells marked sold): a sale and what it settles commit together or not at all.
+   */
+  withRecord?: () => void;
+}
+
+/** Both callbacks in order, or the one given, or none. */
+function both(a?: () => void, b?: () => void): (() => void) | undefined {
+  if (!a || !b) return a ?? b;
+  return () => {
+    a();
+    b();
+  };
 }
 
 /** A check computed on this till in process mode, with what recording it needs. */
@@ -400,10 +414,17 @@ export class SaleService {
       store.assembleContext({ check, mode: 'process', ...scopeOf(store, check) }).customer?.id ??
       null;
     const localDate = this.today(check);
-    this.record(id, 'online', check, processed, customerId, clockSuspect, localDate, {
-      status: 'done',
-      response: processed,
-    });
+    this.record(
+      id,
+      'online',
+      check,
+      processed,
+      customerId,
+      clockSuspect,
+      localDate,
+      { status: 'done', response: processed },
+      req.withRecord,
+    );
     return {
       ok: true,
       transaction_id: id,
@@ -457,7 +478,7 @@ export class SaleService {
       clockSuspect,
       sold.local_date,
       { status: 'queued' },
-      keep && (() => keep(sold)),
+      both(req.withRecord, keep && (() => keep(sold))),
     );
     return sold;
   }
@@ -538,7 +559,7 @@ export class SaleService {
         clockSuspect,
         today,
         { status: 'queued' },
-        keep && (() => keep(sold)),
+        both(req.withRecord, keep && (() => keep(sold))),
       );
     } catch (e) {
       // Rolled back, and the server applied nothing: the online attempt is over (as a refusal's).

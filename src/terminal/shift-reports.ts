@@ -53,6 +53,11 @@ function rowsOf(r: ShiftReport, zone: string): ReportRow[] {
   for (const p of r.payments) tally(`Paid by ${p.type}`, p);
   rows.push({ label: 'Bonuses added', value: money(r.bonuses.added) });
   rows.push({ label: 'Bonuses redeemed', value: money(r.bonuses.redeemed) });
+  if (r.drive_offs)
+    rows.push({
+      label: `Drive-offs (${r.drive_offs.count}, ${r.drive_offs.litres} l)`,
+      value: money(r.drive_offs.amount),
+    });
   if (r.pump_prepaid_cash !== undefined)
     rows.push({ label: 'Cash prepaid at the pump', value: money(r.pump_prepaid_cash) });
   for (const m of r.cash_movements ?? [])

@@ -2,6 +2,7 @@
 // sales, refunds, cancellations, offline sales, payments by type, bonuses, the cash expected
 // in the drawer, and what is not synced yet. Figures come from the ledger operations of the
 // shift (store/shifts.ts) and are summed exactly (src/money).
+import type { PumpFill } from '../store/pump-fills.js';
 import type { CommandOutput, ErrorResponse, ShiftReport } from '../contract/commands.js';
 import { add, dec, isZero, neg, round, sub, toNumber, ZERO, type Dec } from '../money/index.js';
 import type { ShiftCheck, ShiftOperation, ShiftRecord } from '../store/shifts.js';
@@ -146,6 +147,7 @@ export class ShiftService {
     const moves = store.cashMovements.of(s.id);
     const openings = store.drawerOpenings.of(s.id);
     const prepaid = this.prepaidCash(s, ops);
+    const driven = store.pumpFills.driveOffs(s.openedAt, s.closedAt ?? this.p.clock.now());
     const cash = [
       payments.get('cash')?.amount ?? ZERO,
       prepaid,
@@ -168,9 +170,17 @@ export class ShiftService {
       ...(moves.length > 0 ? { cash_movements: moves.map(cashMovementOut) } : {}),
       ...(isZero(prepaid) ? {} : { pump_prepaid_cash: toNumber(prepaid) }),
       ...(openings.length > 0 ? { drawer_openings: openings.map(drawerOpeningOut) } : {}),
+      ...(driven.length > 0 ? { drive_offs: driveOffsOf(driven) } : {}),
       ...(s.openingCash !== null ? { expected_cash: toNumber(add(dec(s.openingCash), cash)) } : {}),
       unsynced,
       generated_at: new Date(this.p.clock.now()).toISOString(),
     };
   }
+}
+
+/** A shift's drive-offs: how many, and the litres and money lost (the pumps' figures). */
+function driveOffsOf(fills: readonly PumpFill[]): NonNullable<ShiftReport['drive_offs']> {
+  const total = (pick: (f: PumpFill) => string) =>
+    toNumber(fills.reduce((t, f) => add(t, dec(pick(f))), ZERO));
+  return { count: fills.length, litres: total((f) => f.volume), amount: total((f) => f.amount) };
 }

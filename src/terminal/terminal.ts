@@ -52,6 +52,7 @@ import type { SecretStore } from '../config/secret-store.js';
 import { loadOrCreateHashKey, resolveSecret } from './secrets.js';
 import { ShiftService } from './shifts.js';
 import { ForecourtService, type GradeOf } from './forecourt.js';
+import { FillDesk } from './fill-lines.js';
 import type { ForecourtPort } from '../devices/forecourt/port.js';
 import { StaffService } from './staff.js';
 import { TankPoller, TankService } from './tanks.js';
@@ -368,7 +369,14 @@ function buildServices(
   const catalog = new CatalogService(ports);
   const shifts = new ShiftService(ports, workflow);
   const tanks = new TankService(ports, workflow, receipts);
-  const checkout = new CheckoutService(ports, cards, sales, receipts.printSale, catalog);
+  const fills = new FillDesk();
+  const forecourtService = new ForecourtService(
+    ports,
+    forecourt?.port ?? null,
+    forecourt?.gradeOf ?? (() => null),
+    fills,
+  );
+  const checkout = new CheckoutService(ports, cards, sales, receipts.printSale, catalog, fills);
   const bonusOps = new BonusOperationService(ports, workflow, identify);
   const services: Services = {
     workflow,
@@ -381,11 +389,7 @@ function buildServices(
     couponSales: new CouponSaleService(ports, workflow, identify, bonusOps, (f) =>
       receipts.printCouponSale(f),
     ),
-    forecourt: new ForecourtService(
-      ports,
-      forecourt?.port ?? null,
-      forecourt?.gradeOf ?? (() => null),
-    ),
+    forecourt: forecourtService,
     identify,
     checkout,
     catalog,

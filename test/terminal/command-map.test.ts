@@ -30,6 +30,7 @@ const specNames = [
   'pump-authorise',
   'pump-stop',
   'pump-resume',
+  'pump-drive-off',
   'customer-identify',
   'catalog-search',
   'check-calc',

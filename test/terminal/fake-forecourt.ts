@@ -57,7 +57,10 @@ export class FakeForecourt implements ForecourtPort {
     this.set(pump, { state: 'fuelling' });
     return ok;
   }
+  /** False: the pump does not take the clearing (the till was killed before it was sent). */
+  clearing = true;
   async clearFill(pump: number): Promise<PortResult> {
+    if (!this.clearing) return { ok: false, code: 'offline', message: 'the line is down' };
     this.set(pump, { state: 'idle', filling: null });
     return ok;
   }

@@ -7,32 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { FakeForecourt } from './fake-forecourt.js';
-import { tempDir, tillPerTest, type Till } from './helpers.js';
+import { forecourtTill as forecourtTillOf, PRICES, unpaid } from './forecourt-till.js';
+import { tempDir, tillPerTest } from './helpers.js';
 
 const { open } = tillPerTest();
-const GRADES = ['FUEL-95', 'DIESEL'];
-const PRICES = ['1.789', '1.659'];
-
-async function forecourtTill(pumps = 4, dir?: string, port = new FakeForecourt(pumps, PRICES)) {
-  const t = await open({
-    ...(dir ? { dir } : {}),
-    forecourt: { port, gradeOf: (_pump, nozzle) => GRADES[nozzle - 1] ?? null },
-  });
-  await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
-  // a shift left open by the till's last run (a restart) stays the shift
-  if (!(await t.ok('status', {})).shift) await t.ok('shift-open', {});
-  return { t, port };
-}
-
-/** Waits until the till kept `n` unpaid fills (the port's event is followed asynchronously). */
-async function unpaid(t: Till, n: number) {
-  for (let i = 0; i < 100; i++) {
-    const s = await t.ok('forecourt-state', {});
-    if (s.unpaid.length === n) return s;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return t.ok('forecourt-state', {});
-}
+const forecourtTill = (pumps = 4, dir?: string, port = new FakeForecourt(pumps, PRICES)) =>
+  forecourtTillOf(open, pumps, dir, port);
 
 describe('the forecourt at the till', () => {
   it('lists every pump as the forecourt reports it', async () => {

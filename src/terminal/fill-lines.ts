@@ -1,0 +1,153 @@
+// A pump's fill sold as a line (docs/forecourt.md, "Selling a fill"). The caller names the
+// fill (`check.fills`); its goods, litres, price and amount are the pump's, kept when the pump
+// finished it (src/store/pump-fills.ts), never the caller's: a fill is always sold at the
+// price the pump used, even when the catalogue's price changed while it ran. A postpay fill
+// is a line of a sale beside shop goods; a prepaid fill is its prepay's completion, whose
+// dispensed litres and amount it reports.
+import type { ErrorResponse } from '../contract/commands.js';
+import type { EngineCheckItem } from '../contract/engine.js';
+import type { CatalogItem } from '../contract/catalog.js';
+import { dec, toNumber } from '../money/index.js';
+import type { PumpFill, PumpFills } from '../store/pump-fills.js';
+import { refuse } from './command-map.js';
+
+/** The digits a decimal text was written with (`11.37` -> 2). */
+const digitsOf = (text: string): number => text.split('.')[1]?.length ?? 0;
+
+const at = (i: number) => `check.fills[${i}]`;
+
+/** The unpaid fills named, in order, or the first one that cannot be sold here. */
+export function unpaidFills(
+  ids: readonly string[],
+  store: PumpFills,
+  completion: boolean,
+): { fills: PumpFill[] } | { error: ErrorResponse } {
+  const fills: PumpFill[] = [];
+  for (const [i, id] of ids.entries()) {
+    if (ids.indexOf(id) !== i)
+      return { error: refuse('invalid-input', 'this fill is named twice', at(i)) };
+    const f = store.get(id);
+    if (!f) return { error: refuse('fill-not-found', 'no fill of a pump has this id', at(i)) };
+    if (f.state !== 'unpaid')
+      return {
+        error: refuse(
+          'fill-not-unpaid',
+          f.state === 'sold'
+            ? `this fill of pump ${f.pump} was sold already`
+            : `this fill of pump ${f.pump} was recorded as a drive-off`,
+          at(i),
+          { state: f.state, transaction_id: f.transactionId },
+        ),
+      };
+    if (!completion && f.authorisationId !== null)
+      return {
+        error: refuse(
+          'fill-prepaid',
+          `this fill of pump ${f.pump} was prepaid: complete its prepay instead`,
+          at(i),
+          { authorisation_id: f.authorisationId },
+        ),
+      };
+    fills.push(f);
+  }
+  return { fills };
+}
+
+/** A postpay fill's line: the pump's litres, unit price and amount, the catalogue's names. */
+export function fillLine(f: PumpFill, item: CatalogItem | undefined): EngineCheckItem {
+  return {
+    code: f.grade,
+    ...(item?.title !== undefined ? { title: item.title } : {}),
+    ...(item?.category !== undefined ? { category: item.category } : {}),
+    ...(item?.unit !== undefined ? { unit: item.unit } : {}),
+    quantity: toNumber(dec(f.volume)),
+    quantity_decimal_digits: digitsOf(f.volume),
+    price: toNumber(dec(f.unitPrice)),
+    price_decimal_digits: digitsOf(f.unitPrice),
+    // engine.md 1: a line's amount, when given, is authoritative (what the pump charged)
+    amount: toNumber(dec(f.amount)),
+  } as EngineCheckItem;
+}
+
+/**
+ * A prepay's completion from its fill: the authorised line, with what the pump dispensed as
+ * its processed litres and amount. The fill must be this prepay's, and be its only line.
+ */
+export function completionFromFill(
+  fills: readonly PumpFill[],
+  sentLines: number,
+  authorisationId: string,
+  authorised: EngineCheckItem | undefined,
+): { items: EngineCheckItem[] } | { error: ErrorResponse } | null {
+  if (fills.length === 0) return null;
+  if (sentLines > 0)
+    return {
+      error: refuse(
+        'invalid-input',
+        'a prepay completed from its fill has the fill as its line: send the fill only',
+        'check.check_items',
+      ),
+    };
+  if (fills.length > 1)
+    return { error: refuse('invalid-input', 'a prepay is completed by one fill', at(1)) };
+  const f = fills[0]!;
+  if (f.authorisationId !== authorisationId || !authorised)
+    return {
+      error: refuse(
+        'fill-not-this-prepay',
+        `this fill of pump ${f.pump} is not the one this prepay paid for`,
+        at(0),
+        { authorisation_id: f.authorisationId },
+      ),
+    };
+  return {
+    items: [
+      {
+        code: authorised.code,
+        quantity: authorised.quantity,
+        ...(authorised.quantity_decimal_digits !== undefined
+          ? { quantity_decimal_digits: authorised.quantity_decimal_digits }
+          : {}),
+        processed_quantity: toNumber(dec(f.volume)),
+        processed_amount: toNumber(dec(f.amount)),
+      } as EngineCheckItem,
+    ],
+  };
+}
+
+/**
+ * The fills being sold or resolved right now, shared by the sale pipeline and the forecourt:
+ * a fill is taken by one of them at a time (claimed before a card is charged), so a second
+ * sale or a drive-off of it is refused as a value, never found out by a rolled-back record.
+ * `sold` is told what a recorded sale sold (the forecourt then clears its pump).
+ */
+export class FillDesk {
+  private readonly taken = new Set<string>();
+  private afterSale: (fills: readonly PumpFill[]) => void = () => {};
+
+  claim(fills: readonly PumpFill[]): { release: () => void } | { error: ErrorResponse } {
+    const busy = fills.findIndex((f) => this.taken.has(f.id));
+    if (busy >= 0)
+      return {
+        error: refuse(
+          'fill-being-sold',
+          `this fill of pump ${fills[busy]!.pump} is being sold right now`,
+          at(busy),
+        ),
+      };
+    for (const f of fills) this.taken.add(f.id);
+    return { release: () => fills.forEach((f) => this.taken.delete(f.id)) };
+  }
+
+  taking(id: string): boolean {
+    return this.taken.has(id);
+  }
+
+  onSold(fn: (fills: readonly PumpFill[]) => void): void {
+    this.afterSale = fn;
+  }
+
+  sold(fills: readonly PumpFill[]): void {
+    this.afterSale(fills);
+  }
+}

@@ -1,0 +1,37 @@
+// A till with pumps for the forecourt tests: a forecourt port held in memory (FakeForecourt)
+// whose nozzle 1 sells FUEL-95 at 1.789 and nozzle 2 DIESEL at 1.659, a cashier signed in and
+// a shift open; and a wait for the fills the till keeps as the port reports them.
+import { DEMO } from '../../src/central/index.js';
+import { FakeForecourt } from './fake-forecourt.js';
+import type { Till, tillPerTest } from './helpers.js';
+
+export const GRADES = ['FUEL-95', 'DIESEL'];
+export const PRICES = ['1.789', '1.659'];
+
+type Open = ReturnType<typeof tillPerTest>['open'];
+
+export async function forecourtTill(
+  open: Open,
+  pumps = 4,
+  dir?: string,
+  port = new FakeForecourt(pumps, PRICES),
+): Promise<{ t: Till; port: FakeForecourt }> {
+  const t = await open({
+    ...(dir ? { dir } : {}),
+    forecourt: { port, gradeOf: (_pump, nozzle) => GRADES[nozzle - 1] ?? null },
+  });
+  await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
+  // a shift left open by the till's last run (a restart) stays the shift
+  if (!(await t.ok('status', {})).shift) await t.ok('shift-open', {});
+  return { t, port };
+}
+
+/** Waits until the till kept `n` unpaid fills (the port's event is followed asynchronously). */
+export async function unpaid(t: Till, n: number) {
+  for (let i = 0; i < 100; i++) {
+    const s = await t.ok('forecourt-state', {});
+    if (s.unpaid.length === n) return s;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return t.ok('forecourt-state', {});
+}
