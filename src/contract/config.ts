@@ -132,6 +132,16 @@ const TerminalSection = z.strictObject({
       session_idle_ms: positiveMs.default(1_800_000),
     })
     .prefault({}),
+  /** The pumps at the till (docs/forecourt.md, "Open authorisations"). */
+  forecourt: z
+    .strictObject({
+      /**
+       * A pump released or authorised whose nozzle is not lifted within this time is released
+       * again (back to idle), so a pump nobody came to does not stay open. 0: never.
+       */
+      release_after_ms: z.int().min(0).default(300_000),
+    })
+    .prefault({}),
   /** Tanks and wet stock (docs/forecourt.md, "Tanks and wet stock"). */
   tanks: z
     .strictObject({

@@ -82,6 +82,11 @@ export const PumpView = PumpSchema.extend({
   authorisation_id: z.uuid().nullable(),
   /** Fills finished on this pump and not yet paid (two: stacked). */
   unpaid: z.int().min(0),
+  /**
+   * An authorised pump whose nozzle is not lifted by then is released again
+   * (`terminal.forecourt.release_after_ms`); null when the pump is not waiting to be used.
+   */
+  release_expires_at: z.iso.datetime().nullable(),
 });
 export type PumpView = z.infer<typeof PumpView>;
 

@@ -89,8 +89,8 @@ export function createPumpFills(db: Database.Database) {
      ON CONFLICT (pump) DO UPDATE SET transaction_id = excluded.transaction_id,
        authorised_at = excluded.authorised_at`,
   );
-  const authorisationOf = db.prepare<[number], { transaction_id: string }>(
-    'SELECT transaction_id FROM pump_authorisation WHERE pump = ?',
+  const authorisationOf = db.prepare<[number], { transaction_id: string; authorised_at: number }>(
+    'SELECT transaction_id, authorised_at FROM pump_authorisation WHERE pump = ?',
   );
   const forget = db.prepare('DELETE FROM pump_authorisation WHERE pump = ?');
   const driveOffs = db.prepare<[number, number], Row>(
@@ -131,6 +131,10 @@ export function createPumpFills(db: Database.Database) {
     /** The prepay the pump is authorised for, or null (postpay, or none). */
     authorisationOf(pump: number): string | null {
       return authorisationOf.get(pump)?.transaction_id ?? null;
+    },
+    /** When the pump was authorised for its prepay (ms), or null. */
+    authorisedAt(pump: number): number | null {
+      return authorisationOf.get(pump)?.authorised_at ?? null;
     },
     /** The pump's prepay is over: its fill was kept, or it was released for postpay. */
     forget(pump: number): void {

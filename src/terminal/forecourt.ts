@@ -16,6 +16,7 @@ import { dec } from '../money/index.js';
 import type { PumpFill } from '../store/pump-fills.js';
 import { refuse } from './command-map.js';
 import { FillDesk } from './fill-lines.js';
+import { PumpReleases } from './pump-releases.js';
 import type { TerminalPorts } from './ports.js';
 import { iso } from './workflow.js';
 
@@ -35,6 +36,7 @@ export class ForecourtService {
   private unsubscribe: (() => void) | null = null;
 
   private readonly desk: FillDesk;
+  private readonly releases: PumpReleases | null;
 
   constructor(
     p: TerminalPorts,
@@ -46,6 +48,7 @@ export class ForecourtService {
     this.port = port;
     this.gradeOf = gradeOf;
     this.desk = desk;
+    this.releases = port ? new PumpReleases(p, port) : null;
     desk.onSold((fills) => this.clearPumps(fills));
   }
 
@@ -57,11 +60,18 @@ export class ForecourtService {
       if (e.pump.state === 'finished') void this.keepFill(e.pump);
     });
     for (const pump of port.pumps()) if (pump.state === 'finished') void this.keepFill(pump);
+    this.releases?.start();
   }
 
   stop(): void {
     this.unsubscribe?.();
     this.unsubscribe = null;
+    this.releases?.stop();
+  }
+
+  /** Releases again the pumps nobody used in time (a timer does it; tests call it). */
+  expireReleases(): Promise<number[]> {
+    return this.releases?.sweep() ?? Promise.resolve([]);
   }
 
   /** `forecourt-state`. */
@@ -86,6 +96,7 @@ export class ForecourtService {
     });
     if (!done.ok) return refuse(`pump-${done.code}`, done.message, 'pump');
     this.p.store.pumpFills.forget(i.pump);
+    this.releases?.opened(i.pump);
     return { pump: this.viewOf(i.pump) };
   }
 
@@ -100,6 +111,7 @@ export class ForecourtService {
     const done = await ready.port.authorise({ pump: i.pump, preset: preset.preset });
     if (!done.ok) return refuse(`pump-${done.code}`, done.message, 'pump');
     this.p.store.pumpFills.authorise(i.pump, i.transaction_id, this.p.clock.now());
+    this.releases?.opened(i.pump);
     return { pump: this.viewOf(i.pump), preset: preset.shown };
   }
 
@@ -291,6 +303,7 @@ export class ForecourtService {
       ...s,
       authorisation_id: this.p.store.pumpFills.authorisationOf(s.pump),
       unpaid: unpaid.filter((f) => f.pump === s.pump).length,
+      release_expires_at: iso(this.releases?.expiresAt(s.pump) ?? null),
     };
   }
 }

@@ -82,6 +82,16 @@ export class FakeForecourt implements ForecourtPort {
     this.set(pump, { state: 'calling', nozzle });
   }
 
+  /** The driver has started: the pump runs (nothing measured yet). */
+  flowing(pump: number): void {
+    const nozzle = this.states.get(pump)?.nozzle ?? 1;
+    const price = this.prices[nozzle - 1]!;
+    this.set(pump, {
+      state: 'fuelling',
+      filling: { volume: '0.00', amount: '0.00', price, nozzle },
+    });
+  }
+
   /** Dispenses `litres` (cut at the preset), then the nozzle goes back: the fill is finished. */
   fill(pump: number, litres: string): Filling {
     const s = this.states.get(pump)!;

@@ -15,9 +15,11 @@ export async function forecourtTill(
   pumps = 4,
   dir?: string,
   port = new FakeForecourt(pumps, PRICES),
+  terminal_config?: Record<string, unknown>,
 ): Promise<{ t: Till; port: FakeForecourt }> {
   const t = await open({
     ...(dir ? { dir } : {}),
+    ...(terminal_config ? { terminal_config } : {}),
     forecourt: { port, gradeOf: (_pump, nozzle) => GRADES[nozzle - 1] ?? null },
   });
   await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });

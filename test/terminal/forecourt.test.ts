@@ -117,6 +117,41 @@ describe('the forecourt at the till', () => {
     expect(s.unpaid).toHaveLength(1);
   }, 30_000);
 
+  it('releases again a pump nobody lifted a nozzle at in time, ending its prepay’s hold', async () => {
+    const quick = { forecourt: { release_after_ms: 150 } };
+    const { t, port } = await forecourtTillOf(open, 2, undefined, undefined, quick);
+    const id = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: id,
+      check: {
+        transaction_type: 'preauthorization',
+        payment_type: 'cash',
+        check_items: [{ code: 'DIESEL', quantity: 10 }],
+      },
+      cash_given: 20,
+    });
+    const out = await t.ok('pump-authorise', { pump: 1, transaction_id: id });
+    expect(out.pump.release_expires_at).not.toBeNull();
+    for (let i = 0; i < 100 && port.pump(1)!.state !== 'idle'; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const s = await t.ok('forecourt-state', {});
+    expect(s.pumps[0]).toMatchObject({
+      state: 'idle',
+      authorisation_id: null,
+      release_expires_at: null,
+    });
+  }, 30_000);
+
+  it('leaves a pump in use alone when its release time runs out', async () => {
+    const quick = { forecourt: { release_after_ms: 100 } };
+    const { t, port } = await forecourtTillOf(open, 2, undefined, undefined, quick);
+    port.lift(2);
+    await t.ok('pump-release', { pump: 2 });
+    port.flowing(2);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(port.pump(2)!.state).toBe('fuelling');
+  }, 30_000);
+
   it('stops every pump when none is named', async () => {
     const { t, port } = await forecourtTill(2);
     port.lift(1);
