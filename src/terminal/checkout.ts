@@ -55,6 +55,7 @@ import {
   withAuthorisedPrice,
 } from './completion.js';
 import { completionFromFill, FillDesk, fillLine, unpaidFills } from './fill-lines.js';
+import { cappedPrepay } from './prepay-cap.js';
 import { amountDisagrees } from './line-amounts.js';
 import { withPresentedCustomer } from './presented-customer.js';
 import { businessStaffOf } from './business-staff.js';
@@ -878,9 +879,14 @@ export class CheckoutService {
     cashGiven: number | undefined,
   ): Promise<SaleAnswer | ErrorResponse> {
     const { store, clock, log } = this.p;
-    const computed = this.compute(check, isAccountType(check.payment_type) ? 'process' : 'calc');
+    const mode = isAccountType(check.payment_type) ? 'process' : 'calc';
+    let computed = this.compute(check, mode);
+    // An account's limits cap the preset instead of refusing the driver (prepay-cap.ts).
+    const capped = !computed.ok && mode === 'process' ? cappedPrepay(check, computed.error) : null;
+    if (capped) computed = this.compute(capped.check, mode);
     if (!computed.ok) return engineRefusal(computed.error);
-    const result = { check: computed.local.processed, warnings: computed.warnings };
+    const warnings = [...computed.warnings, ...(capped ? [capped.warning] : [])];
+    const result = { check: computed.local.processed, warnings };
     const amount = result.check.amount_to_pay ?? 0;
     const cash = cashTenderOf(cashGiven, cashPart(check, dec(amount)));
     if (cash !== null && 'error' in cash) return cash;

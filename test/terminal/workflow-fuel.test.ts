@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
-import { tillPerTest } from './helpers.js';
+import { driver1Fleet, tillPerTest } from './helpers.js';
 
 const { signedIn } = tillPerTest();
 const cashier = () => signedIn(DEMO.authCodes.cashier);
@@ -139,5 +139,32 @@ describe('a fuel sale', () => {
     expect(stored.check.tanks).toEqual([
       { code: '1', physical_dip_amount: 1234, product_volume_after: 12_345.5 },
     ]);
+  }, 30_000);
+});
+
+describe('a fleet prepay', () => {
+  it('is capped at what the driver’s day limit leaves, and the pump is preset there', async () => {
+    const t = await cashier();
+    const auth = uuidv7(Date.now());
+    // driver 1's day limit is 150.00: a 200.00 prepay of diesel is authorised for 150.00
+    const authorised = await t.ok(
+      'sale-process',
+      preauthorisation(
+        auth,
+        [
+          {
+            code: 'DIESEL',
+            quantity: 120.55,
+            amount: 200,
+            quantity_recalculate_type: 'recalculate-by-amount',
+          },
+        ],
+        { ...driver1Fleet, odometer: 120_600, special_account_pin: DEMO.pins.driver1 },
+      ),
+    );
+    expect(authorised.check.amount_to_pay).toBe(150);
+    expect(authorised.warnings).toContainEqual(
+      expect.objectContaining({ code: 'prepay-capped', message: expect.stringContaining('150') }),
+    );
   }, 30_000);
 });

@@ -1,0 +1,36 @@
+// A fleet or account prepay capped by what the account allows (docs/forecourt.md, "Prepay
+// capped by limits"): the driver asks for more fuel than the account's funds or a limit leave
+// (a full tank on a day limit half used). Instead of refusing, the prepay is authorised for the
+// money the engine says is left, by amount, so the pump is preset to stop there; the answer
+// says so (`prepay-capped`). Only a prepay of one fuel line is capped: with several lines,
+// which one to cut is the cashier's choice.
+import type { EngineCheck } from '../contract/engine.js';
+import type { Warning } from '../contract/commands.js';
+
+const CAPPED_BY = new Set(['limit-exceeded', 'insufficient-funds']);
+
+/** The prepay to compute again, capped at what the account allows; null when it cannot be. */
+export function cappedPrepay(
+  check: EngineCheck,
+  error: { code: string; details?: Record<string, unknown> | undefined },
+): { check: EngineCheck; warning: Warning } | null {
+  if (!CAPPED_BY.has(error.code)) return null;
+  const details = (error.details ?? {}) as { available?: unknown; limit?: unknown };
+  const available = details.available;
+  const lines = check.check_items ?? [];
+  if (typeof available !== 'number' || available <= 0 || lines.length !== 1) return null;
+  const why = typeof details.limit === 'string' ? `the ${details.limit} limit` : 'the account';
+  return {
+    check: {
+      ...check,
+      check_items: [
+        { ...lines[0]!, amount: available, quantity_recalculate_type: 'recalculate-by-amount' },
+      ],
+    },
+    warning: {
+      code: 'prepay-capped',
+      message: `${why} allows ${available}: the pump is preset to stop there`,
+      path: 'check.check_items[0].amount',
+    },
+  };
+}
