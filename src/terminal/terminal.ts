@@ -52,6 +52,9 @@ import type { SecretStore } from '../config/secret-store.js';
 import { loadOrCreateHashKey, resolveSecret } from './secrets.js';
 import { ShiftService } from './shifts.js';
 import { ForecourtService, type GradeOf } from './forecourt.js';
+import { fuelGrades } from './forecourt-grades.js';
+import { PumpPriceService } from './pump-prices.js';
+import { PumpTotalsService } from './pump-totals.js';
 import type { ForecourtPort } from '../devices/forecourt/port.js';
 import { StaffService } from './staff.js';
 import { TankPoller, TankService } from './tanks.js';
@@ -305,15 +308,15 @@ function openDevices(
 }
 
 /**
- * The pumps: those given, else the devices' line (the grade of each nozzle is not yet set up:
- * a fill names `GRADE-n` until the forecourt's settings say it, docs/forecourt.md).
+ * The pumps: those given, else the devices' line, each nozzle's grade from
+ * `devices.pumps.nozzles` (docs/forecourt.md, "Nozzles and grades").
  */
 function forecourtOf(
   o: CreateTerminalOptions,
   devices: DeviceSet | null,
 ): CreateTerminalOptions['forecourt'] {
   if (o.forecourt !== undefined) return o.forecourt;
-  return devices?.pumps ? { port: devices.pumps, gradeOf: () => null } : null;
+  return devices?.pumps ? { port: devices.pumps, gradeOf: fuelGrades(o.config).gradeOf } : null;
 }
 
 /**
@@ -326,7 +329,8 @@ function followForecourt(
   config: Config,
 ): (() => void)[] {
   services.forecourt.start();
-  const stops = [() => services.forecourt.stop()];
+  services.pumpPrices?.start();
+  const stops = [() => services.forecourt.stop(), () => services.pumpPrices?.stop()];
   if (devices?.tankGauge) {
     const poller = new TankPoller(() => services.tanks.poll(), config.terminal.tanks.poll_ms);
     poller.start();
@@ -367,7 +371,9 @@ function buildServices(
   });
   const catalog = new CatalogService(ports);
   const shifts = new ShiftService(ports, workflow);
-  const tanks = new TankService(ports, workflow, receipts);
+  const grades = fuelGrades(config);
+  const pumpTotals = new PumpTotalsService(ports, forecourt?.port ?? null, grades);
+  const tanks = new TankService(ports, workflow, receipts, pumpTotals);
   const checkout = new CheckoutService(ports, cards, sales, receipts.printSale, catalog);
   const bonusOps = new BonusOperationService(ports, workflow, identify);
   const services: Services = {
@@ -396,6 +402,15 @@ function buildServices(
     cards,
     attention: new AttentionService(ports, workflow, () => cards.busy),
     tanks,
+    pumpTotals,
+    pumpPrices: forecourt
+      ? new PumpPriceService(ports, {
+          port: forecourt.port,
+          grades,
+          priceOf: (code) => catalog.catalog(catalog.pos()).byCode(code)?.price,
+          version: () => store.cache.posVersion(),
+        })
+      : null,
     syncRunning,
   };
   return { services, cards };
