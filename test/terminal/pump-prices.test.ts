@@ -1,6 +1,7 @@
 // Fuel prices to the pumps (docs/forecourt.md, "Prices at the pumps"), over the real DART
 // master and simulator on a socat pty pair, the till's store in its SQLite file and the sandbox
-// central over HTTP: each nozzle told its grade's catalogue price at start, a price changed on
+// central over HTTP: each nozzle told its grade's catalogue price at start (a silent pump once it
+// answers), a price changed on
 // the central service sent after the pull, a fill in progress never touched (the pump is told
 // once it is idle again), and a price the pump cannot take kept as refused.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,9 +16,12 @@ afterEach(async () => {
   cleanups = [];
 });
 
-async function pricedTill(): Promise<{ t: Till; f: DartForecourt }> {
+async function pricedTill(
+  before: (f: DartForecourt) => Promise<void> = async () => undefined,
+): Promise<{ t: Till; f: DartForecourt }> {
   const f = await dartForecourt(2);
   cleanups.push(() => f.close());
+  await before(f);
   const t = await openTill({ deviceSet: f.devices, devices: nozzleConfig(2) });
   cleanups.push(() => t.close());
   await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
@@ -52,6 +56,17 @@ describe('prices at the pumps', () => {
         { nozzle: 2, goodsCode: 'DIESEL', price: '1.659' },
       ],
     });
+  }, 30_000);
+
+  it('tells a pump that did not answer at start once it answers', async () => {
+    const { f } = await pricedTill(async (f) => {
+      f.sim.get(2).silent = true;
+      await f.until(2, 'offline');
+    });
+    await waitFor(() => simPrices(f, 1)[0] === 1789, 5_000, 'pump 1 priced');
+    expect(simPrices(f, 2)).toEqual([1799, 1659]);
+    f.sim.get(2).silent = false;
+    await waitFor(() => simPrices(f, 2)[0] === 1789, 5_000, 'pump 2 priced once back');
   }, 30_000);
 
   it('sends a price changed on the central service once the till has pulled it', async () => {
