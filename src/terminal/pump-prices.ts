@@ -85,10 +85,15 @@ export class PumpPriceService {
     for (const n of this.o.grades.nozzlesOf(pump)) {
       const price = this.o.priceOf(n.goodsCode);
       if (price === undefined) {
-        this.note(pump, `no price:${n.goodsCode}`, 'pump prices not sent: a grade has no price', {
+        this.note(
           pump,
-          goods_code: n.goodsCode,
-        });
+          `no price:${n.goodsCode}`,
+          'pump prices not sent: the cached catalogue has no price for a grade',
+          {
+            pump,
+            goods_code: n.goodsCode,
+          },
+        );
         return null;
       }
       rows.push({ nozzle: n.nozzle, goodsCode: n.goodsCode, price: toFixed(dec(price)) });
