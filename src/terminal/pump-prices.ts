@@ -164,7 +164,9 @@ export class PumpPriceService {
       log.info('pump prices confirmed', fields);
     } else {
       this.refused.set(pump, key);
-      log.warn('pump prices refused', { ...fields, code: done.code, error: message });
+      // Gone off the line meanwhile: it is told again when it answers (its next idle state).
+      const level = done.code === 'offline' ? 'info' : 'warn';
+      log[level]('pump prices refused', { ...fields, code: done.code, error: message });
     }
   }
 

@@ -34,7 +34,8 @@ export class PumpTotalsService {
 
   /**
    * Reads each nozzle's volume totalizer and keeps it with the shift; a nozzle that does not
-   * answer is logged and left out (the shift's wet stock then uses the sold quantities).
+   * answer is logged (a warning unless its pump is offline) and left out (the shift's wet stock
+   * then uses the sold quantities).
    * Returns how many were kept.
    */
   async read(shiftId: string, moment: TotalsMoment): Promise<number> {
@@ -43,7 +44,10 @@ export class PumpTotalsService {
     for (const n of this.nozzles()) {
       const r = await this.port!.readTotals(n.pump, n.nozzle);
       if (!r.ok) {
-        log.warn('totalizer not read', { shift_id: shiftId, moment, ...n, error: r.message });
+        // A pump known to be off the line (or not polled yet at start) is a state, not a fault:
+        // the wet stock's source says what it means. One that is there and does not answer is.
+        const level = r.code === 'offline' ? 'info' : 'warn';
+        log[level]('totalizer not read', { shift_id: shiftId, moment, ...n, error: r.message });
         continue;
       }
       store.pumpPrices.addTotals({
