@@ -4,6 +4,7 @@
 // here so tests shorten them instead of waiting.
 import { z } from 'zod';
 import { IdType } from './enums.js';
+import { resolveFuelGrades } from './fuel-grades.js';
 import { problemsOf, type Problem } from './problems.js';
 import { code } from './wire.js';
 
@@ -369,7 +370,69 @@ const Pumps = deviceSection(
       .max(32)
       .refine((a) => new Set(a).size === a.length, 'each pump number once')
       .default([1, 2, 3, 4]),
+    /**
+     * Per pump and nozzle (`{"1": {"1": {"goods_code": "DIESEL", "tank": 1}}}`): the goods code
+     * of the fuel it sells and the tank that feeds it (docs/forecourt.md, "Nozzles and grades").
+     * A pump left out sells `GRADE-n` and gets no prices.
+     */
+    nozzles: z
+      .record(
+        z.string().regex(/^\d{1,2}$/, 'a pump number'),
+        z.record(
+          z.string().regex(/^\d{1,2}$/, 'a nozzle number'),
+          z.strictObject({
+            goods_code: code,
+            tank: z.int().min(1).max(99).optional(),
+          }),
+        ),
+      )
+      .default({}),
   },
+).superRefine((d, ctx) => checkNozzles(d.pumps, d.nozzles, ctx));
+
+/**
+ * Nozzles of pumps on this line, numbered 1 to 15 without a gap: the pump's price update (CD5)
+ * lists one price per nozzle in order.
+ */
+function checkNozzles(
+  pumps: readonly number[],
+  nozzles: Record<string, Record<string, unknown>>,
+  ctx: z.RefinementCtx,
+): void {
+  for (const [p, list] of Object.entries(nozzles)) {
+    const at = ['nozzles', p];
+    if (!pumps.includes(Number(p))) {
+      const message = `there is no pump ${Number(p)} on this line (devices.pumps.pumps)`;
+      ctx.addIssue({ code: 'custom', path: at, message });
+      continue;
+    }
+    const numbers = Object.keys(list).map(Number);
+    for (const n of Object.keys(list))
+      if (Number(n) < 1 || Number(n) > 15)
+        ctx.addIssue({ code: 'custom', path: [...at, n], message: 'a nozzle is numbered 1 to 15' });
+    const gap =
+      numbers.length === 0
+        ? 1
+        : [...numbers.keys()].map((i) => i + 1).find((n) => !numbers.includes(n));
+    if (gap !== undefined && numbers.every((n) => n >= 1 && n <= 15))
+      ctx.addIssue({
+        code: 'custom',
+        path: at,
+        message: `nozzle ${gap} is missing: a pump's nozzles are numbered 1, 2, ... without a gap`,
+      });
+  }
+}
+
+/** The embedded default's four simulated pumps: Super 95, Diesel and Super Plus 98. */
+const DEMO_NOZZLES = Object.fromEntries(
+  ['1', '2', '3', '4'].map((p) => [
+    p,
+    {
+      '1': { goods_code: 'FUEL-95' },
+      '2': { goods_code: 'DIESEL' },
+      '3': { goods_code: 'FUEL-98' },
+    },
+  ]),
 );
 
 const simulated = { simulated: true } as const;
@@ -399,20 +462,31 @@ const UiSection = z.strictObject({
   customer_display: z.boolean().default(false),
 });
 
-export const ConfigSchema = z.strictObject({
-  terminal: TerminalSection.prefault({}),
-  central: CentralSection.prefault({}),
-  standin: StandinSection.prefault({}),
-  devices: DevicesSection.prefault({
-    card_reader: simulated,
-    scanner: simulated,
-    payment: simulated,
-    printer: simulated,
-    tank_gauge: simulated,
-    pumps: simulated,
-  }),
-  ui: UiSection.prefault({}),
-});
+export const ConfigSchema = z
+  .strictObject({
+    terminal: TerminalSection.prefault({}),
+    central: CentralSection.prefault({}),
+    standin: StandinSection.prefault({}),
+    devices: DevicesSection.prefault({
+      card_reader: simulated,
+      scanner: simulated,
+      payment: simulated,
+      printer: simulated,
+      tank_gauge: simulated,
+      pumps: { ...simulated, nozzles: DEMO_NOZZLES },
+    }),
+    ui: UiSection.prefault({}),
+  })
+  .superRefine((c, ctx) => {
+    // A nozzle's tank and terminal.tanks.grades say one thing (src/contract/fuel-grades.ts).
+    const nozzles = c.devices.pumps?.nozzles ?? {};
+    for (const p of resolveFuelGrades(c.terminal.tanks.grades, nozzles).problems)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['devices', 'pumps', 'nozzles', ...p.path],
+        message: p.message,
+      });
+  });
 
 export type Config = z.infer<typeof ConfigSchema>;
 export type DeviceConfig = NonNullable<Config['devices'][keyof Config['devices']]>;

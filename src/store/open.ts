@@ -46,6 +46,7 @@ import { createSalesIndex } from './sales-index.js';
 import { createCashMovements } from './cash-movements.js';
 import { createDrawerOpenings } from './drawer-openings.js';
 import { createPumpFills } from './pump-fills.js';
+import { createPumpPrices } from './pump-prices.js';
 import { createShiftReports } from './shift-reports.js';
 import { createTanks } from './tanks.js';
 import { createShifts } from './shifts.js';
@@ -265,6 +266,7 @@ function storeModules(db: Database.Database, options: BuildOptions) {
     fillsOf: lazy(() => createPumpFills(db)),
     shiftReportsOf: lazy(() => createShiftReports(db)),
     tanksOf: lazy(() => createTanks(db)),
+    pumpPricesOf: lazy(() => createPumpPrices(db)),
   };
 }
 
@@ -378,6 +380,10 @@ function buildStore(db: Database.Database, options: BuildOptions) {
     /** Tank readings, deliveries and kept wet-stock reports (0011). */
     get tanks() {
       return m.tanksOf();
+    },
+    /** Price updates sent to the pumps, and totalizers read at shift open and close (0012). */
+    get pumpPrices() {
+      return m.pumpPricesOf();
     },
     rules: m.rules,
     /** How cached auth-code and PIN hashes are kept and checked (keyed or as sent). */

@@ -37,6 +37,8 @@ import type { ReturnsService } from './returns.js';
 import type { ShiftService } from './shifts.js';
 import type { StaffService } from './staff.js';
 import type { TankService } from './tanks.js';
+import type { PumpPriceService } from './pump-prices.js';
+import type { PumpTotalsService } from './pump-totals.js';
 import { displayOfCheck, displayOfSale } from './customer-display.js';
 import { posZone } from './pos-date.js';
 import { needsOf } from './roles.js';
@@ -72,6 +74,10 @@ export interface Services {
   attention: AttentionService;
   /** Tank readings, dips, deliveries and wet stock. */
   tanks: TankService;
+  /** The pumps' totalizers, read at shift open and close. */
+  pumpTotals: PumpTotalsService;
+  /** Fuel prices sent to the pumps; null without a forecourt. */
+  pumpPrices: PumpPriceService | null;
   /** Whether the sync loops run. */
   syncRunning(): boolean;
 }
@@ -225,11 +231,13 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
     status: admitted('status', () => statusOf(p, s)),
     'staff-sign-in': andTell(admitted('staff-sign-in', (i) => s.staff.signIn(i.auth_code))),
     'staff-sign-out': andTell(admitted('staff-sign-out', () => s.staff.signOut())),
+    // The pumps' totalizers are read once the shift is open (its wet stock's start).
     'shift-open': andTell(
-      admitted(
-        'shift-open',
-        oneTransaction('shift-open', (i) => s.shifts.open(i.opening_cash)),
-      ),
+      admitted('shift-open', async (i) => {
+        const out = oneTransaction('shift-open', (j) => s.shifts.open(j.opening_cash))(i);
+        if (!isErrorResponse(out)) await s.pumpTotals.read(out.shift.id, 'open');
+        return out;
+      }),
     ),
     // The Z report is kept with the close, then printed after the commit.
     'shift-close': andTell(
@@ -237,8 +245,12 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
         const out = await s.shiftReports.printKept(
           oneTransaction('shift-close', (j) => s.shiftReports.close(j.counted_cash))(i),
         );
-        // The wet-stock report is kept with the Z report (after its commit) and printed.
-        if (!isErrorResponse(out)) await s.tanks.atClose(out.report.shift.id);
+        // The totalizers end the shift's pump sales; the wet-stock report is kept with the Z
+        // report (after its commit) and printed.
+        if (!isErrorResponse(out)) {
+          await s.pumpTotals.read(out.report.shift.id, 'close');
+          await s.tanks.atClose(out.report.shift.id);
+        }
         return out;
       }),
     ),

@@ -18,7 +18,9 @@ import { add, dec, round, sub, toFixed, toNumber, ZERO, type Dec } from '../mone
 import type { ShiftRecord } from '../store/shifts.js';
 import type { TankDeliveryRecord, TankReadingRecord } from '../store/tanks.js';
 import { refuse } from './command-map.js';
+import { fuelGrades, type FuelGrades } from './forecourt-grades.js';
 import { posZone } from './pos-date.js';
+import type { PumpTotalsService } from './pump-totals.js';
 import type { TerminalPorts } from './ports.js';
 import type { ReceiptService } from './receipt-service.js';
 import { wetStock, type PumpSales, type TankPeriod } from './wetstock.js';
@@ -68,15 +70,26 @@ export class TankService {
   private readonly p: TerminalPorts;
   private readonly wf: Workflow;
   private readonly receipts: ReceiptService;
+  private readonly grades: FuelGrades;
+  private readonly totals: PumpTotalsService | null;
 
-  constructor(p: TerminalPorts, wf: Workflow, receipts: ReceiptService) {
+  /** `totals`: the pumps' totalizers, the wet stock's pump sales when read at both ends. */
+  constructor(
+    p: TerminalPorts,
+    wf: Workflow,
+    receipts: ReceiptService,
+    totals: PumpTotalsService | null = null,
+  ) {
     this.p = p;
     this.wf = wf;
     this.receipts = receipts;
+    this.grades = fuelGrades(p.config);
+    this.totals = totals;
   }
 
+  /** The goods code a tank holds: `terminal.tanks.grades`, else its nozzles' (forecourt-grades). */
   private gradeOf(tank: number): string | null {
-    return this.p.config.terminal.tanks.grades[String(tank)] ?? null;
+    return this.grades.tanks.get(tank) ?? null;
   }
 
   private readingOut(r: TankReadingRecord): TankReadingOut {
@@ -206,7 +219,7 @@ export class TankService {
 
   /** Litres sold per grade on the shifts' sales (the seam a totalizer reader replaces). */
   private soldOn(shifts: readonly ShiftRecord[]): PumpSales {
-    const grades = new Set(Object.values(this.p.config.terminal.tanks.grades));
+    const grades = new Set(this.grades.tanks.values());
     const by = new Map<string, Dec>();
     for (const s of shifts)
       for (const op of this.p.store.shifts.operationsOf(s)) {
@@ -237,7 +250,7 @@ export class TankService {
     const closing = store.tanks.latestAt(to);
     const deliveries = store.tanks.deliveriesIn(from, to);
     const numbers = new Set<number>([
-      ...Object.keys(config.terminal.tanks.grades).map(Number),
+      ...this.grades.tanks.keys(),
       ...opening.map((r) => r.tank),
       ...closing.map((r) => r.tank),
       ...deliveries.map((d) => d.tank),
@@ -256,7 +269,7 @@ export class TankService {
         .reduce((sum, d) => add(sum, sub(dec(d.volumeAfter), dec(d.volumeBefore))), ZERO),
     }));
     const threshold = dec(config.terminal.tanks.variance_percent);
-    const sales = this.soldOn(shifts);
+    const sales = this.totals?.salesOf(shifts) ?? this.soldOn(shifts);
     const lines = wetStock({ tanks, sales, thresholdPercent: threshold });
     return {
       period,

@@ -53,6 +53,9 @@ import { loadOrCreateHashKey, resolveSecret } from './secrets.js';
 import { ShiftService } from './shifts.js';
 import { ForecourtService, type GradeOf } from './forecourt.js';
 import { FillDesk } from './fill-lines.js';
+import { fuelGrades } from './forecourt-grades.js';
+import { PumpPriceService } from './pump-prices.js';
+import { PumpTotalsService } from './pump-totals.js';
 import type { ForecourtPort } from '../devices/forecourt/port.js';
 import { StaffService } from './staff.js';
 import { TankPoller, TankService } from './tanks.js';
@@ -306,15 +309,15 @@ function openDevices(
 }
 
 /**
- * The pumps: those given, else the devices' line (the grade of each nozzle is not yet set up:
- * a fill names `GRADE-n` until the forecourt's settings say it, docs/forecourt.md).
+ * The pumps: those given, else the devices' line, each nozzle's grade from
+ * `devices.pumps.nozzles` (docs/forecourt.md, "Nozzles and grades").
  */
 function forecourtOf(
   o: CreateTerminalOptions,
   devices: DeviceSet | null,
 ): CreateTerminalOptions['forecourt'] {
   if (o.forecourt !== undefined) return o.forecourt;
-  return devices?.pumps ? { port: devices.pumps, gradeOf: () => null } : null;
+  return devices?.pumps ? { port: devices.pumps, gradeOf: fuelGrades(o.config).gradeOf } : null;
 }
 
 /**
@@ -327,7 +330,8 @@ function followForecourt(
   config: Config,
 ): (() => void)[] {
   services.forecourt.start();
-  const stops = [() => services.forecourt.stop()];
+  services.pumpPrices?.start();
+  const stops = [() => services.forecourt.stop(), () => services.pumpPrices?.stop()];
   if (devices?.tankGauge) {
     const poller = new TankPoller(() => services.tanks.poll(), config.terminal.tanks.poll_ms);
     poller.start();
@@ -368,7 +372,9 @@ function buildServices(
   });
   const catalog = new CatalogService(ports);
   const shifts = new ShiftService(ports, workflow);
-  const tanks = new TankService(ports, workflow, receipts);
+  const grades = fuelGrades(config);
+  const pumpTotals = new PumpTotalsService(ports, forecourt?.port ?? null, grades);
+  const tanks = new TankService(ports, workflow, receipts, pumpTotals);
   const fills = new FillDesk();
   const forecourtService = new ForecourtService(
     ports,
@@ -400,6 +406,15 @@ function buildServices(
     cards,
     attention: new AttentionService(ports, workflow, () => cards.busy),
     tanks,
+    pumpTotals,
+    pumpPrices: forecourt
+      ? new PumpPriceService(ports, {
+          port: forecourt.port,
+          grades,
+          priceOf: (code) => catalog.catalog(catalog.pos()).byCode(code)?.price,
+          version: () => store.cache.posVersion(),
+        })
+      : null,
     syncRunning,
   };
   return { services, cards };

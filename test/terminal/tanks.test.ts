@@ -10,8 +10,12 @@ import { item, tillPerTest, type Till, type TillOptions } from './helpers.js';
 
 const { signedIn } = tillPerTest();
 
-/** Tank 1 holds diesel, tank 2 Super 95; the poller off (tests read on request). */
+/**
+ * Tank 1 holds diesel, tank 2 Super 95; the poller off (tests read on request). No pumps: the
+ * litres sold are the sales' (with pumps, their totalizers; test/terminal/pump-totals.test.ts).
+ */
 const tanks = (extra: Record<string, unknown> = {}): TillOptions => ({
+  devices: { tank_gauge: { simulated: true }, printer: { simulated: true } },
   terminal_config: {
     tanks: {
       poll_ms: 0,
