@@ -263,6 +263,8 @@ export class ForecourtService {
     if (!port || !f?.nozzle || f.price === null) return;
     const { nozzle, price } = f;
     const totals = await port.readTotals(s.pump, nozzle);
+    // the till stopped while the pump answered: the fill is kept at the next start
+    if (!this.unsubscribe) return;
     if (!totals.ok) {
       this.p.log.warn('fill not kept: totals unread', { pump: s.pump, error: totals.message });
       return;
