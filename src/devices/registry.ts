@@ -256,7 +256,11 @@ function createPumps(w: Wiring, d: NonNullable<Devices['pumps']>): DartMaster {
     pumps: d.pumps,
     // DART timings are the line's, not the general device timeouts (seconds): a pump answers
     // within 25 ms (docs G4, 50 with USB adapter latency); a byte takes 1.15 ms at 9600 8O1.
-    timeouts: { response_ms: 50, inter_byte_ms: 20 },
+    // A simulated pump answers on this process's event loop, which a busy till can hold up
+    // for longer than a line ever would: it gets 500 ms before it counts as silent.
+    timeouts: d.simulated
+      ? { response_ms: 500, inter_byte_ms: 200 }
+      : { response_ms: 50, inter_byte_ms: 20 },
   });
   master.start();
   w.closers.push(() => master.close());
