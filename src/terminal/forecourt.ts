@@ -27,6 +27,8 @@ export class ForecourtService {
   private readonly port: ForecourtPort | null;
   private readonly gradeOf: GradeOf;
   private unsubscribe: (() => void) | null = null;
+  /** Told when a pump's unpaid fills change without a pump event (the screen's, issue 16). */
+  changed: ((pump: number) => void) | null = null;
 
   constructor(p: TerminalPorts, port: ForecourtPort | null, gradeOf: GradeOf) {
     this.p = p;
@@ -196,6 +198,7 @@ export class ForecourtService {
       return fill;
     });
     this.p.log.info('fill kept', { pump: s.pump, fill: kept.id, volume: kept.volume });
+    this.changed?.(s.pump);
   }
 
   private viewOf(pump: number): PumpView {

@@ -26,6 +26,7 @@ import type { CashMovementService } from './cash-movements.js';
 import type { DrawerService } from './drawer.js';
 import type { BonusOperationService } from './bonus-operations.js';
 import type { ForecourtService } from './forecourt.js';
+import type { PumpSimulator } from './pump-simulator.js';
 import type { CouponSaleService } from './coupon-sales.js';
 import type { ShiftReportService } from './shift-reports.js';
 import type { CatalogService } from './catalog.js';
@@ -55,6 +56,8 @@ export interface Services {
   /** Coupons and certificates sold at their batch's price. */
   couponSales: CouponSaleService;
   forecourt: ForecourtService;
+  /** A person at a simulated pump (`simulator-pump`). */
+  pumpSim: PumpSimulator;
   /** Shift reports kept and printed: X, Z, the latest shifts. */
   shiftReports: ShiftReportService;
   identify: IdentifyService;
@@ -260,6 +263,7 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
     'pump-authorise': admitted('pump-authorise', (i) => s.forecourt.authorise(i)),
     'pump-stop': admitted('pump-stop', (i) => s.forecourt.stopPumps(i)),
     'pump-resume': admitted('pump-resume', (i) => s.forecourt.resume(i)),
+    'simulator-pump': admitted('simulator-pump', (i) => s.pumpSim.run(i)),
     'customer-identify': admitted('customer-identify', (i) => s.identify.identify(i)),
     'catalog-search': admitted('catalog-search', (i) => s.catalog.search(i)),
     // The seller is the signed-in staff member, never the caller's word.

@@ -69,6 +69,8 @@ export const COMMAND_NEEDS: { readonly [N in CommandName]: CommandNeeds | null }
   'pump-authorise': { role: 'cashier', shift: true },
   'pump-stop': { role: 'cashier' },
   'pump-resume': { role: 'cashier' },
+  // A person at a simulated pump (a tester, a demo): any cashier's, shift or not.
+  'simulator-pump': { role: 'cashier' },
   'customer-identify': { role: 'cashier' },
   'catalog-search': { role: 'cashier' },
   'check-calc': { role: 'cashier', raisedBy: manualRules },

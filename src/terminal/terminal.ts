@@ -52,6 +52,9 @@ import type { SecretStore } from '../config/secret-store.js';
 import { loadOrCreateHashKey, resolveSecret } from './secrets.js';
 import { ShiftService } from './shifts.js';
 import { ForecourtService, type GradeOf } from './forecourt.js';
+import { followPumpEvents } from './forecourt-events.js';
+import { PumpSimulator } from './pump-simulator.js';
+import { DartSimulator } from '../devices/dart/simulator.js';
 import type { ForecourtPort } from '../devices/forecourt/port.js';
 import { StaffService } from './staff.js';
 import { TankPoller, TankService } from './tanks.js';
@@ -235,14 +238,10 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
       ...emit,
     };
     let syncRunning = false;
-    const { services, cards } = buildServices(
-      ports,
-      () => syncRunning,
-      log,
-      forecourtOf(o, devices),
-    );
+    const pumps = forecourtOf(o, devices);
+    const { services, cards } = buildServices(ports, () => syncRunning, log, pumps);
     catalog = services.catalog;
-    cleanups.push(() => cards.stop(), ...followForecourt(services, devices, config));
+    cleanups.push(() => cards.stop(), ...followForecourt(services, pumps?.port ?? null, ports));
     const handlers = createHandlers(ports, services);
 
     const readers = [devices?.cardReader, devices?.scanner].filter((r) => r != null);
@@ -322,11 +321,15 @@ function forecourtOf(
  */
 function followForecourt(
   services: Services,
-  devices: DeviceSet | null,
-  config: Config,
+  port: ForecourtPort | null,
+  ports: TerminalPorts,
 ): (() => void)[] {
+  const { devices, config } = ports;
+  // every pump change on the event stream, the screen's live forecourt (forecourt-events.ts)
+  const events = followPumpEvents(port, services.forecourt, ports.emit, ports.log);
+  services.forecourt.changed = (n) => events.publish(n);
   services.forecourt.start();
-  const stops = [() => services.forecourt.stop()];
+  const stops = [() => services.forecourt.stop(), events.stop, () => services.pumpSim.stop()];
   if (devices?.tankGauge) {
     const poller = new TankPoller(() => services.tanks.poll(), config.terminal.tanks.poll_ms);
     poller.start();
@@ -386,6 +389,7 @@ function buildServices(
       forecourt?.port ?? null,
       forecourt?.gradeOf ?? (() => null),
     ),
+    pumpSim: pumpSimulatorOf(ports, forecourt),
     identify,
     checkout,
     catalog,
@@ -399,6 +403,16 @@ function buildServices(
     syncRunning,
   };
   return { services, cards };
+}
+
+/** A person at the pumps' simulator, when the till's pumps are the devices' simulated ones. */
+function pumpSimulatorOf(
+  ports: TerminalPorts,
+  forecourt: CreateTerminalOptions['forecourt'],
+): PumpSimulator {
+  const sim = ports.devices?.simulators.pumps;
+  const own = sim instanceof DartSimulator && forecourt?.port === ports.devices?.pumps;
+  return new PumpSimulator(own ? sim : null, Boolean(forecourt));
 }
 
 type Reader = NonNullable<DeviceSet['cardReader']>;

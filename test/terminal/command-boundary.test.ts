@@ -56,6 +56,7 @@ const valid: { [N in CommandName]: Record<string, unknown> } = {
   'pump-authorise': { pump: 1, transaction_id: U },
   'pump-stop': {},
   'pump-resume': { pump: 1 },
+  'simulator-pump': { pump: 1, action: 'dispense', litres: 2.5 },
   'customer-identify': { id: '+491700000001', id_type: 'phone' },
   'catalog-search': { query: 'water', quick_keys: true },
   'check-calc': { check: fullCheck },

@@ -30,6 +30,7 @@ const specNames = [
   'pump-authorise',
   'pump-stop',
   'pump-resume',
+  'simulator-pump',
   'customer-identify',
   'catalog-search',
   'check-calc',
@@ -97,13 +98,14 @@ describe('the command map contract', () => {
     expect(out.safeParse({ transaction_id: TX, state: 'pending' }).success).toBe(false);
   });
 
-  it('names the five events of on()', () => {
+  it('names the six events of on()', () => {
     expect(eventNames).toEqual([
       'status-changed',
       'device-state',
       'device-read',
       'customer-display',
       'sync-progress',
+      'pump-state',
     ]);
   });
 });
