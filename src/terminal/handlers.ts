@@ -165,15 +165,6 @@ function statusOf(p: TerminalPorts, s: Services): CommandOutput<'status'> {
   };
 }
 
-/** The status bar's event after a command that changes it (a failure is logged, not thrown). */
-function emitStatusOf(p: TerminalPorts, s: Services): void {
-  try {
-    p.emit?.('status-changed', statusOf(p, s));
-  } catch (e) {
-    p.log.warn('status event not sent', { err: e });
-  }
-}
-
 export function createHandlers(p: TerminalPorts, s: Services): Handlers {
   const wf = s.workflow;
   /** Runs `fn` when the workflow admits the command (roles.ts, COMMAND_NEEDS), else refuses. */
@@ -201,7 +192,13 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
     }
     return out;
   };
-  const emitStatus = () => emitStatusOf(p, s);
+  const emitStatus = () => {
+    try {
+      p.emit?.('status-changed', statusOf(p, s));
+    } catch (e) {
+      p.log.warn('status event not sent', { err: e });
+    }
+  };
   /**
    * A command whose effect is its writes: the writes, the answer and its check against the
    * output schema (and any check a test adds through `commandResults.onAnswer`) are one
