@@ -165,6 +165,7 @@ function statusOf(p: TerminalPorts, s: Services): CommandOutput<'status'> {
   };
 }
 
+// long: one line (or a few) per command of the map; it grows with the contract, not with logic.
 export function createHandlers(p: TerminalPorts, s: Services): Handlers {
   const wf = s.workflow;
   /** Runs `fn` when the workflow admits the command (roles.ts, COMMAND_NEEDS), else refuses. */
