@@ -16,6 +16,7 @@ import { encodeInventory, parseInventory } from '../src/devices/tls/i201.js';
 import { demoTanks } from '../src/devices/tls/simulator.js';
 import { FrameStream, encodeFrame } from '../src/devices/zvt/frame.js';
 import { authorisation, parseStatusInfo } from '../src/devices/zvt/messages.js';
+import { benchPumpScreen } from './pump-screen.js';
 import { line, sample, summarize } from './stats.js';
 
 const SWIPE = ascii('\u0002%B7777001234^LOYAL/CUSTOMER^2512101?;7777001234=2512101?\r\u0003');
@@ -191,4 +192,5 @@ export async function benchDevices(): Promise<void> {
   await dartForecourt();
   await swipeInProcess();
   await swipeOverPty();
+  await benchPumpScreen();
 }

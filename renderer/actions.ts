@@ -17,6 +17,7 @@ import { cashActions, type CashAction } from './slices/cash/actions.js';
 import { goodsActions, type GoodsAction } from './slices/goods/actions.js';
 import { keypadActions, type KeypadAction } from './slices/keypad/actions.js';
 import { loyaltyActions, type LoyaltyAction } from './slices/loyalty/actions.js';
+import { forecourtActions, type ForecourtAction } from './slices/forecourt/actions.js';
 import type { Performers, Till } from './till.js';
 
 /** Everything the cashier can ask for. */
@@ -34,7 +35,8 @@ export type Action =
   | CashAction
   | GoodsAction
   | KeypadAction
-  | LoyaltyAction;
+  | LoyaltyAction
+  | ForecourtAction;
 
 /** Every slice's actions (exported for the test that they do not overlap). */
 export const ACTION_GROUPS = {
@@ -52,6 +54,7 @@ export const ACTION_GROUPS = {
   goods: goodsActions,
   keypad: keypadActions,
   loyalty: loyaltyActions,
+  forecourt: forecourtActions,
 } as const;
 
 const PERFORMERS: Performers<Action> = {
@@ -69,6 +72,7 @@ const PERFORMERS: Performers<Action> = {
   ...goodsActions,
   ...keypadActions,
   ...loyaltyActions,
+  ...forecourtActions,
 };
 
 /** Runs an action. */

@@ -65,6 +65,7 @@ const EVENTS_HEARD = {
   'device-read': true,
   'sync-progress': true,
   'customer-display': true,
+  'pump-state': true,
 } as const satisfies Record<EventName, true>;
 const EVENT_NAMES = Object.keys(EVENTS_HEARD) as EventName[];
 

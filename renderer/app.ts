@@ -71,6 +71,7 @@ function listenToTerminal(api: Api, till: Controller): (() => void)[] {
     api.on('device-state', (device) => till.dispatch({ type: 'device', device })),
     api.on('device-read', (read) => void onRead(till, read)),
     api.on('sync-progress', (progress) => till.dispatch({ type: 'sync-progress', progress })),
+    api.on('pump-state', (event) => till.dispatch({ type: 'pump-changed', event })),
   ];
 }
 

@@ -14,6 +14,7 @@ import type {
   RuleNotAppliedReason,
   SaleResult,
   TransactionPaymentType,
+  PumpStateName,
 } from './types.js';
 import type { NavScreen } from './slices/frame/state.js';
 import type { IdTypeChoice, ItemKind } from './slices/sale/state.js';
@@ -102,6 +103,18 @@ export const deviceKindKey = {
   tank_gauge: 'device.tank_gauge',
   pumps: 'device.pumps',
 } as const satisfies Record<DeviceKind, MessageKey>;
+
+export const pumpStateKey = {
+  idle: 'pump.state.idle',
+  calling: 'pump.state.calling',
+  authorised: 'pump.state.authorised',
+  fuelling: 'pump.state.fuelling',
+  finished: 'pump.state.finished',
+  stopped: 'pump.state.stopped',
+  suspended: 'pump.state.suspended',
+  'out-of-order': 'pump.state.out-of-order',
+  offline: 'pump.state.offline',
+} as const satisfies Record<PumpStateName, MessageKey>;
 
 export const deviceStateKey = {
   connecting: 'device.connecting',

@@ -23,6 +23,7 @@ export const SHORTCUTS = [
   ['F7', 'keys.loyalty'],
   ['F8', 'keys.pay'],
   ['F9', 'keys.sync'],
+  ['F10', 'keys.forecourt'],
   ['Esc', 'keys.back'],
   ['Alt+1…7', 'keys.screens'],
   ['↑ ↓ + − Del', 'keys.lines'],
@@ -41,6 +42,7 @@ export function keyIntent(state: State, k: KeyPress): Action | null {
     return screen ? { type: 'nav', screen } : null;
   }
   if (k.key === 'F9') return { type: 'sync-now' };
+  if (k.key === 'F10') return { type: 'forecourt-open' };
   if (state.screen === 'sale') {
     switch (k.key) {
       case 'F2':

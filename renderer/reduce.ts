@@ -16,6 +16,7 @@ import { cash } from './slices/cash/reduce.js';
 import { goods } from './slices/goods/reduce.js';
 import { keypad } from './slices/keypad/reduce.js';
 import { loyalty } from './slices/loyalty/reduce.js';
+import { forecourt } from './slices/forecourt/reduce.js';
 import type { Event, Reducer, State } from './state.js';
 
 /** Every slice's reducer (exported for the test that they do not overlap). */
@@ -34,6 +35,7 @@ export const SLICES = {
   goods,
   keypad,
   loyalty,
+  forecourt,
 } as const;
 
 const handlers: Reducer<Event> = {
@@ -51,6 +53,7 @@ const handlers: Reducer<Event> = {
   ...goods,
   ...keypad,
   ...loyalty,
+  ...forecourt,
 };
 
 export function reduce(state: State, event: Event): State {

@@ -60,6 +60,13 @@ import {
 import { initialGoods, type GoodsEvent, type GoodsState } from './slices/goods/state.js';
 import { initialKeypad, type KeypadEvent, type KeypadState } from './slices/keypad/state.js';
 import {
+  initialForecourt,
+  FORECOURT_FORM,
+  type ForecourtEvent,
+  type ForecourtField,
+  type ForecourtState,
+} from './slices/forecourt/state.js';
+import {
   initialLoyalty,
   LOYALTY_FORM,
   type LoyaltyEvent,
@@ -80,6 +87,7 @@ export interface State extends FrameState {
   goods: GoodsState;
   keypad: KeypadState;
   loyalty: LoyaltyState;
+  forecourt: ForecourtState;
 }
 
 /** Every event, each of one slice. */
@@ -97,7 +105,8 @@ export type Event =
   | CashEvent
   | GoodsEvent
   | KeypadEvent
-  | LoyaltyEvent;
+  | LoyaltyEvent
+  | ForecourtEvent;
 
 /** Every input's name: each slice names its own. */
 export type FieldName =
@@ -109,7 +118,8 @@ export type FieldName =
   | ReportField
   | RecentField
   | CashField
-  | LoyaltyField;
+  | LoyaltyField
+  | ForecourtField;
 
 /** The text of the inputs, by field name. */
 export type Form = Partial<Record<FieldName, string>>;
@@ -130,6 +140,7 @@ export function initialState(language: Lang = 'en'): State {
       ...RECENT_FORM,
       ...CASH_FORM,
       ...LOYALTY_FORM,
+      ...FORECOURT_FORM,
     }),
     sale: initialSale(),
     payment: initialPayment(),
@@ -143,5 +154,6 @@ export function initialState(language: Lang = 'en'): State {
     goods: initialGoods(),
     keypad: initialKeypad(),
     loyalty: initialLoyalty(),
+    forecourt: initialForecourt(),
   };
 }

@@ -23,6 +23,7 @@ import { StatusBar } from './status-bar.js';
 import { RecentScreen } from './recent.js';
 import { CashScreen } from './cash.js';
 import { LoyaltyScreen } from './loyalty.js';
+import { ForecourtScreen } from './forecourt.js';
 
 export function view(
   state: State,
@@ -200,6 +201,8 @@ function Screen({ ctx }: { ctx: Ctx }) {
       return <CashScreen ctx={ctx} />;
     case 'loyalty':
       return <LoyaltyScreen ctx={ctx} />;
+    case 'forecourt':
+      return <ForecourtScreen ctx={ctx} />;
   }
 }
 

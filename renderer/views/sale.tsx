@@ -50,6 +50,13 @@ export function SaleScreen({ ctx }: { ctx: Ctx }) {
           />
           <Button
             ctx={ctx}
+            testid="sale-forecourt"
+            does={{ type: 'forecourt-open' }}
+            label={t('forecourt.open')}
+            hint="F10"
+          />
+          <Button
+            ctx={ctx}
             testid="sale-void"
             does={{ type: 'void-sale' }}
             label={t('sale.void')}

@@ -4,6 +4,7 @@
 import { formatAge, formatDateTime, NONE } from '../format.js';
 import { connectionKey, deviceKindKey, deviceStateKey, LANGUAGES } from '../i18n.js';
 import { Button, Row, Section, Select, type Ctx } from './common.js';
+import { SimulatedPumps } from './simulated-pumps.js';
 
 export function SettingsScreen({ ctx }: { ctx: Ctx }) {
   return (
@@ -11,6 +12,7 @@ export function SettingsScreen({ ctx }: { ctx: Ctx }) {
       <AboutSection ctx={ctx} />
       <SyncSection ctx={ctx} />
       <DevicesSection ctx={ctx} />
+      <SimulatedPumps ctx={ctx} />
     </div>
   );
 }

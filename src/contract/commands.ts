@@ -20,7 +20,15 @@ import {
 } from './enums.js';
 import { CatalogSearchOutput } from './catalog.js';
 import { CustomerDisplay } from './customer-display.js';
-import { DecimalText, FillView, ForecourtState, PumpView } from './forecourt.js';
+import {
+  DecimalText,
+  FillView,
+  ForecourtState,
+  PumpStateEvent,
+  PumpView,
+  SimulatedPump,
+  SimulatorPumpAction,
+} from './forecourt.js';
 import { CheckRequest, refusedField, SET_BY_TERMINAL, scannedCode } from './check-request.js';
 import { ReceiptPreview } from './receipt.js';
 import { Litres, TankDeliveryOut, TankNumber, TankReadingOut, WetStockReport } from './tanks.js';
@@ -113,6 +121,9 @@ function callerInput<S extends z.ZodRawShape>(shape: S, owned: Record<string, st
 const Empty = callerInput({});
 /** A pump by its number on the forecourt (1 for the first). */
 const pumpNumber = z.int().min(1, { error: 'pumps are numbered from 1' }).max(32);
+
+/** Litres as a person reads them off a pump: at most two decimals (0.01 l). */
+const fewLitreDigits = (v: number): boolean => /^\d+(\.\d{1,2})?$/.test(String(v));
 
 /** Roles (interfaces.md, `role_based_model_roles`, ours); each includes the one before. */
 export const StaffRole = z.enum(['cashier', 'senior-cashier', 'manager']);
@@ -785,6 +796,44 @@ export const commands = {
     ),
     output: z.strictObject({ fill: FillView }),
   },
+  'simulator-pump': {
+    /**
+     * A person at a simulated pump (docs/forecourt.md, "A person at a simulated pump"): `lift`
+     * a nozzle (`nozzle`, default 1), `dispense` (`litres`, else until the pump's preset), or
+     * `hang-up`. Refused for real pumps. Dispensing runs at the pump's flow rate: the answer
+     * comes at once, the litres follow on the pump.
+     */
+    input: callerInput(
+      {
+        pump: pumpNumber,
+        action: SimulatorPumpAction,
+        nozzle: z.int().min(1, { error: 'nozzles are numbered from 1' }).max(15).optional(),
+        litres: z
+          .number()
+          .positive({ error: 'more than 0 litres' })
+          .max(999.99, { error: 'at most 999.99 litres' })
+          .refine(fewLitreDigits, {
+            error: 'litres to 0.01 at most',
+          })
+          .optional(),
+      },
+      {
+        flow_rate: 'the simulated pump\u2019s own',
+        price: 'the pump\u2019s price',
+        volume: 'what the pump dispenses',
+        amount: 'the pump\u2019s price times its litres',
+      },
+    )
+      .refine((i) => i.nozzle === undefined || i.action === 'lift', {
+        error: 'a nozzle is chosen when it is lifted',
+        path: ['nozzle'],
+      })
+      .refine((i) => i.litres === undefined || i.action === 'dispense', {
+        error: 'litres are given only to dispense',
+        path: ['litres'],
+      }),
+    output: z.strictObject({ simulated: SimulatedPump }),
+  },
   'customer-identify': {
     input: callerInput(
       {
@@ -1210,6 +1259,8 @@ export const events = {
     total: z.int().min(0).nullable(),
     sync: SyncState,
   }),
+  /** A pump changed: its state, nozzle, running litres and amount, its unpaid fills. */
+  'pump-state': PumpStateEvent,
 } as const satisfies Record<string, z.ZodType>;
 
 export type Events = typeof events;

@@ -96,3 +96,32 @@ export const ForecourtState = z.strictObject({
   unpaid: z.array(FillView),
 });
 export type ForecourtState = z.infer<typeof ForecourtState>;
+
+/**
+ * The `pump-state` event: a pump changed (its state, its nozzle, the litres and amount running
+ * while it fuels), as `forecourt-state` would show it, with its fills waiting to be paid.
+ */
+export const PumpStateEvent = z.strictObject({
+  /** The state before this change; null at the first reading. */
+  previous: PumpStateName.nullable(),
+  pump: PumpView,
+  /** This pump's unpaid fills, oldest first. */
+  unpaid: z.array(FillView),
+});
+export type PumpStateEvent = z.infer<typeof PumpStateEvent>;
+
+/** The actions a person at a simulated pump takes (`simulator-pump`). */
+export const SimulatorPumpAction = z.enum(['lift', 'dispense', 'hang-up']);
+
+/** A simulated pump as its simulator sees it (what a person at it would see on its display). */
+export const SimulatedPump = z.strictObject({
+  pump: z.int().min(1),
+  /** The nozzle out of its holster; null when all are in. */
+  nozzle: z.int().min(1).max(15).nullable(),
+  /** Litres and amount on the pump's display (the current or last fill). */
+  volume: DecimalText,
+  amount: DecimalText,
+  /** Fuel is running (a `dispense` under way). */
+  flowing: z.boolean(),
+});
+export type SimulatedPump = z.infer<typeof SimulatedPump>;

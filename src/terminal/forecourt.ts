@@ -34,6 +34,8 @@ export class ForecourtService {
   private readonly port: ForecourtPort | null;
   private readonly gradeOf: GradeOf;
   private unsubscribe: (() => void) | null = null;
+  /** Told when a pump's unpaid fills change without a pump event (the screen's, issue 16). */
+  changed: ((pump: number) => void) | null = null;
 
   private readonly desk: FillDesk;
   private readonly releases: PumpReleases | null;
@@ -293,6 +295,7 @@ export class ForecourtService {
     this.p.log.info('fill kept', { pump: s.pump, fill: kept.id, volume: kept.volume });
     // sold before a kill took the till down between the sale and the pump's clearing
     if (kept.state !== 'unpaid') this.clearPumps([kept]);
+    this.changed?.(s.pump);
   }
 
   private viewOf(pump: number): PumpView {

@@ -26,6 +26,7 @@ import type { CashMovementService } from './cash-movements.js';
 import type { DrawerService } from './drawer.js';
 import type { BonusOperationService } from './bonus-operations.js';
 import type { ForecourtService } from './forecourt.js';
+import type { PumpSimulator } from './pump-simulator.js';
 import type { CouponSaleService } from './coupon-sales.js';
 import type { ShiftReportService } from './shift-reports.js';
 import type { CatalogService } from './catalog.js';
@@ -57,6 +58,8 @@ export interface Services {
   /** Coupons and certificates sold at their batch's price. */
   couponSales: CouponSaleService;
   forecourt: ForecourtService;
+  /** A person at a simulated pump (`simulator-pump`). */
+  pumpSim: PumpSimulator;
   /** Shift reports kept and printed: X, Z, the latest shifts. */
   shiftReports: ShiftReportService;
   identify: IdentifyService;
@@ -168,6 +171,7 @@ function statusOf(p: TerminalPorts, s: Services): CommandOutput<'status'> {
   };
 }
 
+// long: one line (or a few) per command of the map; it grows with the contract, not with logic.
 export function createHandlers(p: TerminalPorts, s: Services): Handlers {
   const wf = s.workflow;
   /** Runs `fn` when the workflow admits the command (roles.ts, COMMAND_NEEDS), else refuses. */
@@ -273,6 +277,7 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
     'pump-stop': admitted('pump-stop', (i) => s.forecourt.stopPumps(i)),
     'pump-resume': admitted('pump-resume', (i) => s.forecourt.resume(i)),
     'pump-drive-off': admitted('pump-drive-off', (i) => s.forecourt.driveOff(i, wf.staff)),
+    'simulator-pump': admitted('simulator-pump', (i) => s.pumpSim.run(i)),
     'customer-identify': admitted('customer-identify', (i) => s.identify.identify(i)),
     'catalog-search': admitted('catalog-search', (i) => s.catalog.search(i)),
     // The seller is the signed-in staff member, never the caller's word.

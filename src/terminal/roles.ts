@@ -71,6 +71,8 @@ export const COMMAND_NEEDS: { readonly [N in CommandName]: CommandNeeds | null }
   'pump-resume': { role: 'cashier' },
   // A drive-off is the shift's loss: recorded by the cashier on duty, in the open shift.
   'pump-drive-off': { role: 'cashier', shift: true },
+  // A person at a simulated pump (a tester, a demo): any cashier's, shift or not.
+  'simulator-pump': { role: 'cashier' },
   'customer-identify': { role: 'cashier' },
   'catalog-search': { role: 'cashier' },
   'check-calc': { role: 'cashier', raisedBy: manualRules },

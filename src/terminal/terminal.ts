@@ -56,6 +56,9 @@ import { FillDesk } from './fill-lines.js';
 import { fuelGrades } from './forecourt-grades.js';
 import { PumpPriceService } from './pump-prices.js';
 import { PumpTotalsService } from './pump-totals.js';
+import { followPumpEvents } from './forecourt-events.js';
+import { PumpSimulator } from './pump-simulator.js';
+import { DartSimulator } from '../devices/dart/simulator.js';
 import type { ForecourtPort } from '../devices/forecourt/port.js';
 import { StaffService } from './staff.js';
 import { TankPoller, TankService } from './tanks.js';
@@ -239,14 +242,10 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
       ...emit,
     };
     let syncRunning = false;
-    const { services, cards } = buildServices(
-      ports,
-      () => syncRunning,
-      log,
-      forecourtOf(o, devices),
-    );
+    const pumps = forecourtOf(o, devices);
+    const { services, cards } = buildServices(ports, () => syncRunning, log, pumps);
     catalog = services.catalog;
-    cleanups.push(() => cards.stop(), ...followForecourt(services, devices, config));
+    cleanups.push(() => cards.stop(), ...followForecourt(services, pumps?.port ?? null, ports));
     const handlers = createHandlers(ports, services);
 
     const readers = [devices?.cardReader, devices?.scanner].filter((r) => r != null);
@@ -326,12 +325,21 @@ function forecourtOf(
  */
 function followForecourt(
   services: Services,
-  devices: DeviceSet | null,
-  config: Config,
+  port: ForecourtPort | null,
+  ports: TerminalPorts,
 ): (() => void)[] {
+  const { devices, config } = ports;
+  // every pump change on the event stream, the screen's live forecourt (forecourt-events.ts)
+  const events = followPumpEvents(port, services.forecourt, ports.emit, ports.log);
+  services.forecourt.changed = (n) => events.publish(n);
   services.forecourt.start();
   services.pumpPrices?.start();
-  const stops = [() => services.forecourt.stop(), () => services.pumpPrices?.stop()];
+  const stops = [
+    () => services.forecourt.stop(),
+    () => services.pumpPrices?.stop(),
+    events.stop,
+    () => services.pumpSim.stop(),
+  ];
   if (devices?.tankGauge) {
     const poller = new TankPoller(() => services.tanks.poll(), config.terminal.tanks.poll_ms);
     poller.start();
@@ -396,6 +404,7 @@ function buildServices(
       receipts.printCouponSale(f),
     ),
     forecourt: forecourtService,
+    pumpSim: pumpSimulatorOf(ports, forecourt),
     identify,
     checkout,
     catalog,
@@ -418,6 +427,16 @@ function buildServices(
     syncRunning,
   };
   return { services, cards };
+}
+
+/** A person at the pumps' simulator, when the till's pumps are the devices' simulated ones. */
+function pumpSimulatorOf(
+  ports: TerminalPorts,
+  forecourt: CreateTerminalOptions['forecourt'],
+): PumpSimulator {
+  const sim = ports.devices?.simulators.pumps;
+  const own = sim instanceof DartSimulator && forecourt?.port === ports.devices?.pumps;
+  return new PumpSimulator(own ? sim : null, Boolean(forecourt));
 }
 
 type Reader = NonNullable<DeviceSet['cardReader']>;

@@ -11,6 +11,8 @@ import type {
   CommittedSale,
   CustomerSummary,
   DeviceState,
+  ForecourtState,
+  PumpView,
   SaleResult,
   ShiftReport,
   Status,
@@ -325,4 +327,64 @@ export function pastShifts(): PastShift[] {
     { shift, reports: [] },
     { shift: closed, reports: [kept(1, 'x'), kept(2, 'x'), kept(3, 'z')] },
   ];
+}
+
+export const pumpsDevice: DeviceState = {
+  kind: 'pumps',
+  simulated: true,
+  protocol: 'wayne-dart',
+  transport: 'serial',
+  state: 'connected',
+  since: null,
+  error: null,
+};
+
+export const FILL_ID = '018f0000-0000-7000-8000-0000000002f1';
+
+function pump(n: number, over: Partial<PumpView> = {}): PumpView {
+  return {
+    pump: n,
+    state: 'idle',
+    nozzle: null,
+    filling: null,
+    detail: null,
+    changed_at: '2026-11-27T09:00:00.000Z',
+    authorisation_id: null,
+    unpaid: 0,
+    release_expires_at: null,
+    ...over,
+  };
+}
+
+/** A forecourt with a pump in each state the cashier tells apart. */
+export function forecourtState(): ForecourtState {
+  const fill = { volume: '11.37', amount: '20.45', price: '1.799', nozzle: 1 };
+  return {
+    pumps: [
+      pump(1, { state: 'calling', nozzle: 1 }),
+      pump(2, {
+        state: 'fuelling',
+        nozzle: 1,
+        filling: { ...fill, volume: '3.20', amount: '5.76' },
+      }),
+      pump(3, { state: 'finished', filling: fill, unpaid: 1 }),
+      pump(4, { state: 'stopped', filling: fill }),
+      pump(5, { state: 'offline' }),
+    ],
+    unpaid: [
+      {
+        id: FILL_ID,
+        pump: 3,
+        nozzle: 1,
+        grade: 'FUEL-95',
+        volume: '11.37',
+        amount: '20.45',
+        unit_price: '1.799',
+        authorisation_id: null,
+        state: 'unpaid',
+        transaction_id: null,
+        finished_at: '2026-11-27T09:01:00.000Z',
+      },
+    ],
+  };
 }

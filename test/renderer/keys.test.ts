@@ -28,6 +28,14 @@ describe('keyIntent', () => {
     expect(keyIntent(selling(), press('F8', { inField: true }))).toEqual({ type: 'pay' });
   });
 
+  it('opens the forecourt on F10 from any screen, even from a field', () => {
+    const open = { type: 'forecourt-open' };
+    expect(keyIntent(selling(), press('F10', { inField: true }))).toEqual(open);
+    const settings = reduce(selling(), { type: 'navigate', screen: 'settings' });
+    expect(keyIntent(settings, press('F10'))).toEqual(open);
+    expect(keyIntent(initialState(), press('F10'))).toBeNull();
+  });
+
   it('moves between screens with Alt and a digit', () => {
     expect(keyIntent(selling(), press('3', { altKey: true }))).toEqual({
       type: 'nav',

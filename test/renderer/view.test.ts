@@ -27,6 +27,8 @@ import {
   movements,
   recentSales,
   TX_ID,
+  forecourtState,
+  pumpsDevice,
 } from './fixtures.js';
 import { byTestId, elements, textOf, tree, type El } from './tree.js';
 
@@ -277,6 +279,22 @@ function screens(): Record<string, State> {
     cashOpen,
     cashClosed,
     settings: run(base, { type: 'navigate', screen: 'settings' }),
+    settingsPumps: run(
+      base,
+      { type: 'devices', devices: [printer, pumpsDevice] },
+      { type: 'forecourt-loaded', forecourt: forecourtState() },
+      { type: 'navigate', screen: 'settings' },
+      {
+        type: 'pump-simulated',
+        simulated: { pump: 1, nozzle: 2, volume: '1.50', amount: '2.70', flowing: true },
+      },
+    ),
+    forecourt: run(
+      base,
+      { type: 'forecourt-open' },
+      { type: 'forecourt-loaded', forecourt: forecourtState() },
+      { type: 'prepay-ready', transactionId: TX_ID },
+    ),
     offline: run(base, {
       type: 'status',
       status: { ...manager, sync: { ...manager.sync!, connection: 'offline' } },
@@ -643,6 +661,32 @@ describe('views', () => {
     expect(byTestId(render(all.loyalty!), 'bonus-form')).toBeDefined();
     expect(byTestId(render(all.loyaltyCashier!), 'bonus-form')).toBeUndefined();
     expect(byTestId(render(all.loyaltyCashier!), 'loyalty-bonus-role')).toBeDefined();
+  });
+
+  it('show each pump as a tile: its state in words, the litres running, its unpaid fills to sell', () => {
+    const tree = render(all.forecourt!);
+    expect(textOf(byTestId(tree, 'pump-1-state')!)).toBe('Nozzle up · nozzle 1');
+    expect(byTestId(tree, 'pump-1-release')).toBeDefined();
+    expect(byTestId(tree, 'pump-1-prepay')).toBeDefined();
+    expect(textOf(byTestId(tree, 'pump-2-volume')!)).toBe('3.20 l');
+    expect(textOf(byTestId(tree, 'pump-2-amount')!)).toBe('5.76');
+    expect(byTestId(tree, 'pump-2-stop')).toBeDefined();
+    expect(byTestId(tree, 'pump-2-release')).toBeUndefined();
+    expect(textOf(byTestId(tree, 'pump-3-unpaid')!)).toBe('1 unpaid');
+    expect(textOf(byTestId(tree, 'pump-3-fill-0')!)).toMatch(/^FUEL-95 · 11\.37 l · 20\.45/);
+    expect(byTestId(tree, 'pump-3-fill-0-sell')).toBeDefined();
+    expect(byTestId(tree, 'pump-4-resume')).toBeDefined();
+    expect(textOf(byTestId(tree, 'pump-5-state')!)).toBe('Not answering');
+    expect(byTestId(tree, 'pump-5')!.attrs['data-state']).toBe('offline');
+  });
+
+  it('offer the simulated pumps’ controls on the settings screen only for simulated pumps', () => {
+    expect(byTestId(render(all.settings!), 'sim-pumps')).toBeUndefined();
+    const tree = render(all.settingsPumps!);
+    expect(byTestId(tree, 'sim-lift')).toBeDefined();
+    expect(textOf(byTestId(tree, 'sim-display')!)).toBe(
+      'Pump 1: nozzle 2 lifted · 1.50 l · 2.70 · fuel running',
+    );
   });
 
   it('have every test id documented in README.md', () => {

@@ -57,6 +57,7 @@ const valid: { [N in CommandName]: Record<string, unknown> } = {
   'pump-stop': {},
   'pump-resume': { pump: 1 },
   'pump-drive-off': { fill_id: U },
+  'simulator-pump': { pump: 1, action: 'dispense', litres: 2.5 },
   'customer-identify': { id: '+491700000001', id_type: 'phone' },
   'catalog-search': { query: 'water', quick_keys: true },
   'check-calc': { check: fullCheck },

@@ -31,6 +31,7 @@ const specNames = [
   'pump-stop',
   'pump-resume',
   'pump-drive-off',
+  'simulator-pump',
   'customer-identify',
   'catalog-search',
   'check-calc',
@@ -98,13 +99,14 @@ describe('the command map contract', () => {
     expect(out.safeParse({ transaction_id: TX, state: 'pending' }).success).toBe(false);
   });
 
-  it('names the five events of on()', () => {
+  it('names the six events of on()', () => {
     expect(eventNames).toEqual([
       'status-changed',
       'device-state',
       'device-read',
       'customer-display',
       'sync-progress',
+      'pump-state',
     ]);
   });
 });

@@ -61,6 +61,8 @@ export interface TillOptions {
   terminal_config?: Record<string, unknown>;
   /** The pumps (a forecourt port and each nozzle's grade). */
   forecourt?: CreateTerminalOptions['forecourt'];
+  /** Where the terminal's events go (none: not sent). */
+  emit?: CreateTerminalOptions['emit'];
 }
 
 export function tempDir(prefix = 'lt-till-'): string {
@@ -92,6 +94,7 @@ export async function openTill(o: TillOptions = {}): Promise<Till> {
     app: { name: 'lt', version: 'test' },
     ...(o.deviceSet ? { devices: o.deviceSet } : {}),
     ...(o.forecourt ? { forecourt: o.forecourt } : {}),
+    ...(o.emit ? { emit: o.emit } : {}),
     ...(o.clock ? { clock: o.clock } : {}),
   });
   const pulled = await terminal.sync.pull();

@@ -18,7 +18,12 @@ export const frameActions: Performers<FrameAction> = {
     if (screen === 'attention') await till.loadAttention();
     if (screen === 'report' || screen === 'cash') await till.loadReport();
     if (screen === 'recent') await till.perform({ type: 'recent-search' });
-    if (screen === 'settings') await Promise.all([till.refreshStatus(), till.refreshDevices()]);
+    if (screen === 'settings') {
+      await Promise.all([till.refreshStatus(), till.refreshDevices()]);
+      // the simulated pumps' controls list the pumps
+      if (till.state.devices.some((d) => d.kind === 'pumps'))
+        await till.perform({ type: 'forecourt-load' });
+    }
     if (screen === 'sale' && till.state.sale.calc.check === null) await till.calculate();
   },
   back: send,

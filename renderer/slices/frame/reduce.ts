@@ -21,6 +21,7 @@ const BACK_HOME: readonly Screen[] = [
   'settings',
   'recent',
   'cash',
+  'forecourt',
 ];
 
 export const frame: Reducer<FrameEvent> = {

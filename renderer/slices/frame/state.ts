@@ -25,7 +25,8 @@ export type Screen =
   | 'settings'
   | 'recent'
   | 'cash'
-  | 'loyalty';
+  | 'loyalty'
+  | 'forecourt';
 
 /** Screens a signed-in cashier reaches from the navigation bar. */
 export const NAV_SCREENS = [

@@ -1,0 +1,92 @@
+// The forecourt's actions: the screen opened (F10, the sale screen's button) and loaded, a pump
+// released (postpay), authorised for the prepay the sale handed over, stopped (one or all),
+// resumed; an unpaid fill's Sell (the sale path's, `fill-sell`); and a person's actions at a
+// simulated pump from the settings screen (`simulator-pump`).
+import { numberStyle } from '../../i18n.js';
+import { toNumber } from '../../money.js';
+import { isDec, positive, type Built } from '../../requests.js';
+import type { State } from '../../state.js';
+import type { Performers, Till } from '../../till.js';
+import type { CommandInput, SimulatorPumpAction } from '../../types.js';
+import { field } from '../frame/state.js';
+
+export type ForecourtAction =
+  | { type: 'forecourt-open' }
+  | { type: 'forecourt-load' }
+  | { type: 'pump-release'; pump: number }
+  | { type: 'pump-prepay'; pump: number }
+  | { type: 'pump-stop'; pump: number | null }
+  | { type: 'pump-resume'; pump: number }
+  /** Sell an unpaid fill: a sale line with the pump's figures (wired by the sale path). */
+  | { type: 'fill-sell'; fillId: string }
+  | { type: 'sim-pump'; action: SimulatorPumpAction };
+
+const load = (till: Till) =>
+  till.run('forecourt-state', {}, (forecourt) => ({ type: 'forecourt-loaded', forecourt }));
+
+export const forecourtActions: Performers<ForecourtAction> = {
+  'forecourt-open': async (till) => {
+    till.dispatch({ type: 'forecourt-open' });
+    await load(till);
+  },
+  'forecourt-load': async (till) => {
+    await load(till);
+  },
+  'pump-release': async (till, { pump }) => {
+    await till.run('pump-release', { pump }, (o) => ({ type: 'pumps-answered', pumps: [o.pump] }));
+  },
+  'pump-prepay': async (till, { pump }) => {
+    const id = till.state.forecourt.prepay;
+    if (!id) return;
+    await till.run('pump-authorise', { pump, transaction_id: id }, (o) => [
+      { type: 'pumps-answered', pumps: [o.pump] },
+      { type: 'prepay-ready', transactionId: null },
+    ]);
+  },
+  'pump-stop': async (till, { pump }) => {
+    await till.run('pump-stop', pump === null ? {} : { pump }, (o) => [
+      { type: 'pumps-answered', pumps: o.pumps },
+      ...(o.not_stopped.length > 0
+        ? [
+            {
+              type: 'notice' as const,
+              key: 'forecourt.not-stopped' as const,
+              params: { pumps: o.not_stopped.join('; ') },
+            },
+          ]
+        : []),
+    ]);
+  },
+  'pump-resume': async (till, { pump }) => {
+    await till.run('pump-resume', { pump }, (o) => ({ type: 'pumps-answered', pumps: [o.pump] }));
+  },
+  // The sale of a fill is the sale path's (issue 16): until it takes this action, say so.
+  'fill-sell': (till) => {
+    till.dispatch({ type: 'notice', key: 'forecourt.sell-soon' });
+  },
+  'sim-pump': async (till, { action }) => {
+    const built = simulatorInput(till.state, action);
+    if (till.invalid(built)) return;
+    await till.run('simulator-pump', built.input, (o) => ({
+      type: 'pump-simulated',
+      simulated: o.simulated,
+    }));
+  },
+};
+
+/** `simulator-pump` from the settings' controls: the nozzle to lift, the litres to dispense. */
+export function simulatorInput(
+  state: State,
+  action: SimulatorPumpAction,
+): Built<CommandInput<'simulator-pump'>> {
+  const pump = Number(field(state, 'sim-pump'));
+  if (action === 'lift')
+    return { input: { pump, action, nozzle: Number(field(state, 'sim-nozzle')) } };
+  if (action === 'hang-up') return { input: { pump, action } };
+  const text = field(state, 'sim-litres');
+  // no litres: until the pump's preset
+  if (text.trim() === '') return { input: { pump, action } };
+  const litres = positive(text, numberStyle(state.settings.language));
+  if (!isDec(litres)) return { errors: { 'sim-litres': litres } };
+  return { input: { pump, action, litres: toNumber(litres) } };
+}

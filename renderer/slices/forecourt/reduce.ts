@@ -1,0 +1,41 @@
+// The forecourt slice's reducer: the pumps as answered and as their events change them.
+import type { Reducer } from '../../state.js';
+import { go } from '../frame/state.js';
+import { withPumps, type ForecourtEvent } from './state.js';
+
+export const forecourt: Reducer<ForecourtEvent> = {
+  'forecourt-open': (state) => (state.status?.staff ? go(state, 'forecourt') : state),
+  'forecourt-loaded': (state, event) => ({
+    ...state,
+    forecourt: {
+      ...state.forecourt,
+      pumps: event.forecourt.pumps,
+      unpaid: event.forecourt.unpaid,
+      loaded: true,
+    },
+  }),
+  // An event carries one pump and all its unpaid fills: both replace what was known of it.
+  'pump-changed': (state, event) => {
+    const { pump, unpaid } = event.event;
+    const others = state.forecourt.unpaid.filter((f) => f.pump !== pump.pump);
+    const fills = [...others, ...unpaid].sort((a, b) =>
+      a.finished_at === b.finished_at ? a.pump - b.pump : a.finished_at < b.finished_at ? -1 : 1,
+    );
+    return { ...state, forecourt: { ...withPumps(state.forecourt, [pump]), unpaid: fills } };
+  },
+  'pumps-answered': (state, event) => ({
+    ...state,
+    forecourt: withPumps(state.forecourt, event.pumps),
+  }),
+  'prepay-ready': (state, event) => ({
+    ...state,
+    forecourt: { ...state.forecourt, prepay: event.transactionId },
+  }),
+  'pump-simulated': (state, event) => ({
+    ...state,
+    forecourt: {
+      ...state.forecourt,
+      simulated: { ...state.forecourt.simulated, [event.simulated.pump]: event.simulated },
+    },
+  }),
+};

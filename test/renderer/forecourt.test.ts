@@ -1,0 +1,68 @@
+// The forecourt's slice (renderer/slices/forecourt): the pumps as `forecourt-state` answered
+// them, each `pump-state` event putting its pump and its unpaid fills in place, the simulated
+// pumps' input read from the settings' controls.
+import { describe, expect, it } from 'vitest';
+import { initialState, type Event, type State } from '../../renderer/state.js';
+import { reduce } from '../../renderer/reduce.js';
+import { simulatorInput } from '../../renderer/slices/forecourt/actions.js';
+import { forecourtState, FILL_ID, status } from './fixtures.js';
+
+const run = (s: State, ...events: Event[]) => events.reduce(reduce, s);
+const loaded = () =>
+  run(
+    initialState(),
+    { type: 'status', status: status() },
+    { type: 'forecourt-open' },
+    { type: 'forecourt-loaded', forecourt: forecourtState() },
+  );
+
+describe('the forecourt on screen', () => {
+  it('opens from any signed-in screen, and Esc goes back to the sale', () => {
+    const s = loaded();
+    expect(s.screen).toBe('forecourt');
+    expect(run(s, { type: 'back' }).screen).toBe('sale');
+    expect(run(initialState(), { type: 'forecourt-open' }).screen).toBe('sign-in');
+  });
+
+  it('puts a pump event’s pump and unpaid fills in place, the other pumps untouched', () => {
+    const before = loaded();
+    const three = before.forecourt.pumps[2]!;
+    const s = run(before, {
+      type: 'pump-changed',
+      event: { previous: 'finished', pump: { ...three, state: 'idle', unpaid: 0 }, unpaid: [] },
+    });
+    expect(s.forecourt.pumps.map((p) => p.state)).toEqual([
+      'calling',
+      'fuelling',
+      'idle',
+      'stopped',
+      'offline',
+    ]);
+    expect(s.forecourt.unpaid).toEqual([]);
+  });
+
+  it('follows the litres running on a fuelling pump', () => {
+    const before = loaded();
+    const two = before.forecourt.pumps[1]!;
+    const filling = { volume: '3.25', amount: '5.85', price: '1.799', nozzle: 1 };
+    const s = run(before, {
+      type: 'pump-changed',
+      event: { previous: 'fuelling', pump: { ...two, filling }, unpaid: [] },
+    });
+    expect(s.forecourt.pumps[1]?.filling?.volume).toBe('3.25');
+    expect(s.forecourt.unpaid.map((f) => f.id)).toEqual([FILL_ID]);
+  });
+
+  it('reads a dispense’s litres in the language, and none as up to the preset', () => {
+    const s = run(loaded(), { type: 'language', value: 'de' });
+    const typed = run(s, { type: 'field', name: 'sim-litres', value: '2,5' });
+    expect(simulatorInput(typed, 'dispense')).toEqual({
+      input: { pump: 1, action: 'dispense', litres: 2.5 },
+    });
+    expect(simulatorInput(s, 'dispense')).toEqual({ input: { pump: 1, action: 'dispense' } });
+    const wrong = run(s, { type: 'field', name: 'sim-litres', value: 'abc' });
+    expect(simulatorInput(wrong, 'dispense')).toEqual({
+      errors: { 'sim-litres': 'validation.number' },
+    });
+  });
+});
