@@ -204,6 +204,7 @@ export class ForecourtService {
     const port = this.port;
     if (!port) return;
     for (const f of fills) {
+      this.changed?.(f.pump); // one unpaid fill fewer, whatever the pump shows
       const s = port.pump(f.pump);
       if (s?.state !== 'finished' || s.filling?.nozzle !== f.nozzle) continue;
       if (s.filling.volume !== f.volume) continue;
