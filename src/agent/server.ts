@@ -20,6 +20,7 @@ import {
 import type { Config } from '../contract/config.js';
 import {
   createCommandMap,
+  trustedOutputs,
   refuse,
   statusOf,
   type CommandContext,
@@ -444,7 +445,7 @@ function registerCommands(
   log: Logger,
 ): CommandMap {
   const app = opts.app ?? { name: 'loyalty-terminal', version: '0.0.0' };
-  const commands = createCommandMap<CommandContext>({ log });
+  const commands = createCommandMap<CommandContext>({ log, trusted: trustedOutputs(process.env) });
   const stubs = stubHandlers({ config: opts.config, app });
   for (const name of commandNames) {
     const handler = (injected?.[name] ?? stubs[name]) as Handler<typeof name>;
