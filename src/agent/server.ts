@@ -35,6 +35,7 @@ import {
   parseJsonText,
   readBody,
   sendJson,
+  sendJsonTo,
 } from '../http/index.js';
 import { acquireDataDirLock, type LockEnv } from '../terminal/lock.js';
 import { nullLogger, type Logger } from '../terminal/log.js';
@@ -207,6 +208,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       `http://${HOST}:${port}/session?code=${encodeURIComponent(code)}`;
 
     const dispatch = async (
+      req: IncomingMessage,
       res: ServerResponse,
       name: string,
       input: unknown,
@@ -218,7 +220,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
         sessions.endSessions();
         endStreamsOfEnded();
       }
-      sendJson(res, result.status, result.body);
+      sendJsonTo(req.headers['accept-encoding'], res, result.status, result.body);
     };
 
     const events = (req: IncomingMessage, res: ServerResponse, displayOnly: boolean) =>
@@ -275,13 +277,13 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
         const name = commandName(commandMatch[1]!);
         if (name !== 'status') touchSession(req);
         const input = parseJsonBody(await bodyOf(req, limit), req.headers['content-type']);
-        await dispatch(res, name, input, requestId);
+        await dispatch(req, res, name, input, requestId);
         return;
       }
       if (path === '/api/status') {
         allowMethod(method, 'GET', 'GET /api/status');
         requireAuth(req);
-        await dispatch(res, 'status', {}, requestId);
+        await dispatch(req, res, 'status', {}, requestId);
         return;
       }
       if (path === '/api/events') {
