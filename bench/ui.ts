@@ -269,6 +269,21 @@ async function calcOverHttp(page: Page, codes: string[]): Promise<number[]> {
   );
 }
 
+/** The calculation inside the agent: the command map's dispatch, no HTTP, no page. */
+async function calcInAgent(agent: Agent, codes: string[]): Promise<number[]> {
+  const input = { check: { check_items: codes.map((code) => ({ code, quantity: 1 })) } };
+  const ctx = { via: 'internal' as const, requestId: 'bench-ui' };
+  const out: number[] = [];
+  for (let i = 0; i < 60; i++) {
+    const t0 = performance.now();
+    const r = await agent.commands.dispatch('check-calc', input, ctx);
+    JSON.stringify(r.body); // as the agent's HTTP answer does
+    if (r.status !== 200) throw new Error(`check-calc answered ${r.status}`);
+    if (i >= 20) out.push(performance.now() - t0);
+  }
+  return out.sort((a, b) => a - b);
+}
+
 export async function benchUi(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'lt-bench-ui-'));
   const { codes } = seedWorld(join(dir, 'central.sqlite'));
@@ -331,10 +346,14 @@ export async function benchUi(): Promise<void> {
       writeFileSync(profile, JSON.stringify(taken));
     }
     const calc = await calcOverHttp(page, [...seen, EXTRA]);
+    const inAgent = await calcInAgent(till.agent, [...seen, EXTRA]);
     const ms = (x: number) => `${x.toFixed(1)} ms`;
     const p95 = percentile(samples, 95);
     console.log(
       `check-calc of the same check over the page's HTTP (no paint)         median ${ms(percentile(calc, 50))}   p95 ${ms(percentile(calc, 95))}   (n=${calc.length})`,
+    );
+    console.log(
+      `check-calc of the same check in the agent (dispatch + JSON, no HTTP)     median ${ms(percentile(inAgent, 50))}   p95 ${ms(percentile(inAgent, 95))}   (n=${inAgent.length})`,
     );
     const part = (k: keyof Split) => {
       const xs = splits.map((x) => x[k]).sort((a, b) => a - b);
