@@ -9,6 +9,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     environment: 'node',
+    // every command's output is checked against its schema in the tests, the trusted ones too
+    // (src/terminal/command-map.ts, TRUSTED_OUTPUTS); the agents tests spawn inherit it
+    env: { LT_CHECK_OUTPUTS: 'all' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

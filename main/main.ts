@@ -23,6 +23,7 @@ import { resolveSettings } from '../src/config/settings.js';
 import { commandNames } from '../src/contract/commands.js';
 import {
   createCommandMap,
+  trustedOutputs,
   type CommandContext,
   type Handler,
 } from '../src/terminal/command-map.js';
@@ -105,7 +106,7 @@ async function runMain(): Promise<void> {
       });
   });
 
-  const commands = createCommandMap<CommandContext>({ log });
+  const commands = createCommandMap<CommandContext>({ log, trusted: trustedOutputs(process.env) });
   const stubs = stubHandlers({ config, app: appInfo });
   for (const name of commandNames) {
     const handler = (terminal.handlers[name] ?? stubs[name]) as Handler<typeof name>;

@@ -8,11 +8,19 @@ import { perform as performAction, type Action } from './actions.js';
 import { isError, type Api } from './api.js';
 import { isLang, LANGUAGE_KEY, type Lang } from './i18n.js';
 import { reduce } from './reduce.js';
+import { CalcAhead } from './calc-ahead.js';
 import { calcCheck, type Built } from './requests.js';
 import type { Errors } from './slices/frame/state.js';
 import { initialState, type Event, type State } from './state.js';
 import type { Till } from './till.js';
-import type { CommandInput, CommandName, CommandOutput, ErrorBody } from './types.js';
+import type {
+  CheckRequest,
+  CommandInput,
+  CommandName,
+  CommandOutput,
+  CommandResult,
+  ErrorBody,
+} from './types.js';
 import { page } from './views/page.js';
 
 export interface AppDeps {
@@ -58,6 +66,8 @@ export class Controller implements Till {
   private renderQueued = false;
   private quickKeysAsked = false;
   private shownLines = 0;
+  /** A calculation started ahead (`prefetchCalc`), for the next one to take. */
+  private readonly ahead = new CalcAhead<CommandResult<'check-calc'>>();
 
   constructor(deps: AppDeps) {
     this.deps = deps;
@@ -86,13 +96,16 @@ export class Controller implements Till {
     this.renderQueued = false;
     const { root } = this.deps;
     // The page's language picks a touch number pad's decimal key and a screen reader's voice.
-    root.ownerDocument.documentElement.lang = this.state.settings.language;
+    const doc = root.ownerDocument;
+    const lang = this.state.settings.language;
+    if (doc.documentElement.lang !== lang) doc.documentElement.lang = lang;
     renderInto(page(this.state, this.perform), root);
     const f = this.state.focus;
     if (f && f.seq !== this.lastFocus) {
       this.lastFocus = f.seq;
       const el = root.querySelector<HTMLElement>(`[data-testid="${CSS.escape(f.testid)}"]`);
-      if (el && !(el as HTMLInputElement).disabled) el.focus();
+      // focus() recalculates style at once: not for the field that has it (the next code's)
+      if (el && el !== doc.activeElement && !(el as HTMLInputElement).disabled) el.focus();
     }
     this.showSelectedLine(root);
   }
@@ -162,12 +175,24 @@ export class Controller implements Till {
     return true;
   }
 
-  async calculate(): Promise<void> {
+  private calculating(): boolean {
     const s = this.state;
-    if (!s.status?.shift || (s.screen !== 'sale' && s.screen !== 'payment')) return;
+    return Boolean(s.status?.shift) && (s.screen === 'sale' || s.screen === 'payment');
+  }
+
+  prefetchCalc(check: CheckRequest | null): void {
+    this.ahead.drop();
+    if (check && this.calculating())
+      this.ahead.start(check, () => this.api.call('check-calc', { check }));
+  }
+
+  async calculate(): Promise<void> {
+    if (!this.calculating()) return;
     const seq = ++this.calcSeq;
     this.dispatch({ type: 'calc-started', seq });
-    const result = await this.api.call('check-calc', { check: calcCheck(this.state.sale.draft) });
+    const check = calcCheck(this.state.sale.draft);
+    // an answer started ahead for exactly this check saves the round trip; any other is stale
+    const result = await (this.ahead.take(check) ?? this.api.call('check-calc', { check }));
     this.dispatch({ type: 'calc-done', seq, result });
     if (!this.quickKeysAsked && this.state.sale.calc.check) {
       // once the POS's enter mode is known: the quick keys for touch

@@ -6,7 +6,7 @@ import type { Api } from './api.js';
 import type { Built } from './requests.js';
 import type { Errors } from './slices/frame/state.js';
 import type { Event, State } from './state.js';
-import type { CommandInput, CommandName, CommandOutput, ErrorBody } from './types.js';
+import type { CheckRequest, CommandInput, CommandName, CommandOutput, ErrorBody } from './types.js';
 
 export interface Till {
   readonly state: State;
@@ -24,6 +24,12 @@ export interface Till {
   /** Marks the fields a request builder refused; true when there is nothing to send. */
   invalid<T>(built: Built<T>): built is { errors: Errors };
   calculate(): Promise<void>;
+  /**
+   * Starts `check-calc` of a check the draft may become (a typed code, while its search runs):
+   * the next calculation takes this answer when it prices exactly this check, else drops it.
+   * null drops the one started.
+   */
+  prefetchCalc(check: CheckRequest | null): void;
   refreshStatus(): Promise<void>;
   refreshDevices(): Promise<void>;
   loadAttention(): Promise<void>;

@@ -6,6 +6,7 @@ import { formatAmount, formatQuantity } from '../format.js';
 import { amountDigits, bonusDigits } from '../slices/sale/state.js';
 import type { CheckItemRequest } from '../types.js';
 import type { Line } from '../slices/sale/state.js';
+import type { State } from '../state.js';
 import { Button, Row, type Ctx } from './common.js';
 
 export function LinesTable({ ctx }: { ctx: Ctx }) {
@@ -51,22 +52,47 @@ export function LinesTable({ ctx }: { ctx: Ctx }) {
 
 type RowProps = { ctx: Ctx; line: Line; i: number };
 
-/** Whether a line's row would differ: its line, place, selection, the answer or the language. */
+/** What a row shows of the engine's line. */
+const SHOWN = [
+  'title',
+  'quantity',
+  'quantity_decimal_digits',
+  'price',
+  'price_decimal_digits',
+  'discount_amount',
+  'amount',
+] as const;
+
+type Calc = State['sale']['calc']['check'];
+
+/** Whether two answers show the line at `i` alike (each answer is a new object). */
+function sameFigures(a: Calc, b: Calc, i: number): boolean {
+  if (a === b) return true;
+  if (amountDigits(a) !== amountDigits(b)) return false;
+  const [x, y] = [a?.check_items?.[i], b?.check_items?.[i]];
+  if (!x || !y) return x === y;
+  return SHOWN.every((k) => x[k] === y[k]);
+}
+
+/**
+ * Whether a line's row would differ: its line, place, selection, its figures in the answer or
+ * the language. A new answer re-renders only the rows whose figures it changed.
+ */
 export function rowChanged(a: RowProps, b: RowProps): boolean {
   const [s, t] = [a.ctx.state, b.ctx.state];
   return (
     a.line !== b.line ||
     a.i !== b.i ||
     (s.sale.selected === a.i) !== (t.sale.selected === b.i) ||
-    s.sale.calc.check !== t.sale.calc.check ||
+    !sameFigures(s.sale.calc.check, t.sale.calc.check, a.i) ||
     s.settings.language !== t.settings.language
   );
 }
 
 /**
  * A line's row, re-rendered only when what it shows changes: adding a line renders the page
- * before the engine answers, and the other rows are as they were. Its handlers only call
- * `ctx.act`, which never changes.
+ * before the engine answers, and the other rows are as they were; the answer changes the
+ * figures of a few. Its handlers only call `ctx.act`, which never changes.
  */
 class KeptRow extends Component<RowProps> {
   override shouldComponentUpdate(next: RowProps): boolean {

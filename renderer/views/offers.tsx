@@ -42,9 +42,10 @@ export function rulesChanged(a: State, b: State): boolean {
 }
 
 /**
- * The rules' rows (hundreds against a large rule set), rebuilt only when what they show
- * changes: a line added re-renders the page twice before the engine answers, and neither
- * touches the rules. The rows' handlers only call `ctx.act`, which never changes.
+ * The rules' rows (hundreds against a large rule set), listed again only when the answer, the
+ * picked rules, the role or the language change: a line added re-renders the page before the
+ * engine answers, and that touches no rule; on the answer each row re-renders only when what
+ * it shows changed (`ruleChanged`). The rows' handlers only call `ctx.act`, which never changes.
  */
 class RuleList extends Component<{ ctx: Ctx }> {
   override shouldComponentUpdate(next: { ctx: Ctx }): boolean {
@@ -58,10 +59,57 @@ class RuleList extends Component<{ ctx: Ctx }> {
     return (
       <ul class="list">
         {shown.map(({ rule, index }) => (
-          <RuleLine key={rule.id ?? index} ctx={ctx} r={rule} i={index} />
+          <KeptRule key={rule.id ?? index} ctx={ctx} r={rule} i={index} />
         ))}
       </ul>
     );
+  }
+}
+
+type RuleProps = { ctx: Ctx; r: CheckImplementedRule; i: number };
+
+/** What a rule's row shows of the rule (each answer brings new objects). */
+function sameRule(a: CheckImplementedRule, b: CheckImplementedRule): boolean {
+  if (a === b) return true;
+  const [x, y] = [a.implementation_data, b.implementation_data];
+  return (
+    a.id === b.id &&
+    a.title === b.title &&
+    a.automatic === b.automatic &&
+    a.action_type === b.action_type &&
+    x?.applied === y?.applied &&
+    x?.amount === y?.amount &&
+    x?.reason === y?.reason &&
+    x?.missing === y?.missing
+  );
+}
+
+/**
+ * Whether a rule's row would differ: its place, what it shows of the rule, the digits, its
+ * pick, the role or the language. An answer re-renders only the rules whose figures it moved.
+ */
+export function ruleChanged(a: RuleProps, b: RuleProps): boolean {
+  const [s, t] = [a.ctx.state, b.ctx.state];
+  const picked = (p: RuleProps) =>
+    !!p.r.id && p.ctx.state.sale.draft.manualRuleIds.includes(p.r.id);
+  return (
+    a.i !== b.i ||
+    !sameRule(a.r, b.r) ||
+    amountDigits(s.sale.calc.check) !== amountDigits(t.sale.calc.check) ||
+    bonusDigits(s.sale.calc.check) !== bonusDigits(t.sale.calc.check) ||
+    picked(a) !== picked(b) ||
+    hasRole(s, 'senior-cashier') !== hasRole(t, 'senior-cashier') ||
+    s.settings.language !== t.settings.language
+  );
+}
+
+class KeptRule extends Component<RuleProps> {
+  override shouldComponentUpdate(next: RuleProps): boolean {
+    return ruleChanged(this.props, next);
+  }
+
+  override render() {
+    return <RuleLine {...this.props} />;
   }
 }
 

@@ -20,6 +20,7 @@ import {
 import type { Config } from '../contract/config.js';
 import {
   createCommandMap,
+  trustedOutputs,
   refuse,
   statusOf,
   type CommandContext,
@@ -34,6 +35,7 @@ import {
   parseJsonText,
   readBody,
   sendJson,
+  sendJsonTo,
 } from '../http/index.js';
 import { acquireDataDirLock, type LockEnv } from '../terminal/lock.js';
 import { nullLogger, type Logger } from '../terminal/log.js';
@@ -206,6 +208,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       `http://${HOST}:${port}/session?code=${encodeURIComponent(code)}`;
 
     const dispatch = async (
+      req: IncomingMessage,
       res: ServerResponse,
       name: string,
       input: unknown,
@@ -217,7 +220,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
         sessions.endSessions();
         endStreamsOfEnded();
       }
-      sendJson(res, result.status, result.body);
+      sendJsonTo(req.headers['accept-encoding'], res, result.status, result.body);
     };
 
     const events = (req: IncomingMessage, res: ServerResponse, displayOnly: boolean) =>
@@ -274,13 +277,13 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
         const name = commandName(commandMatch[1]!);
         if (name !== 'status') touchSession(req);
         const input = parseJsonBody(await bodyOf(req, limit), req.headers['content-type']);
-        await dispatch(res, name, input, requestId);
+        await dispatch(req, res, name, input, requestId);
         return;
       }
       if (path === '/api/status') {
         allowMethod(method, 'GET', 'GET /api/status');
         requireAuth(req);
-        await dispatch(res, 'status', {}, requestId);
+        await dispatch(req, res, 'status', {}, requestId);
         return;
       }
       if (path === '/api/events') {
@@ -444,7 +447,7 @@ function registerCommands(
   log: Logger,
 ): CommandMap {
   const app = opts.app ?? { name: 'loyalty-terminal', version: '0.0.0' };
-  const commands = createCommandMap<CommandContext>({ log });
+  const commands = createCommandMap<CommandContext>({ log, trusted: trustedOutputs(process.env) });
   const stubs = stubHandlers({ config: opts.config, app });
   for (const name of commandNames) {
     const handler = (injected?.[name] ?? stubs[name]) as Handler<typeof name>;

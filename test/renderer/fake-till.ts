@@ -13,7 +13,7 @@ export const FAKE_NOW = Date.UTC(2025, 0, 10, 12, 0);
 
 export function fakeTill(
   state: State = initialState(),
-  over: Partial<Pick<Till, 'dispatch' | 'run' | 'perform' | 'newId'>> = {},
+  over: Partial<Pick<Till, 'dispatch' | 'run' | 'perform' | 'newId' | 'prefetchCalc'>> = {},
 ): Till {
   const api: Api = { kind: 'http', call: vi.fn(), on: vi.fn() };
   const base: Till = {
@@ -24,6 +24,7 @@ export function fakeTill(
     run: vi.fn(async () => true) as unknown as Till['run'],
     invalid: <T>(built: Built<T>): built is { errors: Errors } => 'errors' in built,
     calculate: vi.fn(async () => undefined),
+    prefetchCalc: vi.fn(),
     refreshStatus: vi.fn(async () => undefined),
     refreshDevices: vi.fn(async () => undefined),
     loadAttention: vi.fn(async () => undefined),
@@ -39,7 +40,10 @@ export function fakeTill(
  * A till over the real reducer: what it dispatches changes its state, an action it performs
  * runs for real; `run` answers the commands (a spy that says true by default).
  */
-export function reducingTill(state: State, over: Partial<Pick<Till, 'run' | 'newId'>> = {}): Till {
+export function reducingTill(
+  state: State,
+  over: Partial<Pick<Till, 'run' | 'newId' | 'prefetchCalc'>> = {},
+): Till {
   let current = state;
   const till: Till = {
     ...fakeTill(state, over),

@@ -4,6 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { perform } from '../../renderer/actions.js';
 import { dec, toFixed } from '../../renderer/money.js';
 import { reduce } from '../../renderer/reduce.js';
+import { calcCheck } from '../../renderer/requests.js';
+import { guessedCheck } from '../../renderer/slices/goods/actions.js';
 import { quickCash } from '../../renderer/slices/keypad/cash.js';
 import type { CatalogOutput, Good } from '../../renderer/slices/goods/state.js';
 import { initialState, type Event, type FieldName, type State } from '../../renderer/state.js';
@@ -59,6 +61,44 @@ describe('goods from the catalogue', () => {
       { code: 'WTR-1', quantity: 3 },
     ]);
     expect(till.state.form['item-code']).toBe('');
+  });
+
+  it('starts the check-calc of a typed code beside its search: the check the line makes', async () => {
+    const s = run(selling(), typed('item-code', 'WTR-1'), typed('item-quantity', '3'));
+    const order: string[] = [];
+    const guesses: unknown[] = [];
+    const { till } = tillAnswering(s, answer());
+    const spied: Till = Object.assign(Object.create(till) as Till, {
+      prefetchCalc: (check: unknown) => void (guesses.push(check), order.push('calc')),
+      run: ((...args: Parameters<Till['run']>) => {
+        order.push('search');
+        return till.run(...args);
+      }) as Till['run'],
+    });
+    await perform(spied, { type: 'item-enter' });
+    expect(order).toEqual(['calc', 'search']);
+    expect(guesses).toEqual([calcCheck(till.state.sale.draft)]);
+  });
+
+  it('drops the guessed check-calc when the text was words', async () => {
+    const s = run(selling(), typed('item-code', 'water'));
+    const prefetchCalc = vi.fn();
+    const { till } = tillAnswering(s, answer({ match: 'words', goods: [good()] }));
+    await perform(Object.assign(Object.create(till) as Till, { prefetchCalc }), {
+      type: 'item-enter',
+    });
+    expect(prefetchCalc.mock.calls.at(-1)).toEqual([null]);
+  });
+
+  it('guesses no check-calc for a fraction typed, nor on a check with a one-time password', () => {
+    expect(guessedCheck(run(selling(), typed('item-quantity', '1.5')), 'WTR-1')).toBeNull();
+    const withOtp = selling();
+    const draft = {
+      ...withOtp.sale.draft,
+      identity: { id: '1234', id_type: 'card' as const, cardotppassword: '999' },
+    };
+    expect(guessedCheck({ ...withOtp, sale: { ...withOtp.sale, draft } }, 'WTR-1')).toBeNull();
+    expect(guessedCheck(selling(), 'WTR-1')?.check_items).toEqual([{ code: 'WTR-1', quantity: 1 }]);
   });
 
   it('asks for a barcode first when the text is one, and sells a weight label as it says', async () => {

@@ -10,7 +10,7 @@ import { dateStyle, numberStyle, translator } from '../../renderer/i18n.js';
 import { initialState, type Event, type State } from '../../renderer/state.js';
 import { reduce } from '../../renderer/reduce.js';
 import { rowChanged } from '../../renderer/views/lines.js';
-import { rulesChanged } from '../../renderer/views/offers.js';
+import { ruleChanged, rulesChanged } from '../../renderer/views/offers.js';
 import { view } from '../../renderer/views/page.js';
 import {
   attentionItem,
@@ -538,9 +538,66 @@ describe('views', () => {
     });
     const running = run(sale, { type: 'calc-started', seq: 2 });
     expect(rowChanged(props(sale), props(running))).toBe(false);
-    const answer = { check: calcCheck({ amount: 12 }), warnings: [] };
+    const items = calcCheck().check_items!;
+    const moved = [{ ...items[0]!, discount_amount: 4, amount: 16 }, items[1]!];
+    const answer = { check: calcCheck({ amount: 26, check_items: moved }), warnings: [] };
     const answered = run(running, { type: 'calc-done', seq: 2, result: answer });
     expect(rowChanged(props(running), props(answered))).toBe(true);
+  });
+
+  it("leave a line's row as it is when an answer leaves its figures as they were", () => {
+    const sale = all.sale!;
+    const props = (state: State, i: number) => ({
+      ctx: {
+        state,
+        t: translator('en'),
+        num: numberStyle('en'),
+        dates: dateStyle('en', 'UTC'),
+        act: () => undefined,
+      },
+      line: sale.sale.draft.lines[i]!,
+      i,
+    });
+    const items = calcCheck().check_items!;
+    const moved = [items[0]!, { ...items[1]!, discount_amount: 2, amount: 8 }];
+    const answer = { check: calcCheck({ amount: 28, check_items: moved }), warnings: [] };
+    const answered = run(
+      sale,
+      { type: 'calc-started', seq: 2 },
+      { type: 'calc-done', seq: 2, result: answer },
+    );
+    expect(answered.sale.calc.check).not.toBe(sale.sale.calc.check);
+    expect(rowChanged(props(sale, 0), props(answered, 0))).toBe(false);
+    expect(rowChanged(props(sale, 1), props(answered, 1))).toBe(true);
+  });
+
+  it("re-render only the offers' rows whose figures an answer moved", () => {
+    const sale = all.sale!;
+    const rules = sale.sale.calc.check!.implemented_rules!;
+    const props = (state: State, i: number) => ({
+      ctx: {
+        state,
+        t: translator('en'),
+        num: numberStyle('en'),
+        dates: dateStyle('en', 'UTC'),
+        act: () => undefined,
+      },
+      r: state.sale.calc.check!.implemented_rules![i]!,
+      i,
+    });
+    const data = { ...rules[0]!.implementation_data!, amount: 4 };
+    const again = [
+      { ...rules[0]!, implementation_data: data },
+      ...rules.slice(1).map((r) => ({ ...r })),
+    ];
+    const answer = { check: calcCheck({ implemented_rules: again }), warnings: [] };
+    const answered = run(
+      sale,
+      { type: 'calc-started', seq: 2 },
+      { type: 'calc-done', seq: 2, result: answer },
+    );
+    expect(ruleChanged(props(sale, 0), props(answered, 0))).toBe(true);
+    expect(ruleChanged(props(sale, 1), props(answered, 1))).toBe(false);
   });
 
   it('show a coupon emitted without a code yet as to follow (engine.md 17.14)', () => {

@@ -6,7 +6,12 @@ import {
   isErrorResponse,
   type CommandName,
 } from '../../src/contract/commands.js';
-import { createCommandMap, refuse, type CommandContext } from '../../src/terminal/command-map.js';
+import {
+  createCommandMap,
+  refuse,
+  trustedOutputs,
+  type CommandContext,
+} from '../../src/terminal/command-map.js';
 import { memoryLogger } from '../support/log.js';
 
 const ctx: CommandContext = { via: 'internal', requestId: 'test' };
@@ -238,6 +243,23 @@ describe('dispatch', () => {
     const r = await map.dispatch('attention-list', {}, ctx);
     expect(r.status).toBe(500);
     expect(log.records.some((l) => l.msg === 'command output breaks its schema')).toBe(true);
+  });
+
+  it("answers a trusted command's output as its handler built it, unchecked", async () => {
+    const log = memoryLogger();
+    const map = createCommandMap({ log, trusted: new Set(['attention-list'] as const) });
+    map.register('attention-list', () => ({ items: 'none' }) as never);
+    const r = await map.dispatch('attention-list', {}, ctx);
+    expect(r).toEqual({ ok: true, status: 200, body: { items: 'none' } });
+  });
+
+  it('trusts the check-calc output only outside LT_CHECK_OUTPUTS=all', () => {
+    expect([...trustedOutputs({})]).toEqual(['check-calc']);
+    expect([...trustedOutputs({ LT_CHECK_OUTPUTS: 'all' })]).toEqual([]);
+  });
+
+  it('checks every output in the tests (vitest.config.ts sets LT_CHECK_OUTPUTS=all)', () => {
+    expect(trustedOutputs(process.env).size).toBe(0);
   });
 
   it('answers 404 unknown-command for a name outside the contract', async () => {

@@ -2,11 +2,15 @@
 // list, a typed price is a line by hand), picking from the list, a quick key, and a scanned
 // goods barcode. Each asks `catalog-search`; its answers come back as the slice's events.
 import { field } from '../frame/state.js';
+import { addLine } from '../sale/items.js';
 import { enterMode } from '../sale/state.js';
+import { numberStyle } from '../../i18n.js';
+import { toNumber } from '../../money.js';
+import { calcCheck, isDec, positive } from '../../requests.js';
 import { send, type Performers, type Till } from '../../till.js';
 import type { MessageKey } from '../../i18n.js';
 import type { State } from '../../state.js';
-import type { CommandInput, ErrorBody } from '../../types.js';
+import type { CheckRequest, CommandInput, ErrorBody } from '../../types.js';
 import {
   carriesFigures,
   looksLikeBarcode,
@@ -43,19 +47,40 @@ function scannedEvent(out: CatalogOutput, fromForm: boolean): GoodsEvent | null 
   return { type: 'goods-pick', good, fromForm };
 }
 
+/**
+ * The check with `text` added as the good it would be if it is a code, as `goods-pick` adds
+ * it; null when the guess is not worth a calculation: a whole quantity only (a fraction of a
+ * whole-number good is refused before any calculation), and no one-time password on the check
+ * (a guess must not spend one of its attempts).
+ */
+export function guessedCheck(state: State, text: string): CheckRequest | null {
+  const draft = state.sale.draft;
+  if (draft.identity?.cardotppassword) return null;
+  const q = positive(field(state, 'item-quantity') || '1', numberStyle(state.settings.language));
+  if (!isDec(q) || !Number.isInteger(toNumber(q))) return null;
+  const { lines } = addLine(draft.lines, { code: text, quantity: toNumber(q) }, -1);
+  return calcCheck({ ...draft, lines });
+}
+
 /** Enter on a code, a barcode or words. */
 async function enterGoods(till: Till, text: string): Promise<void> {
   if (looksLikeBarcode(text)) {
     const out = await search(till, { barcode: text }, true);
     const event = out && scannedEvent(out, true);
     if (event) return till.dispatch(event);
+  } else {
+    // Typed text is most often a good's code: its check's calculation starts beside the
+    // search, so a code costs one round trip, not two (words waste one calculation).
+    const guess = guessedCheck(till.state, text);
+    if (guess) till.prefetchCalc(guess);
   }
   const out = await search(till, { query: text, limit: SEARCH_LIMIT });
-  if (!out) return;
-  const first = out.goods[0];
-  if (!first) return till.dispatch({ type: 'goods-unknown' });
-  if (out.match === 'code' || out.match === 'barcode')
+  const first = out?.goods[0];
+  if (out && first && (out.match === 'code' || out.match === 'barcode'))
     return till.dispatch({ type: 'goods-pick', good: first, fromForm: true });
+  till.prefetchCalc(null); // not a code: the guess's answer is never to be taken later
+  if (!out) return;
+  if (!first) return till.dispatch({ type: 'goods-unknown' });
   till.dispatch({ type: 'goods-results', query: text, goods: out.goods, more: out.more });
 }
 
