@@ -171,6 +171,7 @@ export const attentionKindKey = {
   'sale-differs': 'attention.kind.sale-differs',
   'store-recovered': 'attention.kind.store-recovered',
   'wetstock-variance': 'attention.kind.wetstock-variance',
+  'drive-off': 'attention.kind.drive-off',
 } as const satisfies Record<AttentionItem['kind'], MessageKey>;
 
 export const reasonKey = {

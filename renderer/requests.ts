@@ -72,6 +72,8 @@ export function calcCheck(draft: Draft): CheckRequest {
     check.manual_rules = true;
     check.implemented_rules = draft.manualRuleIds.map((id) => ({ id }));
   }
+  if (draft.fills.length > 0) check.fills = draft.fills.map((f) => f.id);
+  if (draft.prepayPump !== null) check.transaction_type = 'preauthorization';
   check.payment_type = draft.payment.type;
   if (isAccountPayment(draft.payment.type) && draft.payment.accountId) {
     // for a corporate payment this is the corporate special account access id (engine.md 10)

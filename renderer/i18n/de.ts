@@ -596,6 +596,7 @@ export const de: Table = {
   'error.pump-unpaid': 'An der Zapfs\u00e4ule sind erst {unpaid} Tankungen zu bezahlen.',
   'error.pump-not-stopped': 'Die Zapfs\u00e4ule hat nicht angehalten: {message}',
   'attention.kind.wetstock-variance': 'Nassbestand: Abweichung über der erlaubten Grenze',
+  'attention.kind.drive-off': 'Tankbetrug: Kraftstoff ohne Bezahlung getankt',
   'error.delivery-volumes':
     'Beide Tankvolumen eingeben, vorher und nachher, oder keines, um den Tankgeber zu lesen.',
   'error.shift-not-found': 'Diese Schicht gibt es nicht.',
@@ -623,7 +624,13 @@ export const de: Table = {
   'forecourt.stop': 'Stopp',
   'forecourt.resume': 'Fortsetzen',
   'forecourt.not-stopped': 'Nicht alle Zapfsäulen haben gestoppt: {pumps}',
-  'forecourt.sell-soon': 'Eine Betankung von hier aus zu verkaufen ist noch nicht möglich.',
+  'forecourt.drive-off': 'Tankbetrug',
+  'forecourt.drive-off-done': 'Tankbetrug an Säule {pump} erfasst: {amount} unbezahlt.',
+  'forecourt.prepay': 'Vorauszahlung',
+  'sale.prepay-for':
+    'Vorauszahlung für Säule {pump}: die Säule wird für den bezahlten Betrag freigegeben.',
+  'sale.prepay-cancel': 'Keine Vorauszahlung',
+  'lines.fill': 'Säule {pump}',
   'pump.state.idle': 'Frei',
   'pump.state.calling': 'Zapfventil gezogen',
   'pump.state.authorised': 'Freigegeben',
@@ -654,4 +661,12 @@ export const de: Table = {
   'error.nozzle-not-allowed': 'Die Zapfsäule wurde für andere Zapfventile freigegeben.',
   'error.already-flowing': 'An dieser Zapfsäule läuft schon Kraftstoff.',
   'error.litres-required': 'Liter eingeben: diese Zapfsäule hat keine Vorwahl, bei der sie stoppt.',
+  'error.fill-being-sold': 'Diese Betankung wird gerade verkauft: auf diesen Verkauf warten.',
+  'error.fill-not-found': 'Keine Säule hat diese Betankung beendet: den Vorplatz neu öffnen.',
+  'error.fill-not-this-prepay': 'Diese Betankung gehört nicht zu dieser Vorauszahlung.',
+  'error.fill-not-unpaid': 'Diese Betankung ist schon bezahlt oder als Tankbetrug erfasst.',
+  'error.fill-prepaid':
+    'Diese Betankung ist vorausbezahlt: vom Vorplatz aus verkaufen, um die Vorauszahlung abzuschließen.',
+  'error.prepay-capped':
+    'Das Konto erlaubt weniger als gewünscht: die Säule ist auf den erlaubten Betrag voreingestellt.',
 };

@@ -579,6 +579,7 @@ export const en = {
   'error.pump-unpaid': 'The pump has {unpaid} fills to be paid first.',
   'error.pump-not-stopped': 'The pump did not stop: {message}',
   'attention.kind.wetstock-variance': 'Wet stock: more fuel missing or gained than allowed',
+  'attention.kind.drive-off': 'Drive-off: fuel taken without paying',
   'error.delivery-volumes':
     'Enter both tank volumes, before and after, or neither to read the gauge.',
   'error.shift-not-found': 'No such shift.',
@@ -604,7 +605,12 @@ export const en = {
   'forecourt.stop': 'Stop',
   'forecourt.resume': 'Resume',
   'forecourt.not-stopped': 'Not every pump stopped: {pumps}',
-  'forecourt.sell-soon': 'Selling a fill from the forecourt is not available yet.',
+  'forecourt.drive-off': 'Drive-off',
+  'forecourt.drive-off-done': 'Drive-off recorded at pump {pump}: {amount} unpaid.',
+  'forecourt.prepay': 'Prepay',
+  'sale.prepay-for': 'Prepay for pump {pump}: the pump is released for what is paid.',
+  'sale.prepay-cancel': 'Not a prepay',
+  'lines.fill': 'Pump {pump}',
   'pump.state.idle': 'Idle',
   'pump.state.calling': 'Nozzle up',
   'pump.state.authorised': 'Released',
@@ -634,6 +640,13 @@ export const en = {
   'error.nozzle-not-allowed': 'The pump was released for other nozzles.',
   'error.already-flowing': 'Fuel is already running at this pump.',
   'error.litres-required': 'Enter the litres: this pump has no preset to stop at.',
+  'error.fill-being-sold': 'This fill is being sold at this moment: wait for that sale.',
+  'error.fill-not-found': 'No pump finished this fill: open the forecourt again.',
+  'error.fill-not-this-prepay': 'This fill is not the one the prepay paid for.',
+  'error.fill-not-unpaid': 'This fill is paid already, or recorded as a drive-off.',
+  'error.fill-prepaid': 'This fill was prepaid: sell it from the forecourt to complete its prepay.',
+  'error.prepay-capped':
+    'The account allows less than asked: the pump is preset to what it allows.',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

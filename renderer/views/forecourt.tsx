@@ -114,6 +114,16 @@ function FillRow({ ctx, f, testid }: { ctx: Ctx; f: FillView; testid: string }) 
         kind="primary"
         disabled={ctx.state.busy !== null}
       />
+      {f.authorisation_id === null ? (
+        <Button
+          ctx={ctx}
+          testid={`${testid}-drive-off`}
+          does={{ type: 'fill-drive-off', fillId: f.id }}
+          label={t('forecourt.drive-off')}
+          kind="danger"
+          disabled={ctx.state.busy !== null}
+        />
+      ) : null}
     </li>
   );
 }
@@ -132,6 +142,15 @@ function PumpActions({ ctx, p }: { ctx: Ctx; p: PumpView }) {
           does={{ type: 'pump-release', pump: p.pump }}
           label={t('forecourt.release')}
           kind={p.state === 'calling' ? 'primary' : 'plain'}
+          disabled={busy}
+        />
+      ) : null}
+      {open && !state.forecourt.prepay ? (
+        <Button
+          ctx={ctx}
+          testid={`${id}-prepay-sale`}
+          does={{ type: 'prepay-for', pump: p.pump }}
+          label={t('forecourt.prepay')}
           disabled={busy}
         />
       ) : null}

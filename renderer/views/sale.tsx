@@ -9,6 +9,7 @@ import type { CustomerSummary } from '../types.js';
 import { Button, FieldSelect, Form, Input, Row, Section, type Ctx } from './common.js';
 import { ItemPanel, Keypad } from './goods.js';
 import { LinesTable, Totals } from './lines.js';
+import { PumpLines } from './fill-lines.js';
 import { BonusesPanel, CouponsPanel, RulesPanel } from './offers.js';
 
 export function SaleScreen({ ctx }: { ctx: Ctx }) {
@@ -24,6 +25,7 @@ export function SaleScreen({ ctx }: { ctx: Ctx }) {
       <div class="col middle">
         <Section title={t('lines.title')} testid="lines-panel">
           <LinesTable ctx={ctx} />
+          <PumpLines ctx={ctx} />
         </Section>
         {calc.error ? (
           <p class="error" role="alert" data-testid="sale-calc-error">

@@ -17,8 +17,9 @@ export type ForecourtAction =
   | { type: 'pump-prepay'; pump: number }
   | { type: 'pump-stop'; pump: number | null }
   | { type: 'pump-resume'; pump: number }
-  /** Sell an unpaid fill: a sale line with the pump's figures (wired by the sale path). */
+  /** Sell an unpaid fill: a postpay fill on the check, a prepaid one completes its prepay. */
   | { type: 'fill-sell'; fillId: string }
+  | { type: 'fill-drive-off'; fillId: string }
   | { type: 'sim-pump'; action: SimulatorPumpAction };
 
 const load = (till: Till) =>
@@ -60,9 +61,32 @@ export const forecourtActions: Performers<ForecourtAction> = {
   'pump-resume': async (till, { pump }) => {
     await till.run('pump-resume', { pump }, (o) => ({ type: 'pumps-answered', pumps: [o.pump] }));
   },
-  // The sale of a fill is the sale path's (issue 16): until it takes this action, say so.
-  'fill-sell': (till) => {
-    till.dispatch({ type: 'notice', key: 'forecourt.sell-soon' });
+  'fill-sell': async (till, { fillId }) => {
+    const fill = till.state.forecourt.unpaid.find((f) => f.id === fillId);
+    if (!fill) return;
+    if (fill.authorisation_id === null) {
+      till.dispatch({ type: 'fill-added', fill });
+      return;
+    }
+    // prepaid: its completion books what the pump dispensed and gives the rest back
+    const input = {
+      transaction_id: till.newId(),
+      check: {
+        transaction_type: 'completion' as const,
+        preliminary_transaction_id: fill.authorisation_id,
+        fills: [fill.id],
+      },
+    };
+    await till.run('sale-process', input, (result) => ({ type: 'sale-done', result }));
+    await load(till);
+  },
+  'fill-drive-off': async (till, { fillId }) => {
+    await till.run('pump-drive-off', { fill_id: fillId }, (o) => ({
+      type: 'notice',
+      key: 'forecourt.drive-off-done',
+      params: { pump: String(o.fill.pump), amount: o.fill.amount },
+    }));
+    await load(till);
   },
   'sim-pump': async (till, { action }) => {
     const built = simulatorInput(till.state, action);

@@ -32,12 +32,23 @@ export const paymentActions: Performers<PaymentAction> = {
       till.dispatch({ type: 'sale-id', transactionId: till.newId() });
     const built = saleInput(till.state);
     if (till.invalid(built)) return;
-    await till.run(
+    const pump = till.state.sale.draft.prepayPump;
+    const sold = await till.run(
       'sale-process',
       built.input,
       (result) => ({ type: 'sale-done', result }),
       (error) => ({ type: 'sale-failed', error }),
     );
+    // a prepay paid: its pump is released for what was paid (docs/forecourt.md)
+    if (sold && pump !== null)
+      await till.run(
+        'pump-authorise',
+        { pump, transaction_id: built.input.transaction_id },
+        (o) => ({
+          type: 'pumps-answered',
+          pumps: [o.pump],
+        }),
+      );
     await till.refreshStatus();
   },
   'sale-check-status': async (till) => {

@@ -43,4 +43,7 @@ export const saleActions: Performers<SaleAction> = {
   'rule-toggle': send,
   'rules-all': send,
   'void-sale': send,
+  'fill-added': send,
+  'fill-remove': send,
+  'prepay-for': send,
 };

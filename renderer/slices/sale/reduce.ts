@@ -7,7 +7,7 @@ import { add, cmp, dec, toFixed, toNumber, typedText, ZERO } from '../../money.j
 import { isDec, positive } from '../../requests.js';
 import type { Reducer, State } from '../../state.js';
 import type { CheckItemRequest } from '../../types.js';
-import { fail, field, focusOn, hasRole, withForm, withMessage } from '../frame/state.js';
+import { fail, field, focusOn, go, hasRole, withForm, withMessage } from '../frame/state.js';
 import { PAYMENT_FORM_CLEARED, initialPayment, withoutTenders } from '../payment/state.js';
 import { addLine, clearedItemForm, itemFromForm } from './items.js';
 import { enterMode, initialSale, type Draft, type SaleEvent, type SaleState } from './state.js';
@@ -171,6 +171,18 @@ export const sale: Reducer<SaleEvent> = {
       coupons: state.sale.draft.coupons.filter((c) => c !== event.code),
     }),
   'rules-all': (state, event) => ({ ...state, sale: { ...state.sale, allRules: event.show } }),
+  'fill-added': (state, event) => {
+    const { draft } = state.sale;
+    const fills = [...draft.fills.filter((f) => f.id !== event.fill.id), event.fill];
+    return go(withDraft(state, { ...draft, fills }), 'sale');
+  },
+  'fill-remove': (state, event) =>
+    withDraft(state, {
+      ...state.sale.draft,
+      fills: state.sale.draft.fills.filter((f) => f.id !== event.id),
+    }),
+  'prepay-for': (state, event) =>
+    go(withDraft(state, { ...state.sale.draft, prepayPump: event.pump }), 'sale'),
   'rule-toggle': (state, event) => {
     if (!hasRole(state, 'senior-cashier')) {
       return withMessage(state, { kind: 'error', key: 'error.role-required' });

@@ -11,6 +11,7 @@ import type {
   CustomerSource,
   CustomerSummary,
   ErrorBody,
+  FillView,
   IdType,
   TransactionPaymentType,
   Warning,
@@ -62,6 +63,10 @@ export interface Draft {
   /** Bonuses the customer wants to spend, as typed (exact text); '' = none. */
   bonuses: string;
   payment: { type: TransactionPaymentType; accountId: string | null };
+  /** Pump fills sold on this check (their lines are the pump's figures, the terminal's). */
+  fills: FillView[];
+  /** The pump this check prepays (a pump authorisation, sent to the pump once paid). */
+  prepayPump: number | null;
 }
 
 export interface Calculation {
@@ -117,6 +122,8 @@ export function emptyDraft(): Draft {
     manualRuleIds: [],
     bonuses: '',
     payment: { type: 'cash', accountId: null },
+    fills: [],
+    prepayPump: null,
   };
 }
 
@@ -154,7 +161,12 @@ export type SaleEvent =
   | { type: 'rules-all'; show: boolean }
   | { type: 'calc-started'; seq: number }
   | { type: 'calc-done'; seq: number; result: CommandOutput<'check-calc'> | { error: ErrorBody } }
-  | { type: 'void-sale' };
+  | { type: 'void-sale' }
+  /** An unpaid postpay fill from the forecourt added to the check (the screen goes to it). */
+  | { type: 'fill-added'; fill: FillView }
+  | { type: 'fill-remove'; id: string }
+  /** The check becomes the prepay of this pump (null: a plain sale again). */
+  | { type: 'prepay-for'; pump: number | null };
 
 // ---- selectors ----
 
@@ -204,7 +216,7 @@ export function accountsFor(
 export function canPay(state: State): boolean {
   const s = state.sale;
   return (
-    s.draft.lines.length > 0 &&
+    s.draft.lines.length + s.draft.fills.length > 0 &&
     s.calc.check !== null &&
     s.calc.error === null &&
     state.busy === null
