@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import { seededRandom } from '../../src/central/faults.js';
-import { DartSimulator } from '../../src/devices/dart/simulator.js';
+import { DartSimulator, type SimPump } from '../../src/devices/dart/simulator.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { PtyPair } from '../devices/support/pty.js';
 import { attachToPty } from '../devices/support/sim-host.js';
@@ -63,6 +63,8 @@ interface PumpFill {
   /** The prepay's transaction and what was paid for it (raw 0.01), when prepaid. */
   prepay?: { id: string; paid: number };
   kill?: Moment;
+  /** The nozzle's volume totalizer moved this much from the release to the hang-up. */
+  metered: number;
   /** The till's fill id, once the till lists it. */
   fillId?: string;
   /** The sale (or completion) that sold it, once answered; or the drive-off. */
@@ -107,6 +109,16 @@ describe('the chaos run over the forecourt', () => {
       const sim = new DartSimulator(PUMPS.map((pump) => ({ pump, prices: [...PRICES] })));
       const pty = await PtyPair.open();
       cleanups.push(() => pty.close());
+      // What the pumps were told: an AUTHORIZE applied to a pump already fuelling restarts its
+      // fill (the simulator zeroes the running volume; the totalizer keeps counting).
+      const midFill: string[] = [];
+      const inner = sim as unknown as { cd1: (p: SimPump, command: string) => void };
+      const cd1 = inner.cd1.bind(sim);
+      inner.cd1 = (p, c) => {
+        if (c === 'authorize' && p.status === 4)
+          midFill.push(`pump ${p.pump} re-authorised at ${raw2(p.volume)} l`);
+        cd1(p, c);
+      };
       const simSide = attachToPty(sim, pty.b, 50);
       cleanups.push(() => simSide.stop());
       await simSide.link.waitOpen(5_000);
@@ -139,6 +151,8 @@ describe('the chaos run over the forecourt', () => {
       let statusQueries = 0;
       let resends = 0;
       let offlineRetries = 0;
+      /** How long each start took until every pump answered. */
+      const onlineMs: number[] = [];
       const killsAt = new Map<Moment, number>();
 
       const startAgent = async () => {
@@ -200,12 +214,19 @@ describe('the chaos run over the forecourt', () => {
       };
       /** A restarted till reads its pumps again before the cashier uses them. */
       async function pumpsOnline() {
+        const t0 = Date.now();
         const online = await forecourtUntil(
           (s) => (s.pumps as Json[] | undefined)?.every((p) => p.state !== 'offline') ?? false,
-          20_000,
+          60_000,
         );
-        if ((online.pumps as Json[] | undefined)?.some((p) => p.state === 'offline'))
-          problems.push(`the pumps did not come online: ${JSON.stringify(online.pumps)}`);
+        onlineMs.push(Date.now() - t0);
+        if ((online.pumps as Json[] | undefined)?.some((p) => p.state === 'offline')) {
+          const line = (await call('devices-state', {}))?.json.devices as Json[] | undefined;
+          problems.push(
+            `the pumps did not come online in 60 s: ${JSON.stringify(online.pumps)}; ` +
+              `the line: ${JSON.stringify(line?.find((d) => d.name === 'pumps'))}`,
+          );
+        }
       }
       const simUntil = async (cond: () => boolean, ms: number) => {
         const until = Date.now() + ms;
@@ -264,7 +285,7 @@ describe('the chaos run over the forecourt', () => {
           kills < KILLS && chance((KILLS - kills) / Math.max(1, FILLS - n + 1))
             ? pick(MOMENTS)
             : null;
-        const f: PumpFill = { n, pump, nozzle, volume: 0, amount: 0, kind };
+        const f: PumpFill = { n, pump, nozzle, volume: 0, amount: 0, kind, metered: 0 };
         if (killAt) f.kill = killAt;
 
         // The cashier sells the prepay first, then the driver lifts the nozzle.
@@ -294,6 +315,7 @@ describe('the chaos run over the forecourt', () => {
           }
           f.prepay = { id, paid: amount * 100 };
         }
+        const meterBefore = sim.get(pump).totals[nozzle - 1]!.volume;
         sim.lift(pump, nozzle);
         // A pump may miss a few polls on a loaded machine (offline for a moment): asked again.
         let release: Awaited<ReturnType<typeof call>> = null;
@@ -338,7 +360,13 @@ describe('the chaos run over the forecourt', () => {
         sim.hangUp(pump);
         f.volume = sim.get(pump).volume;
         f.amount = sim.get(pump).amount;
+        f.metered = sim.get(pump).totals[nozzle - 1]!.volume - meterBefore;
         fills.push(f);
+        if (f.metered !== f.volume)
+          problems.push(
+            `fill ${n} (pump ${pump}, kill ${killAt ?? 'none'}): the pump shows ${raw2(f.volume)} l, ` +
+              `its totalizer moved ${raw2(f.metered)} l (the pump restarted the fill mid-way)`,
+          );
         if (killAt === 'after-hang-up') {
           await sleep(random() * 300);
           await kill('after-hang-up');
@@ -539,7 +567,8 @@ describe('the chaos run over the forecourt', () => {
         `${fills.filter((f) => f.kind === 'postpay').length}, prepay ${fills.filter((f) => f.prepay).length}, ` +
         `drive-off ${drives.length}); kills ${kills} (${[...killsAt].map(([k, v]) => `${k} ${v}`).join(', ')}), ` +
         `restarts ${restarts}, sale-status ${statusQueries}, same-id resends ${resends}, ` +
-        `releases asked again of a pump offline for a moment ${offlineRetries}; ` +
+        `releases asked again of a pump offline for a moment ${offlineRetries}, ` +
+        `pumps online after a start in at most ${Math.max(0, ...onlineMs)} ms; ` +
         `sold ${sold.length}, lost ${lost.length}, doubled ${doubled.length + sameId.length}, ` +
         `unsold ${unsold.length}; central sales ${fresh.length}; ${Math.round((Date.now() - started) / 1000)} s`;
       console.log(summary);
@@ -547,6 +576,7 @@ describe('the chaos run over the forecourt', () => {
       console.log(
         `chaos fills drive-offs: books ${JSON.stringify(driveBooks)}, till ${JSON.stringify(driveTill)}`,
       );
+      if (midFill.length > 0) problems.push(...midFill);
       if (problems.length > 0) console.log(`chaos fills problems:\n  ${problems.join('\n  ')}`);
 
       expect.soft(lost, 'fills the pumps finished that the till never listed').toEqual([]);
