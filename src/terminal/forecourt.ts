@@ -263,6 +263,13 @@ export class ForecourtService {
   private async keepFill(s: PumpState): Promise<void> {
     const port = this.port;
     const f = s.filling;
+    if (port && !f) {
+      // A restarted till reads the pump's status, not its filling: asked for, the filling
+      // comes back as another 'finished' event, which keeps it (or clears it, if sold).
+      const read = await port.readFilling(s.pump);
+      if (!read.ok) this.p.log.warn('fill not read', { pump: s.pump, error: read.message });
+      return;
+    }
     if (!port || !f?.nozzle || f.price === null) return;
     const { nozzle, price } = f;
     const totals = await port.readTotals(s.pump, nozzle);

@@ -75,6 +75,12 @@ interface PumpBook {
   nozzleOut: boolean;
   nozzle: number | null;
   price: Dec | null;
+  /**
+   * The nozzle and price of the fill on show: a nozzle lifted while the pump still shows its
+   * finished fill (the next driver) is not the nozzle that fill came from.
+   */
+  fillNozzle: number | null;
+  fillPrice: Dec | null;
   volume: Dec | null;
   amount: Dec | null;
   stopped: boolean;
@@ -134,6 +140,8 @@ export class DartMaster implements ForecourtPort {
       nozzleOut: false,
       nozzle: null,
       price: null,
+      fillNozzle: null,
+      fillPrice: null,
       volume: null,
       amount: null,
       stopped: false,
@@ -337,10 +345,19 @@ export class DartMaster implements ForecourtPort {
         book.price = unitPrice(t.price, book.decimals);
         book.nozzleOut = t.nozzleOut;
         book.nozzle = t.nozzle === 0 ? null : t.nozzle;
+        // A finished fill keeps its nozzle; after a restart the first one read is its own.
+        if (!this.showsFinished(book) || book.fillNozzle === null) {
+          book.fillNozzle = book.nozzle;
+          book.fillPrice = book.price;
+        }
         break;
       default:
         break;
     }
+  }
+
+  private showsFinished(book: PumpBook): boolean {
+    return book.status === 'filling-completed' || book.status === 'max-reached';
   }
 
   private stateName(book: PumpBook): PumpStateName {
@@ -367,8 +384,8 @@ export class DartMaster implements ForecourtPort {
     return {
       volume: toFixed(book.volume),
       amount: toFixed(book.amount),
-      price: book.price === null ? null : toFixed(book.price),
-      nozzle: book.nozzle,
+      price: book.fillPrice === null ? null : toFixed(book.fillPrice),
+      nozzle: book.fillNozzle,
     };
   }
 
