@@ -110,7 +110,13 @@ export class ForecourtService {
     if ('error' in ready) return ready;
     const preset = this.presetOf(i.transaction_id);
     if ('error' in preset) return preset;
-    const done = await ready.port.authorise({ pump: i.pump, preset: preset.preset });
+    const nozzles = this.nozzlesOf(i.pump, preset.code);
+    if ('error' in nozzles) return nozzles;
+    const done = await ready.port.authorise({
+      pump: i.pump,
+      preset: preset.preset,
+      ...(nozzles.only ? { nozzles: nozzles.only } : {}),
+    });
     if (!done.ok) return refuse(`pump-${done.code}`, done.message, 'pump');
     this.p.store.pumpFills.authorise(i.pump, i.transaction_id, this.p.clock.now());
     this.releases?.opened(i.pump);
@@ -239,7 +245,9 @@ export class ForecourtService {
   /** The preset a prepay paid for: its fuel line's amount, else its litres. */
   private presetOf(
     id: string,
-  ): { preset: Preset; shown: { kind: 'amount' | 'volume'; value: string } } | ErrorResponse {
+  ):
+    | { preset: Preset; shown: { kind: 'amount' | 'volume'; value: string }; code: string | null }
+    | ErrorResponse {
     const { store } = this.p;
     const kept = store.commandResults.get('fuel-authorisation', id);
     if (!kept)
@@ -251,12 +259,34 @@ export class ForecourtService {
     if (store.commandResults.has('fuel-completion', id))
       return refuse('already-completed', 'this prepay was completed', 'transaction_id');
     const line = kept.response.check.check_items?.[0];
+    const code = line?.code ?? null;
     if (line?.amount !== undefined && line.quantity_recalculate_type !== undefined) {
       const value = String(line.amount);
-      return { preset: { kind: 'amount', amount: dec(value) }, shown: { kind: 'amount', value } };
+      const amount = dec(value);
+      return { preset: { kind: 'amount', amount }, shown: { kind: 'amount', value }, code };
     }
     const value = String(line?.quantity ?? 0);
-    return { preset: { kind: 'volume', volume: dec(value) }, shown: { kind: 'volume', value } };
+    const volume = dec(value);
+    return { preset: { kind: 'volume', volume }, shown: { kind: 'volume', value }, code };
+  }
+
+  /**
+   * The nozzles of the pump that sell the prepaid grade: only they may deliver (a cheaper grade
+   * would give more litres than the prepay holds). None set up for the pump: any nozzle.
+   */
+  private nozzlesOf(pump: number, code: string | null): { only: number[] | null } | ErrorResponse {
+    const known: number[] = [];
+    const selling: number[] = [];
+    for (let n = 1; n <= 15; n++) {
+      const grade = this.gradeOf(pump, n);
+      if (grade === null) continue;
+      known.push(n);
+      if (grade === code) selling.push(n);
+    }
+    if (known.length === 0 || code === null) return { only: null };
+    if (selling.length === 0)
+      return refuse('pump-grade', `pump ${pump} does not sell ${code}`, 'pump', { code });
+    return { only: selling };
   }
 
   /** Keeps a finished fill once, with its nozzle's totalizer after it as its identity. */

@@ -37,7 +37,10 @@ export class FakeForecourt implements ForecourtPort {
     this.listeners.add(fn);
     return () => void this.listeners.delete(fn);
   }
+  /** Every authorisation the till sent, in order. */
+  readonly authorisations: Authorisation[] = [];
   async authorise(a: Authorisation): Promise<PortResult> {
+    this.authorisations.push(a);
     const s = this.states.get(a.pump);
     if (!s) return { ok: false, code: 'unknown-pump', message: 'no such pump' };
     this.presets.set(a.pump, a.preset);

@@ -77,6 +77,41 @@ describe('the forecourt at the till', () => {
     expect(s.pumps[0]!.authorisation_id).toBeNull();
   }, 30_000);
 
+  it('lets only the prepaid grade’s nozzles deliver on a prepay’s pump', async () => {
+    const { t, port } = await forecourtTill();
+    const id = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: id,
+      check: {
+        transaction_type: 'preauthorization',
+        payment_type: 'cash',
+        check_items: [{ code: 'DIESEL', quantity: 10 }],
+      },
+      cash_given: 20,
+    });
+    await t.ok('pump-authorise', { pump: 1, transaction_id: id });
+    // nozzle 2 sells DIESEL (GRADES): nozzle 1's cheaper or dearer fuel may not run
+    expect(port.authorisations.at(-1)).toMatchObject({ pump: 1, nozzles: [2] });
+  }, 30_000);
+
+  it('refuses a prepay on a pump that does not sell its grade', async () => {
+    const { t } = await forecourtTill();
+    const id = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: id,
+      check: {
+        transaction_type: 'preauthorization',
+        payment_type: 'cash',
+        check_items: [{ code: 'FUEL-98', quantity: 10 }],
+      },
+      cash_given: 20,
+    });
+    const r = await t.call('pump-authorise', { pump: 1, transaction_id: id });
+    expect(r.body).toMatchObject({
+      error: { code: 'pump-grade', message: 'pump 1 does not sell FUEL-98', path: 'pump' },
+    });
+  }, 30_000);
+
   it('refuses a prepay nobody sold, naming the transaction', async () => {
     const { t } = await forecourtTill();
     const r = await t.call('pump-authorise', { pump: 1, transaction_id: uuidv7(Date.now()) });
