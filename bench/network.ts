@@ -191,7 +191,8 @@ async function benchDay(dir: string): Promise<string> {
     const afterSales = http.wireBytes();
     for (const rule of central.store.list('rule') as { id: string }[])
       central.store.upsert('rule', rule.id, rule);
-    let requests = 1 + (first.ok ? first.pages : 0) + DAY_SALES;
+    // The sales went in write_batch requests of PUSH_BATCH (a page of 200 rows as 4 batches).
+    let requests = 1 + (first.ok ? first.pages : 0) + Math.ceil(DAY_SALES / PUSH_BATCH);
     for (let i = 0; i < DAY_PULLS; i++) {
       const r = await puller.pull({ limit: 1_000, maxPages: 10 });
       requests += r.pages;
