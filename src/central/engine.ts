@@ -4,8 +4,21 @@
 import { EngineContext, type EngineResult } from '../contract/engine.js';
 import { problemsOf } from '../contract/problems.js';
 import { calculate } from '../engine/calculate.js';
-import { prepareRules } from '../engine/rule-index.js';
+import { prepareRules, type PreparedRules } from '../engine/rule-index.js';
 import type { RunEngine } from './service.js';
+
+/**
+ * The rules last prepared, by their JSON: the fixture lists them afresh for every check, but
+ * they change rarely, and compiling them was a third of the sandbox's time per sale (the
+ * drain bench, docs/sync.md). Prepared rules are read-only, made to serve many checks.
+ */
+let lastRules: { json: string; prepared: ReturnType<typeof prepareRules> } | null = null;
+
+function preparedRules(rules: unknown): PreparedRules | ReturnType<typeof prepareRules> {
+  const json = JSON.stringify(rules ?? []);
+  if (lastRules?.json !== json) lastRules = { json, prepared: prepareRules(rules ?? []) };
+  return lastRules.prepared;
+}
 
 export const defaultEngine: RunEngine = (fixture): EngineResult => {
   const { rules, ...context } = fixture as typeof fixture & { rules?: unknown };
@@ -20,7 +33,7 @@ export const defaultEngine: RunEngine = (fixture): EngineResult => {
       },
     };
   }
-  const prepared = prepareRules(rules ?? []);
+  const prepared = preparedRules(rules);
   if ('error' in prepared) return prepared;
   return calculate(parsed.data, prepared);
 };

@@ -1,6 +1,7 @@
 // The sandbox's fault switches (sync.md, interfaces.md): added latency, an error rate, 429
 // with Retry-After, connection resets and "commit then drop the response". Each rate is a
 // probability per request of the /v1 surface; the random source is a port so tests replay.
+// Commit-then-drop on a batch applies its first half, then drops: a batch cut off mid-way.
 import { z } from 'zod';
 
 const rate = z.number().min(0).max(1);
@@ -12,6 +13,8 @@ export const FaultSettings = z.strictObject({
   retry_after_s: z.int().min(0).max(3_600).default(1),
   reset_rate: rate.default(0),
   commit_then_drop_rate: rate.default(0),
+  /** Play a central without the batch operation (404), as one that predates it (ours). */
+  no_batch: z.boolean().default(false),
 });
 export type FaultSettings = z.infer<typeof FaultSettings>;
 

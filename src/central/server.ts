@@ -8,7 +8,14 @@ import { createServer as createTlsServer } from 'node:https';
 import type { z } from 'zod';
 import { listedProblems } from '../contract/problems.js';
 import { canonicalJson } from '../contract/wire.js';
-import { HEADERS, operations, type CancelCheck, type Operation } from '../contract/central-api.js';
+import {
+  HEADERS,
+  NOT_ATTEMPTED,
+  operations,
+  type CancelCheck,
+  type Operation,
+  type WriteBatch,
+} from '../contract/central-api.js';
 import {
   bearerToken,
   listenLocal,
@@ -116,6 +123,11 @@ export function createCentralServer(o: ServerOptions) {
   const routes = new Map<string, Operation>(
     Object.values(operations).map((op) => [`${op.method} ${op.path}`, op]),
   );
+  const writesByName = new Map<string, Operation>(
+    Object.values(operations)
+      .filter((op) => op.write)
+      .map((op) => [op.name, op]),
+  );
 
   function send(
     res: ServerResponse,
@@ -207,6 +219,7 @@ export function createCentralServer(o: ServerOptions) {
     req: IncomingMessage,
     url: URL,
     bodyText: string,
+    fault: FaultDecision,
   ): { status: number; body: unknown } {
     const session = op.auth === 'token' ? service.authenticate(bearerToken(req)) : null;
     if (op.method === 'GET') {
@@ -239,11 +252,27 @@ export function createCentralServer(o: ServerOptions) {
           };
         case operations.calcCheck.name:
           return { status: 200, body: service.calcCheck(session!, body) };
+        case operations.writeBatch.name: {
+          const batch = body as WriteBatch;
+          const cut = fault.kind === 'commit-then-drop' ? Math.ceil(batch.items.length / 2) : null;
+          return { status: 200, body: writeBatch(session!, batch, cut) };
+        }
         default:
           throw new HttpError(404, 'not-found', 'no such operation');
       }
     }
     const key = req.headers[HEADERS.idempotencyKey];
+    return applyWrite(op, key, session!, raw, body);
+  }
+
+  /** One write under its key: the key's rules, then the operation, once (idempotent). */
+  function applyWrite(
+    op: Operation,
+    key: unknown,
+    s: Session,
+    raw: unknown,
+    body: Json,
+  ): { status: number; body: unknown } {
     if (typeof key !== 'string' || key.length < 8 || key.length > 100) {
       throw new HttpError(
         400,
@@ -265,7 +294,6 @@ export function createCentralServer(o: ServerOptions) {
         'transaction_id',
       );
     }
-    const s = session!;
     return idempotent(op, key, s, raw, () => {
       switch (op.name) {
         case operations.processCheck.name:
@@ -286,6 +314,59 @@ export function createCentralServer(o: ServerOptions) {
           throw new HttpError(404, 'not-found', 'no such operation');
       }
     });
+  }
+
+  /** One item of a batch, answered as its own request would be; a 5xx stops the batch. */
+  function batchItem(s: Session, item: WriteBatch['items'][number]) {
+    const op = writesByName.get(item.operation)!;
+    try {
+      const body = validate(op.serverRequest!, item.body, 'body') as Json;
+      return applyWrite(op, item.idempotency_key, s, item.body, body);
+    } catch (err) {
+      if (err instanceof HttpError && err.status < 500)
+        return { status: err.status, body: err.body() };
+      const e = err instanceof HttpError ? err : null;
+      return {
+        status: e?.status ?? 500,
+        body: e?.body() ?? {
+          error: {
+            code: 'internal',
+            message: (err as Error).message ?? 'internal error',
+            path: null,
+          },
+        },
+      };
+    }
+  }
+
+  /**
+   * A batch (docs/sync.md, "Drain over a slow link"): items in order, each in its own
+   * transaction under its own key, so a cut batch leaves a prefix applied and a repeat is
+   * answered item by item from the idempotency table. The server stops at an item it fails on
+   * (5xx): the items after it are answered 424 not-attempted, so none overtakes it. `cutAfter`
+   * (commit-then-drop) applies that many items and no more; the answer is then dropped.
+   */
+  function writeBatch(s: Session, batch: WriteBatch, cutAfter: number | null) {
+    const results: { idempotency_key: string; status: number; body: unknown }[] = [];
+    let stopped = false;
+    for (const [i, item] of batch.items.entries()) {
+      if (cutAfter !== null && i >= cutAfter) break;
+      const r = stopped
+        ? {
+            status: NOT_ATTEMPTED,
+            body: {
+              error: {
+                code: 'not-attempted',
+                message: 'not applied: an earlier item of the batch failed',
+                path: null,
+              },
+            },
+          }
+        : batchItem(s, item);
+      if (r.status >= 500) stopped = true;
+      results.push({ idempotency_key: item.idempotency_key, ...r });
+    }
+    return { results };
   }
 
   function handleSandbox(
@@ -329,7 +410,9 @@ export function createCentralServer(o: ServerOptions) {
       }
       return;
     }
-    const op = routes.get(`${req.method} ${url.pathname}`);
+    const found = routes.get(`${req.method} ${url.pathname}`);
+    // Playing a central that predates the batch operation: unknown, as any unknown path.
+    const op = found === operations.writeBatch && faults.no_batch ? undefined : found;
     if (!op) {
       send(res, 404, {
         error: {
@@ -370,7 +453,7 @@ export function createCentralServer(o: ServerOptions) {
       default:
     }
     try {
-      const r = handleOperation(op, req, url, bodyText);
+      const r = handleOperation(op, req, url, bodyText, fault);
       if (fault.kind === 'commit-then-drop') {
         // The work is committed; the answer never arrives.
         req.socket.destroy();

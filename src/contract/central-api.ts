@@ -172,6 +172,46 @@ export type BankCardPayment = z.infer<typeof BankCardPayment>;
 /** A processed check sent to process_check must carry its terminal-made id. */
 export const ProcessCheckRequest = strictShared.Check.extend({ transaction_id: uuid });
 
+/** The writes a batch may carry, by their operation names (the outbox's names too). */
+export const BATCH_OPERATIONS = [
+  'process_check',
+  'cancel_check',
+  'refund_check',
+  'bonuses_add',
+  'bonuses_write_off',
+  'coupons_sell',
+  'bank_card_payments',
+] as const;
+/** Items in one batch at most (docs/sync.md, "Drain over a slow link"). */
+export const MAX_BATCH_ITEMS = 100;
+/** An item's status when the server stopped before it (an earlier item failed): not applied. */
+export const NOT_ATTEMPTED = 424;
+
+/** One write of a batch: what its own request would carry, its Idempotency-Key in the body. */
+export const WriteBatchItem = z.strictObject({
+  operation: z.enum(BATCH_OPERATIONS),
+  idempotency_key: z.string().min(8).max(100),
+  body: z.record(z.string(), z.unknown()),
+});
+export const WriteBatch = z.strictObject({
+  items: z.array(WriteBatchItem).min(1).max(MAX_BATCH_ITEMS),
+});
+export type WriteBatch = z.infer<typeof WriteBatch>;
+
+/** One item's answer: the status and body its own request would have got. */
+export const WriteBatchResult = z.strictObject({
+  idempotency_key: z.string(),
+  status: z.int().min(200).max(599),
+  body: z.unknown(),
+});
+/** The answers in the items' order, one per item. */
+export const WriteBatchAnswer = z.strictObject({ results: z.array(WriteBatchResult) });
+const WriteBatchAnswerInbound = z.looseObject({
+  results: z.array(
+    z.looseObject({ idempotency_key: z.string(), status: z.int(), body: z.unknown() }),
+  ),
+});
+
 export interface Operation {
   readonly name: string;
   readonly method: 'GET' | 'POST';
@@ -342,6 +382,19 @@ export const operations = {
     serverRequest: BankCardPayment,
     response: BankCardPayment,
     inbound: BankCardPayment,
+  }),
+  writeBatch: op({
+    name: 'write_batch',
+    method: 'POST',
+    path: '/v1/terminal/batch',
+    auth: 'token',
+    write: false,
+    summary:
+      'Apply many writes in one request, in the order listed, each once under its own idempotency_key, answered item by item (ours).',
+    request: WriteBatch,
+    serverRequest: WriteBatch,
+    response: WriteBatchAnswer,
+    inbound: WriteBatchAnswerInbound,
   }),
 } as const;
 

@@ -83,6 +83,23 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** The write operations (those the outbox sends). */
+export type WriteName =
+  | 'processCheck'
+  | 'cancelCheck'
+  | 'refundCheck'
+  | 'bonusesAdd'
+  | 'bonusesWriteOff'
+  | 'couponsSell'
+  | 'bankCardPayments';
+
+/** One write of a batch. */
+export interface BatchWrite {
+  name: WriteName;
+  body: unknown;
+  idempotencyKey: string;
+}
+
 type Inbound<N extends OperationName> = z.output<(typeof operations)[N]['inbound']>;
 
 /** How an answer's bytes become a value, and the schema that value must pass. */
@@ -286,16 +303,7 @@ export class CentralClient {
   // ---- writes: one attempt per call ----
 
   /** Sends one write once with its Idempotency-Key; the caller (the outbox) decides on retries. */
-  async write<
-    N extends
-      | 'processCheck'
-      | 'cancelCheck'
-      | 'refundCheck'
-      | 'bonusesAdd'
-      | 'bonusesWriteOff'
-      | 'couponsSell'
-      | 'bankCardPayments',
-  >(
+  async write<N extends WriteName>(
     name: N,
     body: unknown,
     idempotencyKey: string,
@@ -304,6 +312,52 @@ export class CentralClient {
     return (await this.once(operations[name], body, undefined, idempotencyKey, options)) as Result<
       Inbound<N>
     >;
+  }
+
+  /**
+   * Sends many writes in one request (`write_batch`), each under its own idempotency key, once;
+   * the answer is one Result per item, in order, as its own request would have given. The
+   * whole call fails as a write does (no answer, 5xx, 429, ...), or as `invalid-response` when
+   * the answer does not list every item in order. An item the server did not attempt fails as
+   * http 424 `not-attempted`.
+   */
+  async writeBatch(
+    items: readonly BatchWrite[],
+    options: CallOptions = {},
+  ): Promise<Result<Result<unknown>[]>> {
+    const body = {
+      items: items.map((i) => ({
+        operation: operations[i.name].name,
+        idempotency_key: i.idempotencyKey,
+        body: i.body,
+      })),
+    };
+    const r = await this.once(operations.writeBatch, body, undefined, null, options);
+    if (!r.ok) return r;
+    const { results } = r.value as Inbound<'writeBatch'>;
+    const mismatch = items.findIndex(
+      (item, i) => results[i]?.idempotency_key !== item.idempotencyKey,
+    );
+    if (results.length !== items.length || mismatch >= 0)
+      return {
+        ok: false,
+        failure: {
+          kind: 'invalid-response',
+          status: r.status,
+          code: 'invalid-response',
+          message: `write_batch: the answer lists ${results.length} results for ${items.length} items${mismatch >= 0 ? `, item ${mismatch} under another key` : ''}`,
+          retryable: false,
+        },
+      };
+    return {
+      ok: true,
+      status: r.status,
+      value: results.map((res, i) =>
+        res.status >= 200 && res.status < 300
+          ? acceptedAnswer(operations[items[i]!.name], res.status, res.body)
+          : refusedAnswer(res.status, res.body, {}),
+      ),
+    };
   }
 
   private async read<N extends OperationName>(

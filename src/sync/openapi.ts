@@ -20,6 +20,10 @@ import {
   StaffSignIn,
   TerminalSignIn,
   RefundCheck,
+  WriteBatch,
+  WriteBatchAnswer,
+  WriteBatchItem,
+  WriteBatchResult,
   ReturnAnswer,
   type Operation,
 } from '../contract/central-api.js';
@@ -48,6 +52,10 @@ function namedSchemas(): [string, z.ZodType][] {
     ['BankCardPayment', BankCardPayment],
     ['CouponSell', CouponSell],
     ['CouponSold', CouponSold],
+    ['WriteBatch', WriteBatch],
+    ['WriteBatchItem', WriteBatchItem],
+    ['WriteBatchAnswer', WriteBatchAnswer],
+    ['WriteBatchResult', WriteBatchResult],
     ['CheckItem', s.CheckItem],
     ['CheckService', s.CheckService],
     ['CheckCoupon', s.CheckCoupon],
@@ -130,7 +138,7 @@ function parametersOf(op: Operation): Json[] {
       required: true,
       schema: { type: 'string', minLength: 8, maxLength: 100 },
       description:
-        'The transaction id made on the terminal (process_check: equal to `transaction_id`). Kept for good: a repeat gets the first answer, another body 409. One write per request, no batch operation: the outbox keeps up to 32 writes of different lanes in flight (docs/sync.md, "Drain over a slow link").',
+        'The transaction id made on the terminal (process_check: equal to `transaction_id`). Kept for good: a repeat gets the first answer, another body 409. The same key holds for the write sent alone or as an item of write_batch (docs/sync.md, "Drain over a slow link").',
     });
   }
   if (op.query) {
@@ -188,6 +196,16 @@ function responsesOf(op: Operation): Record<string, Json> {
     responses['410'] = errorResponse('cursor-expired: start a snapshot (call without a cursor)');
   if (op === operations.lookup)
     responses['404'] = errorResponse('not-found: no customer has this identifier');
+  if (op === operations.writeBatch) {
+    responses['200'] = {
+      description:
+        'One result per item, in the items\' order, each the status and body the write would get sent alone (200, 400, 404, 409, 422; 5XX: the server failed on it and stopped, so every later item is 424 not-attempted and was not applied). Each item is applied in its own transaction under its idempotency_key: a repeat of a whole or cut batch is answered item by item from the keys kept (docs/sync.md, "Drain over a slow link").',
+      content: { 'application/json': { schema: ref(op.response) } },
+    };
+    responses['404'] = errorResponse(
+      'not-found: a central without the batch operation; the terminal then sends each write alone',
+    );
+  }
   return responses;
 }
 

@@ -9,12 +9,22 @@
 // a row is sent only when no earlier row of its lane is still unsent (backed off, or failed
 // in this pass). A lane is a customer (or one anonymous transaction); a cancel or refund
 // travels in its sale's lane, so it never overtakes the sale. Lanes are independent: one in
-// backoff stops no other. Rows of different lanes are sent side by side (up to
-// `concurrency`). A failure of the link (no answer, 5xx, 429, auth) pauses every lane: the
-// pass stops, and none starts before the pause ends.
+// backoff stops no other. Rows go in `write_batch` requests (docs/sync.md, "Drain over a slow
+// link"): a lane's rows of a chunk all in one batch, in order, which the server applies in
+// order and stops at an item it fails on; batches side by side (up to `concurrency`). A
+// central without the batch operation gets one request per row, rows of different lanes side
+// by side. A failure of the link (no answer, 5xx, 429, auth) pauses every lane: the pass
+// stops, and none starts before the pause ends.
+import { MAX_BATCH_ITEMS, NOT_ATTEMPTED } from '../contract/central-api.js';
 import type { Store } from '../store/open.js';
 import type { OutboxRow } from '../store/outbox.js';
-import { backoffMs, type CentralClient, type Failure } from './client.js';
+import {
+  backoffMs,
+  type BatchWrite,
+  type CentralClient,
+  type Failure,
+  type Result,
+} from './client.js';
 import type { SyncClock } from './clock.js';
 import {
   bodyToSend,
@@ -28,8 +38,13 @@ export interface PusherOptions {
   client: CentralClient;
   clock: SyncClock;
   retry: { base_ms: number; max_ms: number };
-  /** Writes in flight at once (different customers only). */
+  /** Requests in flight at once (writes of different lanes, or batches). */
   concurrency?: number;
+  /**
+   * Writes per `write_batch` request (docs/sync.md, "Drain over a slow link"); 1: one request
+   * per write, as with a central that has no batch operation. Default PUSH_BATCH.
+   */
+  batch?: number;
   random?: () => number;
   /** A row was refused (422 or a permanent error): the caller refreshes the cache. */
   onRejected?: (row: OutboxRow, reason: unknown) => void;
@@ -60,11 +75,14 @@ export interface DrainResult {
 
 const PAGE = 200;
 /**
- * Writes in flight at once by default (docs/sync.md, "Drain over a slow link"): on a 100 ms
- * link each request costs a round trip, so throughput is in-flight / RTT; 32 gives ~300/s
- * where 8 gave ~80/s. The client's pool needs as many sockets (sync-service.ts passes it).
+ * Requests in flight at once by default (docs/sync.md, "Drain over a slow link"): batches, or
+ * single writes to a central without the batch operation, where throughput is in-flight / RTT
+ * (32 gives ~300/s on a 100 ms link). The client's pool needs as many sockets
+ * (sync-service.ts passes it).
  */
 export const PUSH_IN_FLIGHT = 32;
+/** Writes per batch request by default: a page of 200 ready rows goes as 4 batches at once. */
+export const PUSH_BATCH = 50;
 /** The longest Retry-After honoured; a server asking for more is asked again after this. */
 const MAX_RETRY_AFTER_MS = 3_600_000;
 /**
@@ -77,8 +95,14 @@ type Outcome =
   | { kind: 'done'; value: unknown }
   | { kind: 'rejected'; reason: unknown }
   | { kind: 'retry'; failure: Failure }
-  /** Not sent: an earlier row of its lane failed in the same chunk. */
+  /**
+   * Not sent (or not attempted by the server): an earlier row of its lane failed in the same
+   * chunk, or its lane filled its batch. Its lane waits for the next pass.
+   */
   | { kind: 'skipped' };
+
+/** A row ready to travel: its operation and body, or why it cannot be sent. */
+type Prepared = { ok: true; write: BatchWrite } | { ok: false; outcome: Outcome };
 
 /** A row with its lane. */
 interface Laned {
@@ -164,6 +188,14 @@ function linkFailure(f: Failure): boolean {
   return f.kind === 'network' || f.kind === 'timeout' || (f.kind === 'http' && !isPermanent(f));
 }
 
+/** The central has no batch operation (an older one), or answers it in a way we cannot read. */
+function batchUnknown(f: Failure): boolean {
+  return (
+    f.kind === 'invalid-response' ||
+    (f.kind === 'http' && (f.status === 404 || f.status === 405 || f.status === 501))
+  );
+}
+
 const retryAfterOf = (f: Failure): number | null =>
   f.kind === 'http' && f.retryAfterMs !== null
     ? Math.min(f.retryAfterMs, MAX_RETRY_AFTER_MS)
@@ -179,6 +211,11 @@ export class OutboxPusher {
   /** Passes the link failed in a row: the pause grows with them and ends at the first answer. */
   private linkFailures = 0;
   private draining: Promise<DrainResult> | null = null;
+  /**
+   * The central answered the batch operation as unknown (404, 405, 501) or unreadably: writes
+   * go one request each for the life of this pusher (a restart tries batches again).
+   */
+  private batchUnsupported = false;
 
   constructor(o: PusherOptions) {
     this.o = o;
@@ -318,7 +355,7 @@ export class OutboxPusher {
 
   /** Sends ready rows in chunks, each chunk leaving out lanes an earlier chunk blocked. */
   private async sendAll(ready: Laned[], pass: Pass, result: DrainResult, maxRows: number) {
-    const size = this.concurrency() * 2;
+    const size = this.batching() ? this.batchSize() * this.concurrency() : this.concurrency() * 2;
     let i = 0;
     while (i < ready.length && !pass.halted && result.sent < maxRows) {
       const chunk: Laned[] = [];
@@ -330,6 +367,14 @@ export class OutboxPusher {
 
   private concurrency(): number {
     return Math.max(1, this.o.concurrency ?? PUSH_IN_FLIGHT);
+  }
+
+  private batchSize(): number {
+    return Math.min(MAX_BATCH_ITEMS, Math.max(1, this.o.batch ?? PUSH_BATCH));
+  }
+
+  private batching(): boolean {
+    return this.batchSize() > 1 && !this.batchUnsupported;
   }
 
   /**
@@ -345,7 +390,9 @@ export class OutboxPusher {
       for (const c of chunk) if (store.outbox.markSending(c.row.id, clock.now())) sending.push(c);
     });
     result.sent += sending.length;
-    const outcomes = await this.sendLanes(sending);
+    const outcomes = this.batching()
+      ? await this.sendBatches(sending)
+      : await this.sendLanes(sending);
     const rejected: [OutboxRow, unknown][] = [];
     store.write(() => {
       for (const [{ row, lane }, outcome] of outcomes) {
@@ -368,6 +415,8 @@ export class OutboxPusher {
     const { store, clock } = this.o;
     if (outcome.kind === 'skipped') {
       store.outbox.unsend(row.id, clock.now());
+      // Its lane may not move past it in this pass (later pages hold its later rows).
+      this.block(pass, lane, null);
       return null;
     }
     if (outcome.kind !== 'retry') pass.answered = true;
@@ -423,21 +472,99 @@ export class OutboxPusher {
   }
 
   private async sendOne(row: OutboxRow): Promise<Outcome> {
+    const p = this.prepare(row);
+    if (!p.ok) return p.outcome;
+    const { name, body, idempotencyKey } = p.write;
+    return this.outcomeOf(row, await this.o.client.write(name, body, idempotencyKey));
+  }
+
+  /**
+   * Sends a chunk as batches (docs/sync.md, "Drain over a slow link"): every row of a lane in
+   * the same batch, in id order, which the server applies in order; batches of different
+   * lanes side by side. A batch the central cannot take is sent again one write at a time.
+   */
+  private async sendBatches(rows: Laned[]): Promise<[Laned, Outcome][]> {
+    const out = new Map<number, Outcome>();
+    const groups = this.groupInBatches(rows, out);
+    const queue = [...groups];
+    const worker = async () => {
+      for (let group = queue.shift(); group; group = queue.shift())
+        for (const [{ row }, outcome] of await this.sendBatch(group)) out.set(row.id, outcome);
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency(), queue.length) }, worker));
+    return rows.map((r) => [r, out.get(r.row.id)!]);
+  }
+
+  /**
+   * Batches of up to batchSize() writes, a lane never split: its later rows join its batch (up
+   * to MAX_BATCH_ITEMS; past that they are skipped for this pass). Rows that cannot be sent
+   * get their outcome in `out` and travel in no batch.
+   */
+  private groupInBatches(
+    rows: Laned[],
+    out: Map<number, Outcome>,
+  ): { laned: Laned; write: BatchWrite }[][] {
+    const groups: { laned: Laned; write: BatchWrite }[][] = [];
+    const home = new Map<string, { laned: Laned; write: BatchWrite }[]>();
+    for (const laned of rows) {
+      const p = this.prepare(laned.row);
+      if (!p.ok) {
+        out.set(laned.row.id, p.outcome);
+        continue;
+      }
+      let group = home.get(laned.lane);
+      if (group && group.length >= MAX_BATCH_ITEMS) {
+        out.set(laned.row.id, { kind: 'skipped' });
+        continue;
+      }
+      if (!group) {
+        const last = groups.at(-1);
+        group = last && last.length < this.batchSize() ? last : [];
+        if (group !== last) groups.push(group);
+        home.set(laned.lane, group);
+      }
+      group.push({ laned, write: p.write });
+    }
+    return groups;
+  }
+
+  private async sendBatch(
+    group: { laned: Laned; write: BatchWrite }[],
+  ): Promise<[Laned, Outcome][]> {
+    const r = await this.o.client.writeBatch(group.map((g) => g.write));
+    if (r.ok) return group.map((g, i) => [g.laned, this.outcomeOf(g.laned.row, r.value[i]!)]);
+    const f = r.failure;
+    if (batchUnknown(f)) this.batchUnsupported = true;
+    // Refused as a whole (unknown, too large, malformed): each write gets its own answer.
+    if (batchUnknown(f) || isPermanent(f)) return this.sendLanes(group.map((g) => g.laned));
+    return group.map((g) => [g.laned, { kind: 'retry', failure: f }]);
+  }
+
+  /** The operation and body of a row, or its refusal when this version cannot send it. */
+  private prepare(row: OutboxRow): Prepared {
     const operation = row.operation as OutboxOperation;
     const name = OUTBOX_OPERATIONS[operation];
     const parsed = OutboxPayloadV1.safeParse(row.payload);
     if (!name || row.unreadable !== undefined || !parsed.success) {
       // Not something this version can send: kept, visible, never dropped.
       const why = row.unreadable ?? 'unknown operation or payload';
-      return { kind: 'rejected', reason: refusal('unsendable', `outbox row ${row.id}: ${why}`) };
+      return {
+        ok: false,
+        outcome: {
+          kind: 'rejected',
+          reason: refusal('unsendable', `outbox row ${row.id}: ${why}`),
+        },
+      };
     }
-    const r = await this.o.client.write(
-      name,
-      bodyToSend(operation, parsed.data),
-      row.transactionId,
-    );
+    const body = bodyToSend(operation, parsed.data);
+    return { ok: true, write: { name, body, idempotencyKey: row.transactionId } };
+  }
+
+  /** What the answer to one write means for its row. */
+  private outcomeOf(row: OutboxRow, r: Result<unknown>): Outcome {
     if (r.ok) return { kind: 'done', value: r.value };
     const f = r.failure;
+    if (f.kind === 'http' && f.status === NOT_ATTEMPTED) return { kind: 'skipped' };
     if (isPermanent(f)) {
       const h = f as Extract<Failure, { kind: 'http' }>;
       return {

@@ -70,6 +70,24 @@ describe('sandbox with the engine', () => {
     expect(r.body.discount_amount).toBe(1);
   });
 
+  it('a rule changed between two checks applies to the second (prepared rules are not kept past a change)', async () => {
+    const fuel = {
+      customer_id: DEMO.customers.anna,
+      check_items: [{ code: 'FUEL-95', category: 'fuel', quantity: 20, price: 1.789 }],
+    };
+    expect((await post('/v1/terminal/calc_check', fuel)).body.discount_amount).toBe(1);
+    const rule = (central.store.list('rule') as Record<string, unknown>[]).find((r) =>
+      String(r.title).startsWith('Gold card'),
+    )!;
+    const tiers = { type: 'amount-per-unit', thresholds: [{ from: 0, value: 0.1 }] };
+    central.store.upsert('rule', rule.id as string, { ...rule, value: tiers });
+    try {
+      expect((await post('/v1/terminal/calc_check', fuel)).body.discount_amount).toBe(2);
+    } finally {
+      central.store.upsert('rule', rule.id as string, rule);
+    }
+  });
+
   it('processes a sale paid partly with bonuses and moves the balance', async () => {
     const before = balance(DEMO.customers.ben);
     const id = '019a1111-0000-7000-8000-000000000001';

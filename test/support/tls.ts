@@ -46,8 +46,11 @@ function makeCa(dir: string, name: string): void {
   );
 }
 
-/** A CA, a leaf for SAN (default 127.0.0.1 and localhost) signed by it, and an unrelated CA. */
-export function makeTestPki(san = 'IP:127.0.0.1,DNS:localhost'): TestPki {
+/**
+ * A CA, a leaf for SAN (default 127.0.0.1 and localhost) signed by it, and an unrelated CA.
+ * `leafDays` -1 makes a leaf that expired a day ago (notAfter before now).
+ */
+export function makeTestPki(san = 'IP:127.0.0.1,DNS:localhost', leafDays = 2): TestPki {
   const dir = mkdtempSync(join(tmpdir(), 'lt-pki-'));
   makeCa(dir, 'ca');
   makeCa(dir, 'other-ca');
@@ -79,7 +82,7 @@ export function makeTestPki(san = 'IP:127.0.0.1,DNS:localhost'): TestPki {
     'ca.key',
     '-CAcreateserial',
     '-days',
-    '2',
+    String(leafDays),
     '-extfile',
     'ext.cnf',
     '-out',

@@ -1,5 +1,5 @@
 // Sync over a slow or thin link (issue 17): compressed pages, a cut snapshot resumed, and the
-// outbox's drain with many writes in flight on a 100 ms link, still exactly once, in lane order.
+// outbox's drain in batches on a 100 ms link, still exactly once, in lane order.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import { chooseEncoding } from '../../src/central/server.js';
@@ -75,7 +75,7 @@ describe('a snapshot cut off', () => {
 });
 
 describe('drain over a slow link', () => {
-  it('with 100 ms per request and many in flight, sends every sale once and each lane in order', async () => {
+  it('with 100 ms per request, in batches, sends every sale once and each lane in order', async () => {
     world = await startWorld();
     const { store, central, client, clock } = world;
     const ids: string[] = [];

@@ -124,6 +124,39 @@ describe('HTTPS to the central service', () => {
     }
   });
 
+  it('is refused as tls-expired, a named TLS error, when the server certificate has expired', async () => {
+    const expired = makeTestPki(undefined, -1);
+    const old = await startCentral({ engine: stubEngine, seed: 'none', tls: expired });
+    try {
+      const c = new CentralClient({
+        baseUrl: old.url,
+        terminalId: old.terminal_id,
+        apiKey: old.api_key,
+        timeouts: { connect_ms: 2_000, headers_ms: 2_000, body_ms: 2_000 },
+        readRetry: { attempts: 1 },
+        appVersion: 'test',
+        schemaVersion: 1,
+        transport: {
+          ...DEFAULT_TRANSPORT,
+          tls: { ...DEFAULT_TRANSPORT.tls, ca_file: expired.caFile },
+        },
+      });
+      clients.push(c);
+      const r = await c.changes(null, 10);
+      expect(r).toMatchObject({
+        ok: false,
+        failure: {
+          kind: 'network',
+          code: 'tls-expired',
+          message: expect.stringMatching(/expired/),
+        },
+      });
+    } finally {
+      await old.close();
+      expired.remove();
+    }
+  });
+
   it('computes a pin as the documented openssl pipeline does', () => {
     const viaOpenssl = execSync(
       `openssl x509 -pubkey -noout -in server.pem | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64`,
