@@ -6,11 +6,25 @@ import { connectionKey, deviceKindKey, deviceStateKey, LANGUAGES } from '../i18n
 import { Button, Row, Section, Select, type Ctx } from './common.js';
 
 export function SettingsScreen({ ctx }: { ctx: Ctx }) {
+  const { t } = ctx;
   return (
-    <div class="stack">
-      <AboutSection ctx={ctx} />
-      <SyncSection ctx={ctx} />
-      <DevicesSection ctx={ctx} />
+    // the sections scroll; Sync now stays in the bar
+    <div class="stack screen">
+      <div class="body settings-body">
+        <AboutSection ctx={ctx} />
+        <SyncSection ctx={ctx} />
+        <DevicesSection ctx={ctx} />
+      </div>
+      <div class="actions bar">
+        <Button
+          ctx={ctx}
+          testid="settings-sync-now"
+          does={{ type: 'sync-now' }}
+          label={t('sync.now')}
+          disabled={ctx.state.busy !== null}
+          hint="F9"
+        />
+      </div>
     </div>
   );
 }
@@ -99,16 +113,6 @@ function SyncSection({ ctx }: { ctx: Ctx }) {
           cls={sync?.clock_skew_warning ? 'warn' : null}
         />
       </dl>
-      <div class="actions">
-        <Button
-          ctx={ctx}
-          testid="settings-sync-now"
-          does={{ type: 'sync-now' }}
-          label={t('sync.now')}
-          disabled={state.busy !== null}
-          hint="F9"
-        />
-      </div>
     </Section>
   );
 }
