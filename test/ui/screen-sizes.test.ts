@@ -5,8 +5,9 @@
 // own box (renderer/README.md, "Layout"). The shift runs in order: sign-in, the shift opened on
 // the number pad, a sale of 30 lines for a loyalty customer, F7, the payment (cash, then split
 // with the change due), the receipt, the recent sales (list, sale, reprint), the refund of a
-// 30-line sale, the cash, the X report, settings, attention, and the Z report. Each screen at
-// each size leaves test-results/screen-size-<screen>-<w>x<h>.png.
+// 30-line sale, the cash, the X report, settings, attention, the Z report; then a sale and its
+// payment under the offline banner. Each screen at each size leaves
+// test-results/screen-size-<screen>-<w>x<h>.png.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
@@ -154,6 +155,33 @@ async function formEmptied(page: Page): Promise<void> {
   }
 }
 
+/** 30 weighed lines on the check, by their labels. */
+async function addLines(page: Page): Promise<void> {
+  for (let i = 0; i < LINES; i++) {
+    await page.getByTestId('item-code').fill(weightLabel(100 + i));
+    await page.getByTestId('item-code').press('Enter');
+    await formEmptied(page);
+    await calculated(page);
+  }
+  await noError(page);
+  expect(await page.locator('[data-testid^="line-"][aria-selected]').count()).toBe(LINES);
+}
+
+/** 50.00 in cash and the rest by card, 60.00 handed over: 10.00 change. */
+async function splitTender(page: Page): Promise<void> {
+  await page.getByTestId('payment-tender-type').selectOption('cash');
+  await page.getByTestId('payment-tender-amount').fill('50');
+  await page.getByTestId('payment-tender-add').click();
+  await page.getByTestId('payment-tender-0').waitFor();
+  const rest = await page.getByTestId('payment-remaining').textContent();
+  await page.getByTestId('payment-tender-type').selectOption('bank-card');
+  await page.getByTestId('payment-tender-amount').fill((rest ?? '').trim());
+  await page.getByTestId('payment-tender-add').click();
+  await expectText(page.getByTestId('payment-remaining'), '0.00');
+  await page.getByTestId('payment-cash-given').fill('60');
+  await expectText(page.getByTestId('payment-change'), '10.00');
+}
+
 async function nav(page: Page, key: string, screen: string): Promise<void> {
   await page.keyboard.press(key);
   await page.getByTestId(`screen-${screen}`).waitFor();
@@ -220,14 +248,7 @@ describe('every screen of a shift at every till size', () => {
       await page.getByTestId('screen-sale').waitFor();
       await noError(page);
       await identify(page, DEMO.cards.anna);
-      for (let i = 0; i < LINES; i++) {
-        await page.getByTestId('item-code').fill(weightLabel(100 + i));
-        await page.getByTestId('item-code').press('Enter');
-        await formEmptied(page);
-        await calculated(page);
-      }
-      await noError(page);
-      expect(await page.locator('[data-testid^="line-"][aria-selected]').count()).toBe(LINES);
+      await addLines(page);
       await fitsEverySize(page, 'sale', [
         `line-${LINES - 1}`,
         'item-code',
@@ -276,17 +297,7 @@ describe('every screen of a shift at every till size', () => {
   });
 
   step('shows a split tender’s parts, what is left, the change and Confirm', async () => {
-    await page.getByTestId('payment-tender-type').selectOption('cash');
-    await page.getByTestId('payment-tender-amount').fill('50');
-    await page.getByTestId('payment-tender-add').click();
-    await page.getByTestId('payment-tender-0').waitFor();
-    const rest = await page.getByTestId('payment-remaining').textContent();
-    await page.getByTestId('payment-tender-type').selectOption('bank-card');
-    await page.getByTestId('payment-tender-amount').fill((rest ?? '').trim());
-    await page.getByTestId('payment-tender-add').click();
-    await expectText(page.getByTestId('payment-remaining'), '0.00');
-    await page.getByTestId('payment-cash-given').fill('60');
-    await expectText(page.getByTestId('payment-change'), '10.00');
+    await splitTender(page);
     await fitsEverySize(page, 'payment-split', [
       'payment-due',
       'payment-tender-0',
@@ -408,6 +419,42 @@ describe('every screen of a shift at every till size', () => {
       'report-over-short',
       'report-open-shift',
     ]);
-    expect(till.pageErrors, 'the page threw').toEqual([]);
   });
+
+  step(
+    'keeps the sale and a split payment in view under the offline banner',
+    async () => {
+      await page.getByTestId('report-open-shift').click();
+      await page.getByTestId('shift-opening-cash').fill('100');
+      await page.getByTestId('shift-open-submit').click();
+      await page.getByTestId('screen-sale').waitFor();
+      await central.stop();
+      await identify(page, DEMO.cards.anna); // from the cache: the till finds itself offline
+      await page.getByTestId('offline-banner').waitFor();
+      await addLines(page);
+      await fitsEverySize(page, 'sale-offline', [
+        'offline-since',
+        `line-${LINES - 1}`,
+        'item-code',
+        'item-add',
+        'customer-name',
+        'totals-to-pay',
+        'sale-pay',
+      ]);
+      await page.keyboard.press('F8');
+      await page.getByTestId('screen-payment').waitFor();
+      await paymentReady(page);
+      await splitTender(page);
+      await fitsEverySize(page, 'payment-split-offline', [
+        'offline-since',
+        'payment-due',
+        'payment-tender-1',
+        'payment-remaining',
+        'payment-change',
+        'payment-confirm',
+      ]);
+      expect(till.pageErrors, 'the page threw').toEqual([]);
+    },
+    120_000,
+  );
 });
