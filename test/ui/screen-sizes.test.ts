@@ -6,7 +6,7 @@
 // the number pad, a sale of 30 lines for a loyalty customer, F7, the payment (cash, then split
 // with the change due), the receipt, the recent sales (list, sale, reprint), the refund of a
 // 30-line sale, the cash, the X report, settings, attention, the Z report; then a sale and its
-// payment under the offline banner. Each screen at each size leaves
+// payment under the offline banner, and in German. Each screen at each size leaves
 // test-results/screen-size-<screen>-<w>x<h>.png.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -453,8 +453,28 @@ describe('every screen of a shift at every till size', () => {
         'payment-change',
         'payment-confirm',
       ]);
-      expect(till.pageErrors, 'the page threw').toEqual([]);
     },
     120_000,
   );
+
+  step('fits in German too, whose words are longer', async () => {
+    await page.getByTestId('payment-back').click();
+    await nav(page, 'Alt+5', 'settings');
+    await page.getByTestId('settings-language').selectOption('de');
+    await expectText(page.getByTestId('nav-settings'), /Einstellungen/);
+    await fitsEverySize(page, 'settings-de', ['settings-language', 'settings-sync-now']);
+    await nav(page, 'Alt+1', 'sale');
+    const sale = ['item-code', 'item-add', 'customer-name', 'totals-to-pay', 'sale-pay'];
+    await fitsEverySize(page, 'sale-de', [...sale, `line-${LINES - 1}`]);
+    await page.keyboard.press('F8');
+    await page.getByTestId('screen-payment').waitFor();
+    await fitsEverySize(page, 'payment-split-de', [
+      'payment-due',
+      'payment-tender-1',
+      'payment-remaining',
+      'payment-change',
+      'payment-confirm',
+    ]);
+    expect(till.pageErrors, 'the page threw').toEqual([]);
+  });
 });
