@@ -50,6 +50,9 @@ function listenToKeys(root: HTMLElement, till: Controller): () => void {
     const action = keyIntent(till.state, { key, altKey, ctrlKey, metaKey, inField });
     if (!action) return;
     e.preventDefault();
+    // Esc leaves the field (issue 15, point 7): on the sale, where it has nowhere to go back
+    // to, the arrows, + − and Del then work the lines again
+    if (action.type === 'back' && inField) target?.blur();
     void till.perform(action);
   };
   const doc = root.ownerDocument;

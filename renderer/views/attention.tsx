@@ -11,8 +11,9 @@ export function AttentionScreen({ ctx }: { ctx: Ctx }) {
   const { t, state } = ctx;
   const busy = state.busy !== null;
   return (
-    <Section title={t('attention.title')} testid="attention">
-      <div class="actions">
+    // its actions on top, the items scroll below
+    <Section title={t('attention.title')} testid="attention" cls="screen">
+      <div class="actions head">
         <Button
           ctx={ctx}
           testid="attention-refresh"
@@ -35,7 +36,9 @@ export function AttentionScreen({ ctx }: { ctx: Ctx }) {
           disabled={busy}
         />
       </div>
-      <AttentionItems ctx={ctx} />
+      <div class="body">
+        <AttentionItems ctx={ctx} />
+      </div>
     </Section>
   );
 }

@@ -10,10 +10,13 @@ export function CashScreen({ ctx }: { ctx: Ctx }) {
   const open = Boolean(ctx.state.status?.shift);
   const moves = ctx.state.report.report?.cash_movements ?? [];
   return (
-    <div class="stack cash">
+    // the form on top; the movements and the shift report scroll below it
+    <div class="stack screen cash">
       {open ? <MovementForm ctx={ctx} /> : null}
-      {moves.length > 0 ? <Movements ctx={ctx} moves={moves} /> : null}
-      <ReportScreen ctx={ctx} />
+      <div class="body">
+        {moves.length > 0 ? <Movements ctx={ctx} moves={moves} /> : null}
+        <ReportScreen ctx={ctx} />
+      </div>
     </div>
   );
 }
@@ -21,7 +24,7 @@ export function CashScreen({ ctx }: { ctx: Ctx }) {
 function MovementForm({ ctx }: { ctx: Ctx }) {
   const { t } = ctx;
   return (
-    <Section title={t('cash.title')} testid="cash">
+    <Section title={t('cash.title')} testid="cash" cls="head">
       <Form ctx={ctx} submit={{ type: 'cash-move' }} testid="cash-form">
         <div class="row">
           <FieldSelect

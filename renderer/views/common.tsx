@@ -198,10 +198,20 @@ export function Row(p: { label: string; value: string; testid: string; cls?: str
   );
 }
 
-export function Section(p: { title: string; testid: string; children?: ComponentChildren }) {
+export function Section(p: {
+  title: string;
+  testid: string;
+  /** Its place in the screen's layout (styles.css, "Layout"): `screen`, `head`, `body`. */
+  cls?: string;
+  children?: ComponentChildren;
+}) {
   const headingId = `${p.testid}-title`;
   return (
-    <section class="panel" data-testid={p.testid} aria-labelledby={headingId}>
+    <section
+      class={p.cls ? `panel ${p.cls}` : 'panel'}
+      data-testid={p.testid}
+      aria-labelledby={headingId}
+    >
       <h2 id={headingId}>{p.title}</h2>
       {p.children}
     </section>
@@ -213,11 +223,14 @@ export function Form(p: {
   ctx: Ctx;
   submit: Action;
   testid: string;
+  /** Its place in the screen's layout (styles.css, "Layout"). */
+  cls?: string;
   children?: ComponentChildren;
 }) {
   return (
     <form
       data-testid={p.testid}
+      class={p.cls}
       noValidate
       onSubmit={(e) => {
         e.preventDefault();

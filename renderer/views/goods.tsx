@@ -18,11 +18,24 @@ export function ItemPanel({ ctx }: { ctx: Ctx }) {
     <Section title={ctx.t('item.title')} testid="item-panel">
       <ItemForm ctx={ctx} byHand={mode !== 'presets-only'} />
       <SearchResults ctx={ctx} />
-      {mode === 'manually-only' ? null : <QuickKeys ctx={ctx} />}
-      {mode === 'manually-only' ? null : (
-        <PresetButtons ctx={ctx} onlyWay={mode === 'presets-only'} />
-      )}
     </Section>
+  );
+}
+
+/**
+ * The quick keys and the presets, a panel of their own: the sale screen shows them under the
+ * customer, so the item form and the customer's name stay in view at 800x600.
+ */
+export function GoodsKeys({ ctx }: { ctx: Ctx }) {
+  const mode = enterMode(ctx.state);
+  if (mode === 'manually-only') return null;
+  const none = ctx.state.goods.quickKeys.length === 0 && ctx.state.sale.presets.length === 0;
+  if (none && mode !== 'presets-only') return null;
+  return (
+    <div class="panel goods-keys">
+      <QuickKeys ctx={ctx} />
+      <PresetButtons ctx={ctx} onlyWay={mode === 'presets-only'} />
+    </div>
   );
 }
 

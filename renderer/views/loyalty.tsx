@@ -14,28 +14,33 @@ export function LoyaltyScreen({ ctx }: { ctx: Ctx }) {
   const { t, state } = ctx;
   const c = state.sale.draft.customer;
   return (
+    // the customer and a manager's bonus operation beside the coupons on sale, which scroll
     <div class="stack loyalty">
-      <Section title={t('loyalty.title')} testid="loyalty">
-        {c ? (
-          <Balances ctx={ctx} c={c} />
-        ) : (
-          <p class="muted" data-testid="loyalty-no-customer">
-            {t('loyalty.no-customer')}
-          </p>
-        )}
-        <div class="actions">
-          <Button
-            ctx={ctx}
-            testid="loyalty-back"
-            does={{ type: 'back' }}
-            label={t('loyalty.back')}
-            hint="Esc"
-          />
-        </div>
-      </Section>
-      {c ? <CouponsOnSale ctx={ctx} /> : null}
-      {c && state.loyalty.sold?.coupon ? <SoldCoupon ctx={ctx} /> : null}
-      {c ? <BonusOperation ctx={ctx} /> : null}
+      <div class="side">
+        <Section title={t('loyalty.title')} testid="loyalty">
+          {c ? (
+            <Balances ctx={ctx} c={c} />
+          ) : (
+            <p class="muted" data-testid="loyalty-no-customer">
+              {t('loyalty.no-customer')}
+            </p>
+          )}
+          <div class="actions">
+            <Button
+              ctx={ctx}
+              testid="loyalty-back"
+              does={{ type: 'back' }}
+              label={t('loyalty.back')}
+              hint="Esc"
+            />
+          </div>
+        </Section>
+        {c ? <BonusOperation ctx={ctx} /> : null}
+      </div>
+      <div class="body">
+        {c && state.loyalty.sold?.coupon ? <SoldCoupon ctx={ctx} /> : null}
+        {c ? <CouponsOnSale ctx={ctx} /> : null}
+      </div>
     </div>
   );
 }

@@ -46,10 +46,14 @@ export function Page({ ctx }: { ctx: Ctx }) {
   const { state, t } = ctx;
   return (
     <div class="app" data-screen={state.screen}>
-      <Header ctx={ctx} />
-      <OfflineBanner ctx={ctx} />
-      <MessageLine ctx={ctx} />
-      <ProgressBar ctx={ctx} />
+      {/* the page is a grid of four rows: the top (header and what it announces), the
+          screen, the shortcuts and the status bar; only the screen's lists scroll */}
+      <div class="top">
+        <Header ctx={ctx} />
+        <OfflineBanner ctx={ctx} />
+        <MessageLine ctx={ctx} />
+        <ProgressBar ctx={ctx} />
+      </div>
       <main
         data-testid={`screen-${state.sessionExpired ? 'session' : state.screen}`}
         aria-busy={state.busy ? 'true' : 'false'}

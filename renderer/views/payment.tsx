@@ -16,29 +16,37 @@ export function PaymentScreen({ ctx }: { ctx: Ctx }) {
   const method = state.sale.draft.payment.type;
   const confirmError = state.fieldErrors['payment-confirm'];
   return (
-    <Form ctx={ctx} submit={{ type: 'sale-confirm' }} testid="payment-form">
-      <Section title={t('payment.title')} testid="payment-panel">
-        <p class="due" data-testid="payment-due" aria-live="polite">
-          {t('payment.due')} <strong>{formatAmount(c?.amount_to_pay, amountDigits(c), num)}</strong>
-        </p>
-        <MethodChoices ctx={ctx} />
-        {state.sale.calc.error ? (
-          <p class="error" role="alert" data-testid="payment-calc-error">
-            {errorText(t, state.sale.calc.error)}
+    <Form ctx={ctx} submit={{ type: 'sale-confirm' }} testid="payment-form" cls="beside-pad">
+      {/* what is due and how on top, the parts in the body, Confirm in the bar below */}
+      <Section title={t('payment.title')} testid="payment-panel" cls="screen">
+        <div class="head">
+          <p class="due" data-testid="payment-due" aria-live="polite">
+            {t('payment.due')}{' '}
+            <strong>{formatAmount(c?.amount_to_pay, amountDigits(c), num)}</strong>
           </p>
-        ) : null}
-        {isAccountPayment(method) ? <AccountFields ctx={ctx} /> : <SplitFields ctx={ctx} />}
-        {paying(ctx) ? (
-          <p class="notice" data-testid="payment-in-progress" role="status">
-            {t(method === 'bank-card' ? 'payment.follow-terminal' : 'payment.processing')}
-          </p>
-        ) : null}
-        {confirmError ? (
-          <p class="field-error" role="alert" data-testid="payment-confirm-error">
-            {t(confirmError)}
-          </p>
-        ) : null}
-        <PaymentActions ctx={ctx} />
+          <MethodChoices ctx={ctx} />
+          {state.sale.calc.error ? (
+            <p class="error" role="alert" data-testid="payment-calc-error">
+              {errorText(t, state.sale.calc.error)}
+            </p>
+          ) : null}
+        </div>
+        <div class="body">
+          {isAccountPayment(method) ? <AccountFields ctx={ctx} /> : <SplitFields ctx={ctx} />}
+        </div>
+        <div class="bar">
+          {paying(ctx) ? (
+            <p class="notice" data-testid="payment-in-progress" role="status">
+              {t(method === 'bank-card' ? 'payment.follow-terminal' : 'payment.processing')}
+            </p>
+          ) : null}
+          {confirmError ? (
+            <p class="field-error" role="alert" data-testid="payment-confirm-error">
+              {t(confirmError)}
+            </p>
+          ) : null}
+          <PaymentActions ctx={ctx} />
+        </div>
       </Section>
       <Keypad ctx={ctx} />
     </Form>
@@ -167,63 +175,70 @@ function AccountChecks({ ctx, accountWantsPin }: { ctx: Ctx; accountWantsPin: bo
   );
 }
 
-/** Cash and card parts of a split, what is left, the cash handed over and the change. */
+/**
+ * Cash and card parts of a split and what is left (above the parts); the cash handed over and
+ * the change (above the quick cash): the figures stay on top of their columns.
+ */
 function SplitFields({ ctx }: { ctx: Ctx }) {
   const { t, state, num } = ctx;
   const digits = amountDigits(state.sale.calc.check);
   return (
-    <>
-      <div class="row">
-        <FieldSelect
-          ctx={ctx}
-          testid="payment-tender-type"
-          field="tender-type"
-          label={t('payment.part-type')}
-          options={[
-            ['cash', t('payment.cash')],
-            ['bank-card', t('payment.bank-card')],
-          ]}
-        />
+    <div class="pay-parts">
+      <div class="pay-split">
+        <div class="row">
+          <FieldSelect
+            ctx={ctx}
+            testid="payment-tender-type"
+            field="tender-type"
+            label={t('payment.part-type')}
+            options={[
+              ['cash', t('payment.cash')],
+              ['bank-card', t('payment.bank-card')],
+            ]}
+          />
+          <Input
+            ctx={ctx}
+            testid="payment-tender-amount"
+            field="tender-amount"
+            label={t('payment.part-amount')}
+            inputmode="decimal"
+          />
+          <div class="actions">
+            <Button
+              ctx={ctx}
+              testid="payment-tender-add"
+              does={{ type: 'tender-add' }}
+              label={t('payment.add-part')}
+            />
+          </div>
+        </div>
+        <dl class="facts">
+          <Row
+            label={t('payment.remaining')}
+            value={formatDec(remaining(state), digits, num)}
+            testid="payment-remaining"
+          />
+        </dl>
+        <Tenders ctx={ctx} digits={digits} />
+      </div>
+      <div class="pay-cash">
         <Input
           ctx={ctx}
-          testid="payment-tender-amount"
-          field="tender-amount"
-          label={t('payment.part-amount')}
+          testid="payment-cash-given"
+          field="cash-given"
+          label={t('payment.cash-given')}
           inputmode="decimal"
         />
+        <dl class="facts">
+          <Row
+            label={t('payment.change')}
+            value={formatDec(change(state), digits, num)}
+            testid="payment-change"
+          />
+        </dl>
+        <QuickCash ctx={ctx} />
       </div>
-      <div class="actions">
-        <Button
-          ctx={ctx}
-          testid="payment-tender-add"
-          does={{ type: 'tender-add' }}
-          label={t('payment.add-part')}
-        />
-      </div>
-      <Tenders ctx={ctx} digits={digits} />
-      <dl class="facts">
-        <Row
-          label={t('payment.remaining')}
-          value={formatDec(remaining(state), digits, num)}
-          testid="payment-remaining"
-        />
-      </dl>
-      <Input
-        ctx={ctx}
-        testid="payment-cash-given"
-        field="cash-given"
-        label={t('payment.cash-given')}
-        inputmode="decimal"
-      />
-      <QuickCash ctx={ctx} />
-      <dl class="facts">
-        <Row
-          label={t('payment.change')}
-          value={formatDec(change(state), digits, num)}
-          testid="payment-change"
-        />
-      </dl>
-    </>
+    </div>
   );
 }
 

@@ -17,55 +17,63 @@ export function ReceiptScreen({ ctx }: { ctx: Ctx }) {
   const d = amountDigits(r.check);
   const offline = r.subtype === 'offline';
   return (
-    <Section title={t('receipt.title')} testid="receipt">
-      <p class={offline ? 'warn' : 'muted'} data-testid="receipt-subtype">
-        {t(offline ? 'receipt.offline' : 'receipt.online')}
-      </p>
-      <p class="muted small" data-testid="receipt-transaction-id">
-        {r.transactionId}
-      </p>
-      <ReceiptLines ctx={ctx} c={r.check} />
-      <ReceiptTotals ctx={ctx} c={r.check} />
-      <ReceiptPayments ctx={ctx} r={r} />
-      {r.cash ? (
-        <dl class="facts" data-testid="receipt-cash">
+    // what was paid and the change on top, the lines and the paper in the body, the next
+    // sale in the bar
+    <Section title={t('receipt.title')} testid="receipt" cls="screen">
+      <div class="head">
+        <p class={offline ? 'warn' : 'muted'} data-testid="receipt-subtype">
+          {t(offline ? 'receipt.offline' : 'receipt.online')}
+        </p>
+        <ReceiptTotals ctx={ctx} c={r.check} />
+        {r.cash ? (
+          <dl class="facts" data-testid="receipt-cash">
+            <Row
+              label={t('payment.cash-given')}
+              value={formatAmount(r.cash.given, d, num)}
+              testid="receipt-cash-given"
+            />
+            <Row
+              label={t('payment.change')}
+              value={formatAmount(r.cash.change, d, num)}
+              testid="receipt-change"
+            />
+          </dl>
+        ) : null}
+      </div>
+      <div class="body">
+        <p class="muted small" data-testid="receipt-transaction-id">
+          {r.transactionId}
+        </p>
+        <ReceiptLines ctx={ctx} c={r.check} />
+        <ReceiptPayments ctx={ctx} r={r} />
+        <ReceiptCoupons ctx={ctx} c={r.check} />
+        <dl class="facts">
           <Row
-            label={t('payment.cash-given')}
-            value={formatAmount(r.cash.given, d, num)}
-            testid="receipt-cash-given"
+            label={t('receipt.sync')}
+            value={t(outboxStateKey[r.sync.state])}
+            testid="receipt-sync"
           />
           <Row
-            label={t('payment.change')}
-            value={formatAmount(r.cash.change, d, num)}
-            testid="receipt-change"
+            label={t('receipt.printed')}
+            value={
+              r.receiptPrinted === null ? NONE : t(r.receiptPrinted ? 'common.yes' : 'common.no')
+            }
+            testid="receipt-printed"
+            cls={r.receiptPrinted === false ? 'warn' : null}
           />
         </dl>
-      ) : null}
-      <ReceiptCoupons ctx={ctx} c={r.check} />
-      <dl class="facts">
-        <Row
-          label={t('receipt.sync')}
-          value={t(outboxStateKey[r.sync.state])}
-          testid="receipt-sync"
-        />
-        <Row
-          label={t('receipt.printed')}
-          value={
-            r.receiptPrinted === null ? NONE : t(r.receiptPrinted ? 'common.yes' : 'common.no')
-          }
-          testid="receipt-printed"
-          cls={r.receiptPrinted === false ? 'warn' : null}
-        />
-      </dl>
-      {r.preview ? <PrintedPaper ctx={ctx} p={r.preview} /> : null}
-      {r.warnings.length > 0 ? (
-        <ul class="warnings" data-testid="receipt-warnings">
-          {r.warnings.map((w) => (
-            <li>{w.message}</li>
-          ))}
-        </ul>
-      ) : null}
-      <ReceiptActions ctx={ctx} r={r} />
+        {r.preview ? <PrintedPaper ctx={ctx} p={r.preview} /> : null}
+        {r.warnings.length > 0 ? (
+          <ul class="warnings" data-testid="receipt-warnings">
+            {r.warnings.map((w) => (
+              <li>{w.message}</li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+      <div class="bar">
+        <ReceiptActions ctx={ctx} r={r} />
+      </div>
     </Section>
   );
 }

@@ -37,7 +37,7 @@ export function RecentScreen({ ctx }: { ctx: Ctx }) {
 function SearchForm({ ctx }: { ctx: Ctx }) {
   const { t } = ctx;
   return (
-    <Form ctx={ctx} submit={{ type: 'recent-search' }} testid="recent-search-form">
+    <Form ctx={ctx} submit={{ type: 'recent-search' }} testid="recent-search-form" cls="head">
       <div class="row">
         <Input
           ctx={ctx}
@@ -72,34 +72,37 @@ function RecentList({ ctx }: { ctx: Ctx }) {
   const { t, state } = ctx;
   const { sales, loaded, nextCursor } = state.recent;
   return (
-    <Section title={t('recent.title')} testid="recent">
+    // the search on top, the sales scroll below it
+    <Section title={t('recent.title')} testid="recent" cls="screen">
       <SearchForm ctx={ctx} />
-      {loaded && sales.length === 0 ? (
-        <p class="muted" data-testid="recent-empty">
-          {t('recent.none')}
-        </p>
-      ) : null}
-      {sales.length > 0 ? (
-        <table class="lines recent-list" data-testid="recent-list" aria-label={t('recent.title')}>
-          <thead>
-            <tr>
-              <th scope="col">{t('recent.time')}</th>
-              <th scope="col" class="num">
-                {t('recent.amount')}
-              </th>
-              <th scope="col">{t('recent.who')}</th>
-              <th scope="col">{t('recent.status')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {sales.map((s, i) => (
-              <SaleRow key={s.transaction_id} ctx={ctx} sale={s} i={i} />
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <div class="body">
+        {loaded && sales.length === 0 ? (
+          <p class="muted" data-testid="recent-empty">
+            {t('recent.none')}
+          </p>
+        ) : null}
+        {sales.length > 0 ? (
+          <table class="lines recent-list" data-testid="recent-list" aria-label={t('recent.title')}>
+            <thead>
+              <tr>
+                <th scope="col">{t('recent.time')}</th>
+                <th scope="col" class="num">
+                  {t('recent.amount')}
+                </th>
+                <th scope="col">{t('recent.who')}</th>
+                <th scope="col">{t('recent.status')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sales.map((s, i) => (
+                <SaleRow key={s.transaction_id} ctx={ctx} sale={s} i={i} />
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+      </div>
       {nextCursor !== null && sales.length > 0 ? (
-        <div class="actions">
+        <div class="actions bar">
           <Button
             ctx={ctx}
             testid="recent-more"
@@ -162,8 +165,9 @@ function RecentDetail({ ctx, sale }: { ctx: Ctx; sale: RecentSale }) {
   const { t, num, state } = ctx;
   const copy = state.recent.copy;
   return (
-    <Section title={t('recent.sale')} testid="recent-detail">
-      <dl class="facts">
+    // its figures on top, its lines and the copy in the body, reprint and refund in the bar
+    <Section title={t('recent.sale')} testid="recent-detail" cls="screen">
+      <dl class="facts head">
         <Row
           label={t('recent.time')}
           value={formatDateTime(sale.recorded_at, ctx.dates)}
@@ -188,16 +192,18 @@ function RecentDetail({ ctx, sale }: { ctx: Ctx; sale: RecentSale }) {
           cls={sale.status === 'committed' ? null : 'warn'}
         />
       </dl>
-      <RecentLines ctx={ctx} sale={sale} />
+      <div class="body">
+        <RecentLines ctx={ctx} sale={sale} />
+        {copy && copy.transaction_id === sale.transaction_id ? (
+          <div data-testid="recent-copy">
+            <p class={copy.receipt_printed ? 'muted' : 'warn'} data-testid="recent-copy-printed">
+              {t(copy.receipt_printed ? 'recent.copy-printed' : 'recent.copy-not-printed')}
+            </p>
+            <PrintedPaper ctx={ctx} p={copy.receipt} />
+          </div>
+        ) : null}
+      </div>
       <RecentActions ctx={ctx} sale={sale} />
-      {copy && copy.transaction_id === sale.transaction_id ? (
-        <div data-testid="recent-copy">
-          <p class={copy.receipt_printed ? 'muted' : 'warn'} data-testid="recent-copy-printed">
-            {t(copy.receipt_printed ? 'recent.copy-printed' : 'recent.copy-not-printed')}
-          </p>
-          <PrintedPaper ctx={ctx} p={copy.receipt} />
-        </div>
-      ) : null}
     </Section>
   );
 }
@@ -246,7 +252,7 @@ function RecentActions({ ctx, sale }: { ctx: Ctx; sale: RecentSale }) {
   const busy = state.busy !== null;
   const senior = hasRole(state, 'senior-cashier');
   return (
-    <div class="actions big">
+    <div class="actions big bar">
       <Button
         ctx={ctx}
         testid="recent-reprint"

@@ -13,14 +13,15 @@ export function RefundScreen({ ctx }: { ctx: Ctx }) {
   const { t, state } = ctx;
   const allowed = hasRole(state, 'senior-cashier');
   return (
-    <div class="stack">
-      <Section title={t('refund.title')} testid="refund-panel">
+    // the sale to load on top, what a refund recorded under it, the sale's lines scroll
+    <div class="stack screen">
+      <Section title={t('refund.title')} testid="refund-panel" cls="head">
         {allowed ? null : (
           <p class="warn" data-testid="refund-role">
             {t('error.role-required')}
           </p>
         )}
-        <Form ctx={ctx} submit={{ type: 'refund-load' }} testid="refund-load-form">
+        <Form ctx={ctx} submit={{ type: 'refund-load' }} testid="refund-load-form" cls="inline">
           <Input
             ctx={ctx}
             testid="refund-transaction-id"
@@ -44,6 +45,7 @@ export function RefundScreen({ ctx }: { ctx: Ctx }) {
           </div>
         </Form>
       </Section>
+      <RefundDone ctx={ctx} />
       {state.refund.sale ? (
         <RefundSale
           ctx={ctx}
@@ -51,7 +53,6 @@ export function RefundScreen({ ctx }: { ctx: Ctx }) {
           locked={!allowed || state.refund.sale.cancelled}
         />
       ) : null}
-      <RefundDone ctx={ctx} />
     </div>
   );
 }
@@ -63,8 +64,8 @@ export function RefundScreen({ ctx }: { ctx: Ctx }) {
 function RefundSale({ ctx, sale, locked }: { ctx: Ctx; sale: CommittedSale; locked: boolean }) {
   const { t, num } = ctx;
   return (
-    <Section title={t('refund.sale')} testid="refund-sale">
-      <dl class="facts">
+    <Section title={t('refund.sale')} testid="refund-sale" cls="body screen">
+      <dl class="facts head">
         <Row
           label={t('totals.to-pay')}
           value={formatAmount(sale.check.amount_to_pay, amountDigits(sale.check), num)}
@@ -84,9 +85,18 @@ function RefundSale({ ctx, sale, locked }: { ctx: Ctx; sale: CommittedSale; lock
           />
         ) : null}
       </dl>
-      <RefundLines ctx={ctx} sale={sale} locked={locked} />
-      <Input ctx={ctx} testid="refund-comment" field="refund-comment" label={t('refund.comment')} />
-      <RefundActions ctx={ctx} locked={locked} />
+      <div class="body">
+        <RefundLines ctx={ctx} sale={sale} locked={locked} />
+      </div>
+      <div class="bar refund-bar">
+        <Input
+          ctx={ctx}
+          testid="refund-comment"
+          field="refund-comment"
+          label={t('refund.comment')}
+        />
+        <RefundActions ctx={ctx} locked={locked} />
+      </div>
     </Section>
   );
 }
@@ -96,7 +106,7 @@ function RefundLines({ ctx, sale, locked }: { ctx: Ctx; sale: CommittedSale; loc
   const d = amountDigits(sale.check);
   const known = knowsRefunded(ctx.state.refund);
   return (
-    <table class="lines" aria-label={t('lines.title')}>
+    <table class="lines refund-lines" aria-label={t('lines.title')}>
       <thead>
         <tr>
           <th scope="col">{t('lines.item')}</th>
@@ -187,6 +197,7 @@ function RefundDone({ ctx }: { ctx: Ctx }) {
     <Section
       title={t(cancelled ? 'refund.cancel-result' : 'refund.result')}
       testid={cancelled ? 'cancel-result' : 'refund-result'}
+      cls="note"
     >
       <dl class="facts">
         <Row

@@ -12,8 +12,9 @@ export function ReportScreen({ ctx }: { ctx: Ctx }) {
   const r = state.report.report;
   const open = Boolean(state.status?.shift);
   return (
-    <Section title={t('report.title')} testid="report">
-      <div class="actions">
+    // its actions on top, its figures in the body, the close (or the next shift) in the bar
+    <Section title={t('report.title')} testid="report" cls="screen">
+      <div class="actions head">
         <Button
           ctx={ctx}
           testid="report-refresh"
@@ -36,20 +37,22 @@ export function ReportScreen({ ctx }: { ctx: Ctx }) {
           disabled={state.busy !== null}
         />
       </div>
-      {r ? (
-        <ReportFacts ctx={ctx} r={r} />
-      ) : (
-        <p class="muted">{open ? t('common.loading') : t('report.no-shift')}</p>
-      )}
+      <div class="body">
+        {r ? (
+          <ReportFacts ctx={ctx} r={r} />
+        ) : (
+          <p class="muted">{open ? t('common.loading') : t('report.no-shift')}</p>
+        )}
+        {open && !hasRole(state, 'manager') ? (
+          <p class="muted" data-testid="report-close-role">
+            {t('report.close-role')}
+          </p>
+        ) : null}
+        {state.report.past ? <PastShifts ctx={ctx} shifts={state.report.past} /> : null}
+      </div>
       {open && hasRole(state, 'manager') ? <CloseForm ctx={ctx} /> : null}
-      {open && !hasRole(state, 'manager') ? (
-        <p class="muted" data-testid="report-close-role">
-          {t('report.close-role')}
-        </p>
-      ) : null}
-      {state.report.past ? <PastShifts ctx={ctx} shifts={state.report.past} /> : null}
       {open ? null : (
-        <div class="actions">
+        <div class="actions bar">
           <Button
             ctx={ctx}
             testid="report-open-shift"
@@ -68,7 +71,7 @@ function ReportFacts({ ctx, r }: { ctx: Ctx; r: ShiftReport }) {
   const money = (n: number | undefined) => formatAmount(n, 2, num);
   const tally = (x: { count: number; amount: number }) => `${x.count} · ${money(x.amount)}`;
   return (
-    <dl class="facts" data-testid="report-facts">
+    <dl class="facts two" data-testid="report-facts">
       <Row label={t('report.shift')} value={String(r.shift.number)} testid="report-shift-number" />
       <Row
         label={t('report.opened')}
@@ -162,7 +165,7 @@ function Counted({ ctx, r }: { ctx: Ctx; r: ShiftReport }) {
 function CloseForm({ ctx }: { ctx: Ctx }) {
   const { t } = ctx;
   return (
-    <Form ctx={ctx} submit={{ type: 'shift-close' }} testid="report-close-form">
+    <Form ctx={ctx} submit={{ type: 'shift-close' }} testid="report-close-form" cls="bar inline">
       <Input
         ctx={ctx}
         testid="report-counted-cash"

@@ -7,7 +7,7 @@ import { accessKey, errorText, idTypeKey } from '../i18n.js';
 import { amountDigits, bonusDigits, canPay, ID_TYPE_CHOICES } from '../slices/sale/state.js';
 import type { CustomerSummary } from '../types.js';
 import { Button, FieldSelect, Form, Input, Row, Section, type Ctx } from './common.js';
-import { ItemPanel, Keypad } from './goods.js';
+import { GoodsKeys, ItemPanel, Keypad } from './goods.js';
 import { LinesTable, Totals } from './lines.js';
 import { PumpLines } from './fill-lines.js';
 import { BonusesPanel, CouponsPanel, RulesPanel } from './offers.js';
@@ -17,9 +17,11 @@ export function SaleScreen({ ctx }: { ctx: Ctx }) {
   const calc = state.sale.calc;
   return (
     <div class="sale">
+      {/* the item entry first: at 800x600 it and the customer's name stay in view */}
       <div class="col left">
-        <CustomerPanel ctx={ctx} />
         <ItemPanel ctx={ctx} />
+        <CustomerPanel ctx={ctx} />
+        <GoodsKeys ctx={ctx} />
         <Keypad ctx={ctx} />
       </div>
       <div class="col middle">
@@ -81,7 +83,7 @@ function CustomerPanel({ ctx }: { ctx: Ctx }) {
   const c = state.sale.draft.customer;
   return (
     <Section title={t('customer.title')} testid="customer-panel">
-      <CustomerForm ctx={ctx} identified={c !== null} />
+      {/* who it is above the form to identify another: the name is what the cashier checks */}
       {c ? (
         <CustomerFacts ctx={ctx} c={c} />
       ) : (
@@ -89,6 +91,7 @@ function CustomerPanel({ ctx }: { ctx: Ctx }) {
           {t('customer.anonymous')}
         </p>
       )}
+      <CustomerForm ctx={ctx} identified={c !== null} />
     </Section>
   );
 }

@@ -7,12 +7,26 @@ import { Button, Row, Section, Select, type Ctx } from './common.js';
 import { SimulatedPumps } from './simulated-pumps.js';
 
 export function SettingsScreen({ ctx }: { ctx: Ctx }) {
+  const { t } = ctx;
   return (
-    <div class="stack">
-      <AboutSection ctx={ctx} />
-      <SyncSection ctx={ctx} />
-      <DevicesSection ctx={ctx} />
-      <SimulatedPumps ctx={ctx} />
+    // the sections scroll; Sync now stays in the bar
+    <div class="stack screen">
+      <div class="body settings-body">
+        <AboutSection ctx={ctx} />
+        <SyncSection ctx={ctx} />
+        <DevicesSection ctx={ctx} />
+        <SimulatedPumps ctx={ctx} />
+      </div>
+      <div class="actions bar">
+        <Button
+          ctx={ctx}
+          testid="settings-sync-now"
+          does={{ type: 'sync-now' }}
+          label={t('sync.now')}
+          disabled={ctx.state.busy !== null}
+          hint="F9"
+        />
+      </div>
     </div>
   );
 }
@@ -101,16 +115,6 @@ function SyncSection({ ctx }: { ctx: Ctx }) {
           cls={sync?.clock_skew_warning ? 'warn' : null}
         />
       </dl>
-      <div class="actions">
-        <Button
-          ctx={ctx}
-          testid="settings-sync-now"
-          does={{ type: 'sync-now' }}
-          label={t('sync.now')}
-          disabled={state.busy !== null}
-          hint="F9"
-        />
-      </div>
     </Section>
   );
 }

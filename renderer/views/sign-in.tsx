@@ -21,7 +21,7 @@ export function SignInScreen({ ctx }: { ctx: Ctx }) {
   const { t, state } = ctx;
   const locked = lockoutText(ctx);
   return (
-    <Section title={t('signin.title')} testid="sign-in">
+    <Section title={t('signin.title')} testid="sign-in" cls="beside-pad">
       <Form ctx={ctx} submit={{ type: 'sign-in' }} testid="sign-in-form">
         <Input
           ctx={ctx}
@@ -56,7 +56,7 @@ export function SignInScreen({ ctx }: { ctx: Ctx }) {
 export function ShiftOpenScreen({ ctx }: { ctx: Ctx }) {
   const { t, state } = ctx;
   return (
-    <Section title={t('shift.title')} testid="shift-open">
+    <Section title={t('shift.title')} testid="shift-open" cls="beside-pad">
       <p>{t('shift.none')}</p>
       <Form ctx={ctx} submit={{ type: 'shift-open' }} testid="shift-open-form">
         <Input

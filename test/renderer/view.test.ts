@@ -12,6 +12,7 @@ import { reduce } from '../../renderer/reduce.js';
 import { rowChanged } from '../../renderer/views/lines.js';
 import { ruleChanged, rulesChanged } from '../../renderer/views/offers.js';
 import { view } from '../../renderer/views/page.js';
+import { fieldTestid } from '../../renderer/slices/frame/state.js';
 import {
   attentionItem,
   calcCheck,
@@ -653,6 +654,25 @@ describe('views', () => {
             value: 'typed',
           },
         ]);
+      }
+    }
+  });
+
+  it('put the focus after a refusal in the very input its field is typed in', () => {
+    for (const [name, s] of Object.entries(all)) {
+      const asked: Action[] = [];
+      for (const e of elements(render(s, (a) => asked.push(a)))) {
+        if (e.tag !== 'input' && e.tag !== 'select') continue;
+        if (e.attrs.type === 'checkbox') continue;
+        asked.length = 0;
+        const handler = e.tag === 'select' ? e.attrs.onChange : e.attrs.onInput;
+        call(handler, { currentTarget: { value: 'typed' } });
+        const [typed] = asked;
+        if (typed?.type !== 'field') continue;
+        // an attention item's comment is never refused: its field is named by the item's id,
+        // its input by the item's place in the list
+        if (typed.name.startsWith('attention-comment-')) continue;
+        expect(fieldTestid(typed.name), `${name}: ${typed.name}`).toBe(e.attrs['data-testid']);
       }
     }
   });

@@ -133,6 +133,14 @@ const FIELD_TESTID: Partial<Record<Target, string>> = {
   'auth-code': 'sign-in-code',
   'opening-cash': 'shift-opening-cash',
   'counted-cash': 'report-counted-cash',
+  // the payment's fields: a refusal of one puts the focus back in it (issue 15, point 7)
+  'tender-type': 'payment-tender-type',
+  'tender-amount': 'payment-tender-amount',
+  'cash-given': 'payment-cash-given',
+  pin: 'payment-pin',
+  odometer: 'payment-odometer',
+  'odometer-unit': 'payment-odometer-unit',
+  'vehicle-id': 'payment-vehicle-id',
 };
 
 /** The test id of the input where a field is fixed. */
