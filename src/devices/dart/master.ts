@@ -468,9 +468,11 @@ export class DartMaster implements ForecourtPort {
   }
 
   async stop(pump: number): Promise<PortResult> {
-    const r = await this.command(pump, [[{ type: 'CD1', command: 'stop' }]]);
     const book = this.books.get(pump);
-    if (r.ok && book) book.stopped = true;
+    // a fill already finished was not stopped: "stop all" must not show it as stopped
+    const finished = book ? this.showsFinished(book) : false;
+    const r = await this.command(pump, [[{ type: 'CD1', command: 'stop' }]]);
+    if (r.ok && book && !finished) book.stopped = true;
     return r;
   }
 

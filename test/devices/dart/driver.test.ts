@@ -166,6 +166,18 @@ describe('DART master over a pty pair', () => {
     await until(1, 'stopped');
     expect(master.pump(1)?.filling).toMatchObject({ volume: '1.00' });
   });
+
+  it('leaves a finished fill finished when the pump is stopped after it', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.lift(1);
+    await master.authorise({ pump: 1 });
+    sim.dispense(1, 100);
+    sim.hangUp(1);
+    await until(1, 'finished');
+    await master.stop(1); // "stop all" reaches a pump whose driver has finished
+    await new Promise((r) => setTimeout(r, 200));
+    expect(master.pump(1)?.state).toBe('finished');
+  });
 });
 
 describe('DART faults and recovery over a pty pair', () => {
