@@ -8,22 +8,18 @@
 // now(), in Node and in the page). Also timed: the same change to the agent's event hub (the
 // line, the master and the till, no browser).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
-import type { Agent } from '../src/agent/server.js';
 import { DEMO } from '../src/central/index.js';
-import { runAgent } from '../src/cli/agent.js';
-import { memoryIO } from '../src/cli/io.js';
 import { DartSimulator, demoPumps } from '../src/devices/dart/simulator.js';
 import { ManagedLink } from '../src/devices/link.js';
 import { openSerial } from '../src/devices/serial.js';
+import { startBenchAgent } from './agent.js';
 import { percentile } from './stats.js';
 
 const CHROMIUM = process.env.LT_CHROMIUM ?? '/usr/bin/chromium';
-const RENDERER_DIR = fileURLToPath(new URL('../../renderer/dist', import.meta.url));
 const SAMPLES = 120;
 const WARMUP = 8;
 const PUMPS = 4;
@@ -68,37 +64,12 @@ async function forecourt(path: string): Promise<{ sim: DartSimulator; stop(): Pr
   };
 }
 
-async function startAgent(dir: string, line: string) {
-  const configFile = join(dir, 'config.json');
-  // real pumps on the pty; no other device; the sandbox central in-process
-  const text = JSON.stringify({
+// real pumps on the pty; no other device; the sandbox central in-process
+const startAgent = (dir: string, line: string) =>
+  startBenchAgent(dir, {
     devices: { pumps: { path: line, pumps: [1, 2, 3, 4] } },
     central: { pull_interval_ms: 600_000 },
   });
-  writeFileSync(configFile, text);
-  const stop = new AbortController();
-  let started!: (a: Agent) => void;
-  const ready = new Promise<Agent>((resolve) => (started = resolve));
-  const io = memoryIO({ [configFile]: text });
-  const exited = runAgent(['--port', '0', '--data', dir], io, {
-    signal: stop.signal,
-    rendererDir: RENDERER_DIR,
-    onStarted: (a) => started(a),
-  });
-  const agent = await Promise.race([
-    ready,
-    exited.then((code) => {
-      throw new Error(`the agent exited with ${code}: ${io.err}`);
-    }),
-  ]);
-  return {
-    agent,
-    async stop() {
-      stop.abort();
-      await exited;
-    },
-  };
-}
 
 async function openForecourt(page: Page, url: string): Promise<void> {
   await page.goto(url);

@@ -9,14 +9,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import type { Agent } from '../src/agent/server.js';
 import { DEMO, demoId, startCentral } from '../src/central/index.js';
 import { CentralStore } from '../src/central/store/central-store.js';
 import { seedDemo } from '../src/central/seed.js';
-import { runAgent } from '../src/cli/agent.js';
-import { memoryIO } from '../src/cli/io.js';
+import { startBenchAgent } from './agent.js';
 import { percentile } from './stats.js';
 import { workload } from './engine.js';
 
@@ -24,7 +22,6 @@ const SAMPLES = 100;
 const EXTRA = 'bench-extra';
 const WARMUP = 10;
 const CHROMIUM = process.env.LT_CHROMIUM ?? '/usr/bin/chromium';
-const RENDERER_DIR = fileURLToPath(new URL('../../renderer/dist', import.meta.url));
 
 /** The demo business plus the engine bench's 500 rules and its 50 goods in the POS catalogue. */
 function seedWorld(file: string): { codes: string[] } {
@@ -65,36 +62,8 @@ function seedWorld(file: string): { codes: string[] } {
   }
 }
 
-async function startAgent(
-  dir: string,
-  centralUrl: string,
-): Promise<{ agent: Agent; stop(): Promise<void> }> {
-  const configFile = join(dir, 'config.json');
-  const text = JSON.stringify({ central: { url: centralUrl } });
-  writeFileSync(configFile, text);
-  const stop = new AbortController();
-  let started!: (a: Agent) => void;
-  const ready = new Promise<Agent>((resolve) => (started = resolve));
-  const io = memoryIO({ [configFile]: text });
-  const exited = runAgent(['--port', '0', '--data', dir], io, {
-    signal: stop.signal,
-    rendererDir: RENDERER_DIR,
-    onStarted: (a) => started(a),
-  });
-  const agent = await Promise.race([
-    ready,
-    exited.then((code) => {
-      throw new Error(`the agent exited with ${code}: ${io.err}`);
-    }),
-  ]);
-  return {
-    agent,
-    async stop() {
-      stop.abort();
-      await exited;
-    },
-  };
-}
+const startAgent = (dir: string, centralUrl: string) =>
+  startBenchAgent(dir, { central: { url: centralUrl } });
 
 async function signIn(page: Page): Promise<void> {
   await page.getByTestId('sign-in-code').fill(DEMO.authCodes.cashier);
