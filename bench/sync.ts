@@ -171,7 +171,7 @@ function memory(): { rss: number; heap: number; young: number } {
 const shown = (m: { rss: number; heap: number; young: number }) =>
   `${MB(m.rss)} MB (heap ${MB(m.heap)}, young ${MB(m.young)})`;
 
-async function benchSnapshot(dir: string): Promise<string> {
+export async function benchSnapshot(dir: string): Promise<string> {
   const sandbox = await startChild(RECORDS, join(dir, 'central-snapshot.sqlite'));
   const store = await terminal(join(dir, 'snapshot'));
   const http = client(sandbox);

@@ -128,7 +128,7 @@ export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: (
     if (page.snapshot) {
       const progress = read('snapshot', SnapshotProgress);
       if (page.hasMore === false) {
-        cache.swapSnapshot(nowMs);
+        cache.swapSnapshot();
         rulesTouched = true;
         ledgerOf().releaseAllReflected(progress?.startedAt ?? page.requestedAt);
         del.run('snapshot');
