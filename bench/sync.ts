@@ -3,7 +3,7 @@
 //   2. apply a 1,000,000-record snapshot (target >= 150,000 records per second, peak RSS
 //      <= 300 MB; issue 17). `SYNC_BENCH=snapshot` runs this one alone.
 // The sandbox runs in a child process, so the RSS figure is the terminal's alone. The snapshot
-// line is followed by its memory per phase (docs/sync.md, "Snapshot memory"): RSS and the V8
+// line is followed by its memory per phase (docs/sync.md, "Snapshot memory and speed"): RSS and the V8
 // heap before the pull, at the highest staging sample, after the swap, and the kernel's
 // high-water mark of the process (getrusage maxrss), which is the peak the target is about.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -173,7 +173,7 @@ function memory(): { rss: number; heap: number; young: number } {
 const shown = (m: { rss: number; heap: number; young: number }) =>
   `${MB(m.rss)} MB (heap ${MB(m.heap)}, young ${MB(m.young)})`;
 
-async function benchSnapshot(dir: string): Promise<string> {
+export async function benchSnapshot(dir: string): Promise<string> {
   const sandbox = await startChild(RECORDS, join(dir, 'central-snapshot.sqlite'));
   const store = await terminal(join(dir, 'snapshot'));
   const http = client(sandbox);
