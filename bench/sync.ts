@@ -1,9 +1,9 @@
 // bench/sync: the two figures of the sync issue, on loopback with the real sandbox.
 //   1. drain 10,000 queued sales to the sandbox (target >= 500 per second);
-//   2. apply a 1,000,000-record snapshot (target >= 50,000 records per second, peak RSS
-//      <= 300 MB).
+//   2. apply a 1,000,000-record snapshot (target >= 150,000 records per second, peak RSS
+//      <= 300 MB; issue 17). `SYNC_BENCH=snapshot` runs this one alone.
 // The sandbox runs in a child process, so the RSS figure is the terminal's alone. The snapshot
-// line is followed by its memory per phase (docs/sync.md, "Snapshot memory"): RSS and the V8
+// line is followed by its memory per phase (docs/sync.md, "Snapshot memory and speed"): RSS and the V8
 // heap before the pull, at the highest staging sample, after the swap, and the kernel's
 // high-water mark of the process (getrusage maxrss), which is the peak the target is about.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -23,6 +23,8 @@ import { Puller } from '../src/sync/puller.js';
 
 const SALES = 10_000;
 const RECORDS = 1_000_000;
+/** Records per second the snapshot apply must reach (issue 17; 50,000 before). */
+const APPLY_TARGET = 150_000;
 
 // The child: start the sandbox on a file, optionally load `records` customers and cards.
 const CHILD = `
@@ -171,7 +173,7 @@ function memory(): { rss: number; heap: number; young: number } {
 const shown = (m: { rss: number; heap: number; young: number }) =>
   `${MB(m.rss)} MB (heap ${MB(m.heap)}, young ${MB(m.young)})`;
 
-async function benchSnapshot(dir: string): Promise<string> {
+export async function benchSnapshot(dir: string): Promise<string> {
   const sandbox = await startChild(RECORDS, join(dir, 'central-snapshot.sqlite'));
   const store = await terminal(join(dir, 'snapshot'));
   const http = client(sandbox);
@@ -198,9 +200,9 @@ async function benchSnapshot(dir: string): Promise<string> {
     const applied = r.ok ? r.applied : 0;
     const rate = Math.round(applied / s);
     const mb = MB(maxRss);
-    const ok = rate >= 50_000 && mb <= 300 && applied >= RECORDS;
+    const ok = rate >= APPLY_TARGET && mb <= 300 && applied >= RECORDS;
     return (
-      `sync apply a ${applied}-record snapshot          ${s.toFixed(2)} s   ${rate}/s   peak RSS ${mb} MB   target >= 50000/s, <= 300 MB ${ok ? 'MET' : 'MISSED'}\n` +
+      `sync apply a ${applied}-record snapshot          ${s.toFixed(2)} s   ${rate}/s   peak RSS ${mb} MB   target >= ${APPLY_TARGET}/s, <= 300 MB ${ok ? 'MET' : 'MISSED'}\n` +
       `     memory: before ${shown(before)}; staging peak ${shown(staging)}; after the swap ${shown(after)}; ` +
       `process max ${mb} MB; the last page with the swap ${(Number(t1 - swapFrom) / 1e9).toFixed(2)} s`
     );
@@ -219,7 +221,7 @@ export async function benchSync(): Promise<void> {
     );
     // The snapshot first: its peak RSS is then the terminal's apply alone, not the drain's heap.
     console.log(await benchSnapshot(dir));
-    console.log(await benchDrain(dir));
+    if (process.env.SYNC_BENCH !== 'snapshot') console.log(await benchDrain(dir));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -13,14 +13,12 @@ import {
   withoutClearSecrets,
   type RecordOf,
 } from './entities.js';
-import { storeError } from './errors.js';
 import {
   lookupMethods,
   lookupStatements,
   parse,
   parseAll,
   queryPlans,
-  readRecord,
   type Row,
 } from './cache-lookups.js';
 
@@ -121,24 +119,54 @@ function entityStatements(db: Database.Database) {
   return { upsert, remove, get, all, count, clear };
 }
 
-/** The statements of the snapshot staging area and of the rule-by-POS index. */
-function stagingStatements(db: Database.Database) {
+/** The live table's staging twin (migration 0013): the same columns and indexes. */
+export const stagedTable = (entity: Entity): string => `staged_${tables[entity].table}`;
+
+/** One entity's staging statements. */
+function stagedStatements(db: Database.Database, e: Entity) {
+  const { table, columns } = tables[e];
+  const staged = stagedTable(e);
+  const cols = ['id', ...columns, 'data', 'updated_at'];
+  const set = cols
+    .slice(1)
+    .map((c) => `${c} = ?`)
+    .join(', ');
   return {
-    deleteRulePos: db.prepare('DELETE FROM rule_pos WHERE rule_id = ?'),
-    insertRulePos: db.prepare('INSERT OR IGNORE INTO rule_pos (pos_id, rule_id) VALUES (?, ?)'),
     // Insert and update apart, so staging knows how many rows it holds without counting them.
     stage: db.prepare(
-      'INSERT INTO snapshot_staging (entity, id, data) VALUES (?, ?, ?) ON CONFLICT (entity, id) DO NOTHING',
+      `INSERT INTO ${staged} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (id) DO NOTHING`,
     ),
-    restage: db.prepare('UPDATE snapshot_staging SET data = ? WHERE entity = ? AND id = ?'),
-    unstage: db.prepare('DELETE FROM snapshot_staging WHERE entity = ? AND id = ?'),
-    // Keyset pages: better-sqlite3 cannot write while a statement of its connection iterates.
-    // Small ones: a page's rows stay alive while they are written, and what survives the young
-    // generation's scavenges makes V8 grow it (the snapshot's peak RSS, docs/sync.md).
-    staged: db.prepare<[string, string], { entity: string; id: string; data: string }>(
-      'SELECT entity, id, data FROM snapshot_staging WHERE (entity, id) > (?, ?) ORDER BY entity, id LIMIT 100',
-    ),
-    clear: db.prepare('DELETE FROM snapshot_staging'),
+    restage: db.prepare(`UPDATE ${staged} SET ${set} WHERE id = ?`),
+    unstage: db.prepare(`DELETE FROM ${staged} WHERE id = ?`),
+    clear: db.prepare(`DELETE FROM ${staged}`),
+    // SQLite's transfer path: `SELECT *` of a twin table into an empty one copies rows and
+    // index entries as they are (no decoding, no index sorted again).
+    copy: db.prepare(`INSERT INTO ${table} SELECT * FROM ${staged}`),
+  };
+}
+
+/**
+ * The statements of the snapshot staging area and of the rule-by-POS index. Staging's are
+ * prepared when first used: a store opened on an older schema (migration tests) has no
+ * staging tables and never stages.
+ */
+function stagingStatements(db: Database.Database) {
+  const prepared = new Map<Entity, ReturnType<typeof stagedStatements>>();
+  return {
+    of(entity: Entity): ReturnType<typeof stagedStatements> {
+      let s = prepared.get(entity);
+      if (!s) prepared.set(entity, (s = stagedStatements(db, entity)));
+      return s;
+    },
+    deleteRulePos: db.prepare('DELETE FROM rule_pos WHERE rule_id = ?'),
+    insertRulePos: db.prepare('INSERT OR IGNORE INTO rule_pos (pos_id, rule_id) VALUES (?, ?)'),
+    // The swap's rule-by-POS rows, from the rules' stored JSON (checked when staged).
+    rulePosOfAll: () =>
+      db
+        .prepare(
+          "INSERT OR IGNORE INTO rule_pos (pos_id, rule_id) SELECT json_extract(p.value, '$.id'), r.id FROM rule r, json_each(r.data, '$.pos') p",
+        )
+        .run(),
   };
 }
 
@@ -203,13 +231,9 @@ function write<E extends Entity>(
   id: string,
   record: RecordOf<E>,
   nowMs: number,
-  /** The record's JSON when the caller has it already (the snapshot swap). */
-  json?: string,
 ): void {
   const def = tables[entity];
-  w.entities.upsert
-    .get(entity)
-    ?.run(id, ...def.values(record), json ?? JSON.stringify(record), nowMs);
+  w.entities.upsert.get(entity)?.run(id, ...def.values(record), JSON.stringify(record), nowMs);
   if (entity === 'rule') {
     w.staging.deleteRulePos.run(id);
     for (const p of (record as RecordOf<'rule'>).pos ?? []) w.staging.insertRulePos.run(p.id, id);
@@ -223,37 +247,36 @@ function remove(w: Writer, entity: Entity, id: string): void {
 }
 
 /** Stages a checked change; how the number of staged rows changed (+1, -1 or 0). */
-function stage(w: Writer, change: Extract<CheckedChange, { ok: true }>): number {
-  const s = w.staging;
-  if (change.op === 'delete') return -s.unstage.run(change.entity, change.id).changes;
-  const json = JSON.stringify(change.record);
-  if (s.stage.run(change.entity, change.id, json).changes === 1) return 1;
-  s.restage.run(json, change.entity, change.id);
+function stage(w: Writer, change: Extract<CheckedChange, { ok: true }>, nowMs: number): number {
+  const s = w.staging.of(change.entity);
+  if (change.op === 'delete') return -s.unstage.run(change.id).changes;
+  const values = [...columnsOf(change.entity, change.record), JSON.stringify(change.record), nowMs];
+  if (s.stage.run(change.id, ...values).changes === 1) return 1;
+  s.restage.run(...values, change.id);
   return 0;
 }
 
+/** The lookup columns of a checked record (TypeScript cannot follow the entity's index). */
+function columnsOf<E extends Entity>(entity: E, record: Record<string, unknown>) {
+  return tables[entity].values(record as RecordOf<E>);
+}
+
+/** Replaces one cache table by its staged twin in SQL, no row passing through JS. */
+function swapTable(w: Writer, entity: Entity): number {
+  const s = w.staging.of(entity);
+  // Emptied at once: SQLite truncates a table without triggers or keys referring to it.
+  w.entities.clear.get(entity)?.run();
+  const n = s.copy.run().changes;
+  s.clear.run();
+  return n;
+}
+
 /** Replaces every cache table by the staged snapshot; the caller holds the transaction. */
-function swapSnapshot(w: Writer, nowMs: number): number {
-  for (const e of ENTITIES) w.entities.clear.get(e)?.run();
+function swapSnapshot(w: Writer): number {
   let n = 0;
-  let after: [string, string] = ['', ''];
-  for (;;) {
-    const rows = w.staging.staged.all(...after);
-    for (const row of rows) {
-      const entity = Entity.safeParse(row.entity);
-      if (!entity.success)
-        throw storeError(
-          'invalid-record',
-          `snapshot_staging ${row.entity} ${row.id}: no such entity`,
-        );
-      write(w, entity.data, row.id, readRecord(entity.data, row), nowMs, row.data);
-    }
-    n += rows.length;
-    const last = rows[rows.length - 1];
-    if (!last) break;
-    after = [last.entity, last.id];
-  }
-  w.staging.clear.run();
+  for (const e of ENTITIES) n += swapTable(w, e);
+  // Emptying `rule` cascaded to rule_pos.
+  w.staging.rulePosOfAll();
   w.onRulesChanged();
   return n;
 }
@@ -293,7 +316,7 @@ export function createCache(
     nowMs: number,
     staging = false,
   ): number {
-    if (staging) return stage(w, change);
+    if (staging) return stage(w, change, nowMs);
     if (change.entity === 'pos') posWrites += 1;
     if (change.op === 'upsert')
       write(w, change.entity, change.id, change.record as RecordOf<typeof change.entity>, nowMs);
@@ -314,9 +337,9 @@ export function createCache(
     },
     /** EXPLAIN QUERY PLAN of every lookup (migration tests check that indexes serve them). */
     queryPlans: (): Record<string, string> => queryPlans(db, lookups),
-    swapSnapshot: (nowMs: number): number => {
+    swapSnapshot: (): number => {
       posWrites += 1;
-      return swapSnapshot(w, nowMs);
+      return swapSnapshot(w);
     },
     /**
      * A stamp that changes whenever a POS record may have changed (the puller's writes, a
@@ -324,7 +347,9 @@ export function createCache(
      * keys on it (the till's catalogue, src/terminal/catalog.ts).
      */
     posVersion: (): string => `${posWrites}:${dataVersion.get() ?? 0}`,
-    clearStaging: () => void w.staging.clear.run(),
+    clearStaging: (): void => {
+      for (const e of ENTITIES) w.staging.of(e).clear.run();
+    },
     /** Validates and writes one record directly (seeding, tests); throws on an invalid record. */
     put<E extends Entity>(
       entity: E,

@@ -43,26 +43,34 @@ interface Source {
 // start with nothing to do parses no JSON). The parameter is `"` + this keying's prefix.
 const suspect = `(instr(data, '"scrypt$') > 0 OR (instr(data, '"hscrypt$') > 0 AND instr(data, ?) = 0))`;
 
-const sources: Source[] = [
-  ...SECRET_ENTITIES.map((t) => ({
-    select: `SELECT rowid AS k, data FROM ${t} WHERE ${suspect}`,
-    update: `UPDATE ${t} SET data = ? WHERE rowid = ?`,
-  })),
-  {
-    select: `SELECT rowid AS k, data FROM snapshot_staging WHERE ${suspect}`,
-    update: 'UPDATE snapshot_staging SET data = ? WHERE rowid = ?',
-  },
-  {
-    select: `SELECT rowid AS k, data FROM quarantine WHERE data IS NOT NULL AND ${suspect}`,
-    update: 'UPDATE quarantine SET data = ? WHERE rowid = ?',
-  },
+/** The rows to look at of `table`, and how to write one back. */
+const source = (table: string, where = suspect): Source & { table: string } => ({
+  table,
+  select: `SELECT rowid AS k, data FROM ${table} WHERE ${where}`,
+  update: `UPDATE ${table} SET data = ? WHERE rowid = ?`,
+});
+
+// Staged copies live in one table per entity since migration 0013, in `snapshot_staging`
+// before it (a backup taken earlier still has that one): whichever the file has is looked at.
+const sources = [
+  ...SECRET_ENTITIES.map((t) => source(t)),
+  ...SECRET_ENTITIES.map((t) => source(`staged_${t}`)),
+  source('snapshot_staging'),
+  source('quarantine', `data IS NOT NULL AND ${suspect}`),
 ];
+
+function sourcesIn(db: Database.Database): Source[] {
+  const has = db.prepare<[string], { n: number }>(
+    "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?",
+  );
+  return sources.filter((s) => (has.get(s.table)?.n ?? 0) > 0);
+}
 
 export function rekeySecretHashes(db: Database.Database, h: HashKeying): RekeyReport {
   if (!h.keyed) return { rekeyed: 0, foreign: 0 };
   const changes: Array<{ update: string; k: number; data: string }> = [];
   let foreign = 0;
-  for (const s of sources) {
+  for (const s of sourcesIn(db)) {
     const rows = db.prepare<[string], { k: number; data: string }>(s.select).all(`"${h.prefix}`);
     for (const row of rows) {
       const value = JSON.parse(row.data) as unknown;

@@ -82,6 +82,22 @@ export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: (
 
   let rulesTouched = false;
 
+  /**
+   * Runs `fn` with `synchronous = NORMAL`: in WAL mode a commit then does not wait for the
+   * disk (the checkpoint still does). For a snapshot page that is safe: its rows and its cursor
+   * commit together, so a power cut loses at most the last pages, and the pull resumes from
+   * the page before them; a later FULL commit (a sale) flushes the log with these pages in it.
+   */
+  const unsynced = <T>(fn: () => T): T => {
+    const was = db.pragma('synchronous', { simple: true }) as number;
+    db.pragma('synchronous = NORMAL');
+    try {
+      return fn();
+    } finally {
+      db.pragma(`synchronous = ${was}`);
+    }
+  };
+
   const applyPage = db.transaction((page: PageInput, nowMs: number): PageResult => {
     let applied = 0;
     let quarantined = 0;
@@ -128,7 +144,7 @@ export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: (
     if (page.snapshot) {
       const progress = read('snapshot', SnapshotProgress);
       if (page.hasMore === false) {
-        cache.swapSnapshot(nowMs);
+        cache.swapSnapshot();
         rulesTouched = true;
         ledgerOf().releaseAllReflected(progress?.startedAt ?? page.requestedAt);
         del.run('snapshot');
@@ -165,7 +181,9 @@ export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: (
      */
     applyPage(page: PageInput, nowMs: number, onRulesChanged?: () => void): PageResult {
       rulesTouched = false;
-      const result = applyPage.immediate(page, nowMs);
+      const result = page.snapshot
+        ? unsynced(() => applyPage.immediate(page, nowMs))
+        : applyPage.immediate(page, nowMs);
       if (rulesTouched) onRulesChanged?.();
       return result;
     },

@@ -2,7 +2,7 @@
 // A page of the change feed parsed whole keeps thousands of records alive while they are
 // applied, and even its text as one JS string survives scavenges; V8 answers survival in the
 // young generation by growing it to its maximum, which was most of a snapshot's peak RSS
-// (docs/sync.md, "Snapshot memory"). Here the page stays in a Buffer (outside the JS heap)
+// (docs/sync.md, "Snapshot memory and speed"). Here the page stays in a Buffer (outside the JS heap)
 // and each record is decoded, parsed, applied and garbage before the next scavenge.
 // JSON's structural characters are ASCII and never occur inside a UTF-8 multi-byte
 // sequence, so the bytes can be scanned without decoding them.

@@ -242,6 +242,70 @@ describe('pulling pages', () => {
     // The repeated record is staged with its last version.
     expect(db.store.cache.customerByPhone('+49 30 9')?.id).toBe('s2');
   });
+  it('applies a snapshot page with synchronous NORMAL and gives the connection FULL back', () => {
+    const seen: number[] = [];
+    // The changes are read inside the page's transaction: what they see is what it commits by.
+    function* watched(): Generator<Change> {
+      seen.push(db.store.pragmas().synchronous);
+      yield customer('w1');
+    }
+    const at = { cursor: 's1', requestedAt: db.clock.now(), snapshot: true };
+    db.store.applyPage({ ...at, changes: watched(), hasMore: true });
+    expect(db.store.pragmas().synchronous).toBe(2);
+    db.store.applyPage({ ...at, changes: watched(), hasMore: false });
+    expect(seen).toEqual([1, 1]);
+    expect(db.store.pragmas().synchronous).toBe(2);
+  });
+
+  it('gives the connection FULL back when a snapshot page fails', () => {
+    function* broken(): Generator<Change> {
+      yield customer('b1');
+      throw new Error('malformed body');
+    }
+    expect(() =>
+      db.store.applyPage({
+        changes: broken(),
+        cursor: 's1',
+        requestedAt: db.clock.now(),
+        snapshot: true,
+        hasMore: true,
+      }),
+    ).toThrow('malformed body');
+    expect(db.store.pragmas().synchronous).toBe(2);
+    expect(db.store.sync.snapshot()).toBeNull();
+  });
+
+  it('serves the lookups and the rules by POS from a swapped-in snapshot', () => {
+    page([rule('r-old', 'l1', ['p1'])]);
+    db.store.applyPage({
+      changes: [
+        customer('n1', { phone: '+49 30 77' }),
+        {
+          entity: 'card',
+          op: 'upsert',
+          id: 'k9',
+          data: { id: 'k9', customer_id: 'n1', code: 'C9' },
+        },
+        rule('r-all', 'l1'),
+        rule('r-p2', 'l1', ['p2', 'p3']),
+      ],
+      cursor: 's1',
+      requestedAt: db.clock.now(),
+      snapshot: true,
+      hasMore: false,
+    });
+    expect(db.store.cache.customerByPhone('4930 77')?.id).toBe('n1');
+    expect(db.store.cache.customerByCard('C9')?.id).toBe('n1');
+    const ids = (p: string) =>
+      db.store.rules
+        .candidates('l1', p)
+        .map((r) => (r as { id: string }).id)
+        .sort();
+    // The old rule's POS link went with it; the new rules' links were built at the swap.
+    expect(ids('p1')).toEqual(['r-all']);
+    expect(ids('p2')).toEqual(['r-all', 'r-p2']);
+    expect(ids('p3')).toEqual(['r-all', 'r-p2']);
+  });
 });
 
 describe('rules in memory', () => {
