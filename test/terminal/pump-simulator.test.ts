@@ -13,13 +13,18 @@ const { open } = tillPerTest();
 
 type PumpEvent = EventPayload<'pump-state'>;
 
-/** A till with the default devices (four simulated pumps), its pump events gathered. */
+/**
+ * A till with four simulated pumps, its pump events gathered. No nozzle is set up with a grade,
+ * so the till sends the pumps no prices (pump-prices.ts) and they sell at the simulator's own
+ * (Super 95 at 1.799): what a fill costs does not depend on when a price update lands.
+ */
 async function pumpTill(): Promise<{ t: Till; events: PumpEvent[] }> {
   const events: PumpEvent[] = [];
   const emit = <E extends EventName>(name: E, payload: EventPayload<E>) => {
     if (name === 'pump-state') events.push(payload as PumpEvent);
   };
-  const t = await open({ emit });
+  const devices = { pumps: { simulated: true, nozzles: {} }, printer: { simulated: true } };
+  const t = await open({ emit, devices });
   await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
   await t.ok('shift-open', {});
   await until(t, 1, 'idle');
