@@ -247,4 +247,8 @@ describe('the cashier screen: selling fuel at the forecourt', () => {
     },
     SALE_MS,
   );
+
+  // Refused today (invalid-input, "processed quantity above the authorised one"): the prepay's
+  // line holds 20 / 1.789 = 11.179 l and the pump, preset to 20.00, reports 11.18 l.
+  it.todo('completes the prepay of 20.00 on pump 1 with the 11.18 l the pump gave, 0.00 change');
 });
