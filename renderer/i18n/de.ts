@@ -669,4 +669,6 @@ export const de: Table = {
     'Diese Betankung ist vorausbezahlt: vom Vorplatz aus verkaufen, um die Vorauszahlung abzuschließen.',
   'error.prepay-capped':
     'Das Konto erlaubt weniger als gewünscht: die Säule ist auf den erlaubten Betrag voreingestellt.',
+  'error.pump-grade':
+    'Diese Säule hat den vorausbezahlten Kraftstoff nicht: eine andere Säule wählen.',
 };

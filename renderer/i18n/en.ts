@@ -647,6 +647,7 @@ export const en = {
   'error.fill-prepaid': 'This fill was prepaid: sell it from the forecourt to complete its prepay.',
   'error.prepay-capped':
     'The account allows less than asked: the pump is preset to what it allows.',
+  'error.pump-grade': 'This pump does not sell the fuel that was prepaid: choose another pump.',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

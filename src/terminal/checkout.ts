@@ -983,7 +983,11 @@ export class CheckoutService {
       const was = authorised[i];
       return {
         ...withAuthorisedPrice(it, was),
-        ...(it.authorized_quantity === undefined && was
+        // A prepay by amount authorised money: the litres are the pump's, in its own digits
+        // (20.00 at 1.789 runs 11.18 l against the 11.179 l the prepay's line holds).
+        ...(it.authorized_quantity === undefined &&
+        was &&
+        was.quantity_recalculate_type === undefined
           ? { authorized_quantity: was.quantity }
           : {}),
         ...(it.authorized_amount === undefined && was?.amount !== undefined

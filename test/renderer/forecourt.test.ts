@@ -41,6 +41,21 @@ describe('the forecourt on screen', () => {
     expect(s.forecourt.unpaid).toEqual([]);
   });
 
+  it('keeps a pump an event changed after the load was asked, when the load lands late', () => {
+    const before = loaded();
+    const three = before.forecourt.pumps[2]!;
+    const later = new Date(Date.parse(three.changed_at) + 1_000).toISOString();
+    const idle = { ...three, state: 'idle' as const, unpaid: 0, changed_at: later };
+    const s = run(
+      before,
+      { type: 'pump-changed', event: { previous: 'finished', pump: idle, unpaid: [] } },
+      // the answer to a load sent before that event: pump 3 still finished with its fill
+      { type: 'forecourt-loaded', forecourt: forecourtState() },
+    );
+    expect(s.forecourt.pumps[2]).toMatchObject({ state: 'idle' });
+    expect(s.forecourt.unpaid.filter((f) => f.pump === 3)).toEqual([]);
+  });
+
   it('follows the litres running on a fuelling pump', () => {
     const before = loaded();
     const two = before.forecourt.pumps[1]!;

@@ -211,6 +211,36 @@ describe('completing a prepay from its fill', () => {
     });
   }, 30_000);
 
+  it('completes a prepay by amount whose pump ran more litres than its line holds', async () => {
+    // 20.00 at 1.789 is 11.179 l on the prepay's line; the pump, counting 0.01 l, stops at
+    // 11.18 l for 20.00: the amount was authorised, the litres are the pump's
+    const { t, port } = await forecourtTill(open);
+    const prepay = uuidv7(Date.now());
+    await t.ok('sale-process', {
+      transaction_id: prepay,
+      check: {
+        transaction_type: 'preauthorization',
+        payment_type: 'cash',
+        check_items: [
+          {
+            code: 'FUEL-95',
+            quantity: 11.179,
+            amount: 20,
+            quantity_recalculate_type: 'recalculate-by-amount',
+          },
+        ],
+      },
+      cash_given: 20,
+    });
+    port.lift(1);
+    await t.ok('pump-authorise', { pump: 1, transaction_id: prepay });
+    port.fill(1, '30');
+    const fill = (await unpaid(t, 1)).unpaid[0]!;
+    expect(fill).toMatchObject({ volume: '11.18', amount: '20.00' });
+    const sale = await t.ok('sale-process', completion(prepay, [fill.id]));
+    expect(sale.check.amount_to_pay).toBe(20);
+  }, 30_000);
+
   it('gives back the unused cash of a prepay the pump did not use up', async () => {
     const { t, port } = await forecourtTill(open);
     const { prepay, fill } = await prepaidFill(t, port, '5');

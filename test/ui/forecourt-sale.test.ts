@@ -156,13 +156,15 @@ describe('the cashier screen: selling fuel at the forecourt', () => {
         await expectText(page.getByTestId('pump-1-fill-0'), /^FUEL-95 · 11\.18 l · 20\.00/);
         await page.getByTestId('pump-1-fill-0-sell').waitFor();
         await shot(page, '2-prepay-filled');
-        // Not here yet: its Sell (the completion, 0.00 change) is refused today with
-        // invalid-input "processed quantity above the authorised one": the prepay line was
-        // authorised for 20 / 1.789 = 11.179 l (the form's litres, 3 decimals) and the pump
-        // reports 11.18 l (0.01 l). Reported to the lead; the completion's checks go here
-        // once it is fixed (receipt line 11.18 l, to pay 20.00, change 0.00).
-        await page.keyboard.press('Escape');
-        await page.getByTestId('screen-sale').waitFor();
+        // Sell completes the prepay with what the pump gave: 11.18 l for 20.00, nothing back
+        await pressEnterOn(page, 'pump-1-fill-0-sell');
+        await page.getByTestId('screen-receipt').waitFor();
+        await expectText(page.getByTestId('receipt-total-to-pay'), '20.00');
+        await expectText(page.getByTestId('receipt-line-0'), /11\.18/);
+        expect(await page.getByTestId('receipt-warnings').count()).toBe(0); // no change due
+        await shot(page, '2-prepay-completed');
+        await pressEnterOn(page, 'receipt-new-sale');
+        await page.getByTestId('lines-empty').waitFor();
 
         // 3. a postpay on pump 2 for Driver One, paid from the fleet account
         await chooseByKeys(page, 'customer-id-type', 'card');
@@ -247,8 +249,4 @@ describe('the cashier screen: selling fuel at the forecourt', () => {
     },
     SALE_MS,
   );
-
-  // Refused today (invalid-input, "processed quantity above the authorised one"): the prepay's
-  // line holds 20 / 1.789 = 11.179 l and the pump, preset to 20.00, reports 11.18 l.
-  it.todo('completes the prepay of 20.00 on pump 1 with the 11.18 l the pump gave, 0.00 change');
 });

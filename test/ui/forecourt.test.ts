@@ -77,13 +77,13 @@ describe('the cashier screen: the forecourt', () => {
           .toBeGreaterThanOrEqual(3);
         await screenshot(page, 'forecourt-4-fuelling');
         await expectText(volume, '2.00 l', 8_000);
-        await expectText(page.getByTestId('pump-2-amount'), '3.60');
+        await expectText(page.getByTestId('pump-2-amount'), '3.58');
 
         // the nozzle back: finished, one fill unpaid with the pump's figures, Sell on it
         expect(await atPump(page, { pump: 2, action: 'hang-up' })).toBe(200);
         await tileState(page, 2, 'finished');
         await expectText(page.getByTestId('pump-2-unpaid'), '1 unpaid');
-        await expectText(page.getByTestId('pump-2-fill-0'), /^GRADE-1 · 2\.00 l · 3\.60/);
+        await expectText(page.getByTestId('pump-2-fill-0'), /^FUEL-95 · 2\.00 l · 3\.58/);
         await page.getByTestId('pump-2-fill-0-sell').waitFor();
         await screenshot(page, 'forecourt-5-finished-unpaid');
 

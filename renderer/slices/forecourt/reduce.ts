@@ -5,15 +5,22 @@ import { withPumps, type ForecourtEvent } from './state.js';
 
 export const forecourt: Reducer<ForecourtEvent> = {
   'forecourt-open': (state) => (state.status?.staff ? go(state, 'forecourt') : state),
-  'forecourt-loaded': (state, event) => ({
-    ...state,
-    forecourt: {
-      ...state.forecourt,
-      pumps: event.forecourt.pumps,
-      unpaid: event.forecourt.unpaid,
-      loaded: true,
-    },
-  }),
+  // An answer may land after an event newer than it (the load was asked first): a pump an
+  // event changed since keeps that event's state and fills.
+  'forecourt-loaded': (state, event) => {
+    const known = new Map(state.forecourt.pumps.map((p) => [p.pump, p]));
+    const newer = new Set(
+      event.forecourt.pumps
+        .filter((p) => (known.get(p.pump)?.changed_at ?? '') > p.changed_at)
+        .map((p) => p.pump),
+    );
+    const pumps = event.forecourt.pumps.map((p) => (newer.has(p.pump) ? known.get(p.pump)! : p));
+    const unpaid = [
+      ...event.forecourt.unpaid.filter((f) => !newer.has(f.pump)),
+      ...state.forecourt.unpaid.filter((f) => newer.has(f.pump)),
+    ].sort((a, b) => (a.finished_at < b.finished_at ? -1 : a.finished_at > b.finished_at ? 1 : 0));
+    return { ...state, forecourt: { ...state.forecourt, pumps, unpaid, loaded: true } };
+  },
   // An event carries one pump and all its unpaid fills: both replace what was known of it.
   'pump-changed': (state, event) => {
     const { pump, unpaid } = event.event;
