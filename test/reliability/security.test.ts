@@ -21,8 +21,15 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Interpolations that are identifiers or SQL the code itself wrote, never a value. */
 const REVIEWED: Record<string, string[]> = {
-  // Table and column names from the store's own ENTITIES map, and placeholders.
-  'src/store/cache.ts': ['table', "cols.join(', ')", "cols.map(() => '?').join(', ')", 'set'],
+  // Table and column names from the store's own ENTITIES map (and each table's staging twin,
+  // `staged_` + that name), and placeholders.
+  'src/store/cache.ts': [
+    'table',
+    'staged',
+    "cols.join(', ')",
+    "cols.map(() => '?').join(', ')",
+    'set',
+  ],
   // A WHERE clause built only from q()-quoted primary-key column names.
   'src/store/recovery-salvage.ts': ['where'],
 };
