@@ -40,15 +40,16 @@ export const paymentActions: Performers<PaymentAction> = {
       (error) => ({ type: 'sale-failed', error }),
     );
     // a prepay paid: its pump is released for what was paid (docs/forecourt.md)
-    if (sold && pump !== null)
-      await till.run(
-        'pump-authorise',
-        { pump, transaction_id: built.input.transaction_id },
-        (o) => ({
-          type: 'pumps-answered',
-          pumps: [o.pump],
-        }),
-      );
+    if (sold && pump !== null) {
+      const id = built.input.transaction_id;
+      const authorised = await till.run('pump-authorise', { pump, transaction_id: id }, (o) => ({
+        type: 'pumps-answered',
+        pumps: [o.pump],
+      }));
+      // refused (the pump busy or not answering): the refusal is shown, and the prepay waits
+      // on the forecourt's "Prepay here" for the cashier to authorise it again
+      if (!authorised) till.dispatch({ type: 'prepay-ready', transactionId: id });
+    }
     await till.refreshStatus();
   },
   'sale-check-status': async (till) => {
