@@ -437,11 +437,17 @@ export class DartMaster implements ForecourtPort {
     const book = this.book(n);
     if ('ok' in book) return Promise.resolve(book);
     return this.mutex.run(async () => {
-      for (const b of blocks) {
-        const r = await this.sendBlock(book, b);
-        if (!r.ok) return r;
+      try {
+        for (const b of blocks) {
+          const r = await this.sendBlock(book, b);
+          if (!r.ok) return r;
+        }
+        return { ok: true, value: undefined };
+      } catch (e) {
+        // the line closed under the command (the till stopping): a refusal, never a throw
+        const message = e instanceof Error ? e.message : String(e);
+        return { ok: false, code: 'not-acknowledged', message };
       }
-      return { ok: true, value: undefined };
     });
   }
 
