@@ -56,6 +56,31 @@ describe('the forecourt on screen', () => {
     expect(s.forecourt.unpaid.filter((f) => f.pump === 3)).toEqual([]);
   });
 
+  it('keeps a pump an event changed after a command answered, when the answer lands late', () => {
+    const before = loaded();
+    const two = before.forecourt.pumps[1]!;
+    const later = new Date(Date.parse(two.changed_at) + 1_000).toISOString();
+    const stopped = { ...two, state: 'stopped' as const, changed_at: later };
+    const s = run(
+      before,
+      // the pump stopped (its event) before the stop command's answer reached the screen
+      { type: 'pump-changed', event: { previous: 'fuelling', pump: stopped, unpaid: [] } },
+      { type: 'pumps-answered', pumps: [two] },
+    );
+    expect(s.forecourt.pumps[1]).toMatchObject({ state: 'stopped' });
+  });
+
+  it('takes a command answer at least as new as what the screen shows', () => {
+    const before = loaded();
+    const one = before.forecourt.pumps[0]!;
+    const later = new Date(Date.parse(one.changed_at) + 1_000).toISOString();
+    const s = run(before, {
+      type: 'pumps-answered',
+      pumps: [{ ...one, state: 'authorised', changed_at: later }],
+    });
+    expect(s.forecourt.pumps[0]).toMatchObject({ state: 'authorised' });
+  });
+
   it('follows the litres running on a fuelling pump', () => {
     const before = loaded();
     const two = before.forecourt.pumps[1]!;

@@ -1,19 +1,15 @@
 // The forecourt slice's reducer: the pumps as answered and as their events change them.
 import type { Reducer } from '../../state.js';
 import { go } from '../frame/state.js';
-import { withPumps, type ForecourtEvent } from './state.js';
+import { staleIn, withPumps, type ForecourtEvent } from './state.js';
 
 export const forecourt: Reducer<ForecourtEvent> = {
   'forecourt-open': (state) => (state.status?.staff ? go(state, 'forecourt') : state),
   // An answer may land after an event newer than it (the load was asked first): a pump an
   // event changed since keeps that event's state and fills.
   'forecourt-loaded': (state, event) => {
+    const newer = staleIn(state.forecourt, event.forecourt.pumps);
     const known = new Map(state.forecourt.pumps.map((p) => [p.pump, p]));
-    const newer = new Set(
-      event.forecourt.pumps
-        .filter((p) => (known.get(p.pump)?.changed_at ?? '') > p.changed_at)
-        .map((p) => p.pump),
-    );
     const pumps = event.forecourt.pumps.map((p) => (newer.has(p.pump) ? known.get(p.pump)! : p));
     const unpaid = [
       ...event.forecourt.unpaid.filter((f) => !newer.has(f.pump)),
@@ -30,10 +26,13 @@ export const forecourt: Reducer<ForecourtEvent> = {
     );
     return { ...state, forecourt: { ...withPumps(state.forecourt, [pump]), unpaid: fills } };
   },
-  'pumps-answered': (state, event) => ({
-    ...state,
-    forecourt: withPumps(state.forecourt, event.pumps),
-  }),
+  // A command's answer (release, stop, authorise) is read when the pump took the command; the
+  // pump's next state (authorised, stopped) comes as an event, which may land first.
+  'pumps-answered': (state, event) => {
+    const stale = staleIn(state.forecourt, event.pumps);
+    const fresh = event.pumps.filter((p) => !stale.has(p.pump));
+    return { ...state, forecourt: withPumps(state.forecourt, fresh) };
+  },
   'prepay-ready': (state, event) => ({
     ...state,
     forecourt: { ...state.forecourt, prepay: event.transactionId },

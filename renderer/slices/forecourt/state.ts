@@ -66,3 +66,22 @@ export function withPumps(state: ForecourtState, changed: readonly PumpView[]): 
   const pumps = [...byNumber.values()].sort((a, b) => a.pump - b.pump);
   return { ...state, pumps };
 }
+
+/**
+ * The pumps of an answer (a load, a command's) the screen already knows in a state at least as
+ * new: an answer travels apart from the pumps' events and may land after an event newer than
+ * it. On a tie the screen's is kept, since every change comes as an event too.
+ */
+export function staleIn(state: ForecourtState, answered: readonly PumpView[]): Set<number> {
+  const known = new Map(state.pumps.map((p) => [p.pump, p]));
+  return new Set(
+    answered
+      .filter((p) => {
+        const k = known.get(p.pump);
+        return k !== undefined && k.changed_at >= p.changed_at && !samePump(k, p);
+      })
+      .map((p) => p.pump),
+  );
+}
+
+const samePump = (a: PumpView, b: PumpView) => JSON.stringify(a) === JSON.stringify(b);
