@@ -18,6 +18,7 @@ import { goodsActions, type GoodsAction } from './slices/goods/actions.js';
 import { keypadActions, type KeypadAction } from './slices/keypad/actions.js';
 import { loyaltyActions, type LoyaltyAction } from './slices/loyalty/actions.js';
 import { forecourtActions, type ForecourtAction } from './slices/forecourt/actions.js';
+import { tanksActions, type TanksAction } from './slices/tanks/actions.js';
 import type { Performers, Till } from './till.js';
 
 /** Everything the cashier can ask for. */
@@ -36,7 +37,8 @@ export type Action =
   | GoodsAction
   | KeypadAction
   | LoyaltyAction
-  | ForecourtAction;
+  | ForecourtAction
+  | TanksAction;
 
 /** Every slice's actions (exported for the test that they do not overlap). */
 export const ACTION_GROUPS = {
@@ -55,6 +57,7 @@ export const ACTION_GROUPS = {
   keypad: keypadActions,
   loyalty: loyaltyActions,
   forecourt: forecourtActions,
+  tanks: tanksActions,
 } as const;
 
 const PERFORMERS: Performers<Action> = {
@@ -73,6 +76,7 @@ const PERFORMERS: Performers<Action> = {
   ...keypadActions,
   ...loyaltyActions,
   ...forecourtActions,
+  ...tanksActions,
 };
 
 /** Runs an action. */

@@ -17,6 +17,7 @@ import { goods } from './slices/goods/reduce.js';
 import { keypad } from './slices/keypad/reduce.js';
 import { loyalty } from './slices/loyalty/reduce.js';
 import { forecourt } from './slices/forecourt/reduce.js';
+import { tanks } from './slices/tanks/reduce.js';
 import type { Event, Reducer, State } from './state.js';
 
 /** Every slice's reducer (exported for the test that they do not overlap). */
@@ -36,6 +37,7 @@ export const SLICES = {
   keypad,
   loyalty,
   forecourt,
+  tanks,
 } as const;
 
 const handlers: Reducer<Event> = {
@@ -54,6 +56,7 @@ const handlers: Reducer<Event> = {
   ...keypad,
   ...loyalty,
   ...forecourt,
+  ...tanks,
 };
 
 export function reduce(state: State, event: Event): State {

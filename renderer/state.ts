@@ -73,6 +73,13 @@ import {
   type LoyaltyField,
   type LoyaltyState,
 } from './slices/loyalty/state.js';
+import {
+  initialTanks,
+  TANKS_FORM,
+  type TanksEvent,
+  type TanksField,
+  type TanksState,
+} from './slices/tanks/state.js';
 
 export interface State extends FrameState {
   sale: SaleState;
@@ -88,6 +95,7 @@ export interface State extends FrameState {
   keypad: KeypadState;
   loyalty: LoyaltyState;
   forecourt: ForecourtState;
+  tanks: TanksState;
 }
 
 /** Every event, each of one slice. */
@@ -106,7 +114,8 @@ export type Event =
   | GoodsEvent
   | KeypadEvent
   | LoyaltyEvent
-  | ForecourtEvent;
+  | ForecourtEvent
+  | TanksEvent;
 
 /** Every input's name: each slice names its own. */
 export type FieldName =
@@ -119,7 +128,8 @@ export type FieldName =
   | RecentField
   | CashField
   | LoyaltyField
-  | ForecourtField;
+  | ForecourtField
+  | TanksField;
 
 /** The text of the inputs, by field name. */
 export type Form = Partial<Record<FieldName, string>>;
@@ -141,6 +151,7 @@ export function initialState(language: Lang = 'en'): State {
       ...CASH_FORM,
       ...LOYALTY_FORM,
       ...FORECOURT_FORM,
+      ...TANKS_FORM,
     }),
     sale: initialSale(),
     payment: initialPayment(),
@@ -155,5 +166,6 @@ export function initialState(language: Lang = 'en'): State {
     keypad: initialKeypad(),
     loyalty: initialLoyalty(),
     forecourt: initialForecourt(),
+    tanks: initialTanks(),
   };
 }

@@ -79,3 +79,7 @@ export type PumpStateEvent = EventPayload<'pump-state'>;
 export type PumpStateName = PumpView['state'];
 export type SimulatedPump = CommandOutput<'simulator-pump'>['simulated'];
 export type SimulatorPumpAction = CommandInput<'simulator-pump'>['action'];
+export type TankReading = CommandOutput<'tank-readings'>['readings'][number];
+export type TankDelivery = CommandOutput<'tank-delivery'>['delivery'];
+export type WetStock = CommandOutput<'wetstock-report'>['report'];
+export type WetStockLine = WetStock['tanks'][number];

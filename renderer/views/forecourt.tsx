@@ -25,6 +25,12 @@ export function ForecourtScreen({ ctx }: { ctx: Ctx }) {
         />
         <Button
           ctx={ctx}
+          testid="forecourt-tanks"
+          does={{ type: 'tanks-open' }}
+          label={t('forecourt.tanks')}
+        />
+        <Button
+          ctx={ctx}
           testid="forecourt-back"
           does={{ type: 'nav', screen: 'sale' }}
           label={t('forecourt.back')}

@@ -24,6 +24,7 @@ import { RecentScreen } from './recent.js';
 import { CashScreen } from './cash.js';
 import { LoyaltyScreen } from './loyalty.js';
 import { ForecourtScreen } from './forecourt.js';
+import { TanksScreen } from './tanks.js';
 
 export function view(
   state: State,
@@ -207,6 +208,8 @@ function Screen({ ctx }: { ctx: Ctx }) {
       return <LoyaltyScreen ctx={ctx} />;
     case 'forecourt':
       return <ForecourtScreen ctx={ctx} />;
+    case 'tanks':
+      return <TanksScreen ctx={ctx} />;
   }
 }
 

@@ -296,6 +296,66 @@ function screens(): Record<string, State> {
       { type: 'forecourt-loaded', forecourt: forecourtState() },
       { type: 'prepay-ready', transactionId: TX_ID },
     ),
+    tanks: run(
+      base,
+      { type: 'tanks-open' },
+      {
+        type: 'tanks-read',
+        readings: [
+          {
+            tank: 1,
+            source: 'gauge',
+            goods_code: 'FUEL-95',
+            volume: 12345.5,
+            water: 0.5,
+            temperature: 14.2,
+            ullage: 7654.5,
+            read_at: '2026-11-27T08:00:00.000Z',
+          },
+          { tank: 2, source: 'dip', volume: 800, read_at: '2026-11-27T08:00:00.000Z' },
+        ],
+      },
+      {
+        type: 'wetstock-loaded',
+        report: {
+          period: {
+            kind: 'shift',
+            from: '2026-11-27T06:00:00.000Z',
+            to: '2026-11-27T08:00:00.000Z',
+          },
+          sales_source: 'totalizers',
+          threshold_percent: 0.5,
+          tanks: [
+            {
+              tank: 1,
+              goods_code: 'FUEL-95',
+              opening: 12000,
+              deliveries: 995,
+              sales: 650,
+              book: 12345,
+              closing: 12345.5,
+              variance: 0.5,
+              variance_percent: 0.08,
+              over_threshold: false,
+            },
+          ],
+          grades: [
+            {
+              goods_code: 'FUEL-95',
+              opening: 12000,
+              deliveries: 995,
+              sales: 650,
+              book: 12345,
+              closing: 12345.5,
+              variance: 0.5,
+              variance_percent: 0.08,
+              over_threshold: false,
+            },
+          ],
+          generated_at: '2026-11-27T08:00:00.000Z',
+        },
+      },
+    ),
     offline: run(base, {
       type: 'status',
       status: { ...manager, sync: { ...manager.sync!, connection: 'offline' } },

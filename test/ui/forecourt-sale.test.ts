@@ -2,10 +2,10 @@
 // embedded default: four simulated DART pumps driven by the real master, nozzle 1 FUEL-95,
 // 2 DIESEL, 3 FUEL-98, each told the catalogue's prices (FUEL-95 1.789, DIESEL 1.659). The
 // driver at the pump is `simulator-pump` over the agent's HTTP (docs/forecourt.md, "A person at
-// a simulated pump"). A cash prepay of 20.00 on pump 1 authorises it and runs to its preset
-// (its completion is refused today: see step 2); a postpay on pump 2 paid from a fleet account
-// with vehicle and odometer; a drive-off on pump 3; the wet stock after a delivery. Each step
-// leaves test-results/forecourt-sale-*.png.
+// a simulated pump"). A cash prepay of 20.00 on pump 1 authorises it and runs to its preset,
+// and Sell completes it with no change; a postpay on pump 2 paid from a fleet account with
+// vehicle and odometer; a drive-off on pump 3; a delivery and the wet stock on the tanks
+// screen. Each step leaves test-results/forecourt-sale-*.png.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
@@ -226,20 +226,22 @@ describe('the cashier screen: selling fuel at the forecourt', () => {
           .toMatch(/drive-off at pump 3: 5\.00 l of FUEL-95, 8\.95 unpaid/);
         await shot(page, '4-attention');
 
-        // 5. the wet stock after a delivery. There is no wet-stock screen yet (docs/forecourt.md,
-        // "Not done yet"): the delivery and the report go over the agent's HTTP.
-        const delivery = await command<{ delivery: { received: number; difference: number } }>(
-          page,
-          'tank-delivery',
-          { tank: 1, note_quantity: 1000, volume_before: 12345.5, volume_after: 13340.5 },
+        // 5. the wet stock after a delivery, on the forecourt's tanks screen: the gauge's
+        // tanks, a delivery of 1,000 l on the note that raised tank 1 by 995 l, the wet stock
+        await toForecourt(page);
+        await pressEnterOn(page, 'forecourt-tanks');
+        await page.getByTestId('screen-tanks').waitFor();
+        await page.getByTestId('tank-reading-1').waitFor();
+        await typeInto(page, 'delivery-note', '1000');
+        await typeInto(page, 'delivery-before', '12345.5');
+        await typeInto(page, 'delivery-after', '13340.5');
+        await page.keyboard.press('Enter');
+        await expectText(
+          page.getByTestId('message-text'),
+          'Delivery into tank 1: 995.00 l received, -5.00 l against the note.',
         );
-        expect(delivery.status, JSON.stringify(delivery.body)).toBe(200);
-        expect(delivery.body.delivery).toMatchObject({ received: 995, difference: -5 });
-        const wet = await command<{
-          report: { tanks: Array<{ tank?: number; deliveries: number }> };
-        }>(page, 'wetstock-report', {});
-        expect(wet.status, JSON.stringify(wet.body)).toBe(200);
-        expect(wet.body.report.tanks.find((t) => t.tank === 1)?.deliveries).toBe(995);
+        await expectText(page.getByTestId('wetstock-tank-1-deliveries'), '995.00');
+        await noError(page);
         await shot(page, '5-wet-stock');
         console.log(`forecourt sale: ${Date.now() - started} ms`);
       });

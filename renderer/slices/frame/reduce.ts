@@ -42,6 +42,7 @@ export const frame: Reducer<FrameEvent> = {
     if (state.message) return withMessage(state, null);
     if (state.screen === 'payment' && state.busy === null) return go(state, 'sale');
     if (state.screen === 'loyalty' && state.busy === null) return go(state, 'sale');
+    if (state.screen === 'tanks') return go(state, 'forecourt');
     // the sale opened closes before the list is left
     if (state.screen === 'recent' && state.recent.selected !== null)
       return focusOn(withoutSelection(state), 'recent-search');

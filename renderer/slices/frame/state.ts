@@ -26,7 +26,8 @@ export type Screen =
   | 'recent'
   | 'cash'
   | 'loyalty'
-  | 'forecourt';
+  | 'forecourt'
+  | 'tanks';
 
 /** Screens a signed-in cashier reaches from the navigation bar. */
 export const NAV_SCREENS = [
@@ -173,6 +174,7 @@ const screenFocus: Partial<Record<Screen, string>> = {
   recent: 'recent-search',
   cash: 'cash-amount',
   loyalty: 'loyalty-back',
+  tanks: 'tanks-gauge',
 };
 
 export function go(state: State, screen: Screen): State {
