@@ -172,6 +172,7 @@ export const attentionKindKey = {
   'store-recovered': 'attention.kind.store-recovered',
   'wetstock-variance': 'attention.kind.wetstock-variance',
   'drive-off': 'attention.kind.drive-off',
+  'prepay-unused': 'attention.kind.prepay-unused',
 } as const satisfies Record<AttentionItem['kind'], MessageKey>;
 
 export const reasonKey = {

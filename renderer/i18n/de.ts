@@ -597,6 +597,7 @@ export const de: Table = {
   'error.pump-not-stopped': 'Die Zapfs\u00e4ule hat nicht angehalten: {message}',
   'attention.kind.wetstock-variance': 'Nassbestand: Abweichung über der erlaubten Grenze',
   'attention.kind.drive-off': 'Tankbetrug: Kraftstoff ohne Bezahlung getankt',
+  'attention.kind.prepay-unused': 'Vorkasse nicht getankt: Geld zurückgeben',
   'error.delivery-volumes':
     'Beide Tankvolumen eingeben, vorher und nachher, oder keines, um den Tankgeber zu lesen.',
   'error.shift-not-found': 'Diese Schicht gibt es nicht.',

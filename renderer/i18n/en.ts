@@ -580,6 +580,7 @@ export const en = {
   'error.pump-not-stopped': 'The pump did not stop: {message}',
   'attention.kind.wetstock-variance': 'Wet stock: more fuel missing or gained than allowed',
   'attention.kind.drive-off': 'Drive-off: fuel taken without paying',
+  'attention.kind.prepay-unused': 'Prepay not used: give the money back',
   'error.delivery-volumes':
     'Enter both tank volumes, before and after, or neither to read the gauge.',
   'error.shift-not-found': 'No such shift.',

@@ -478,6 +478,8 @@ export const AttentionKind = z.enum([
   'wetstock-variance',
   /** A fill driven off without paying (`pump-drive-off`, docs/forecourt.md). */
   'drive-off',
+  /** A prepay whose pump's release ran out with nothing drawn: its money waits to go back. */
+  'prepay-unused',
 ]);
 
 export const AttentionItem = z.strictObject({

@@ -3,7 +3,8 @@
 // within `terminal.forecourt.release_after_ms` is released again (RESET: back to idle), and its
 // prepay's pump authorisation ends, so the pump does not stay open for the next person to fill
 // on someone else's release. The prepay itself stays open: it is completed as before (with
-// what was dispensed, nothing), which gives its cash back or releases its card.
+// what was dispensed, nothing), which gives its cash back or releases its card; the attention
+// list says so (`prepay-unused`), since the driver who paid may have left the till.
 import type { ForecourtPort } from '../devices/forecourt/port.js';
 import type { TerminalPorts } from './ports.js';
 
@@ -61,12 +62,31 @@ export class PumpReleases {
         continue;
       }
       const prepay = store.pumpFills.authorisationOf(s.pump);
-      store.pumpFills.forget(s.pump);
+      store.write(() => {
+        store.pumpFills.forget(s.pump);
+        if (prepay) this.noteUnused(s.pump, prepay);
+      });
       this.since.delete(s.pump);
       log.info('pump released again: no nozzle lifted in time', { pump: s.pump, prepay });
       done.push(s.pump);
     }
     return done;
+  }
+
+  /** The owner is told a prepay's money waits: once per prepay (its ref). */
+  private noteUnused(pump: number, prepay: string): void {
+    const { store, ids, clock } = this.p;
+    store.attention.note(
+      {
+        id: ids.newId(),
+        kind: 'prepay-unused',
+        ref: `prepay-unused:${prepay}`,
+        transactionId: prepay,
+        message: `the prepay at pump ${pump} was not used in time: complete it to give its money back`,
+        details: { pump },
+      },
+      clock.now(),
+    );
   }
 
   /** A pump found authorised with no release seen (a restart): its prepay's time, else now. */
