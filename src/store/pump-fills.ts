@@ -76,6 +76,9 @@ export function createPumpFills(db: Database.Database) {
     'SELECT * FROM pump_fill WHERE pump = ? AND nozzle = ? AND totals_after = ?',
   );
   const byId = db.prepare<[string], Row>('SELECT * FROM pump_fill WHERE id = ?');
+  const latest = db.prepare<[number], Row>(
+    'SELECT * FROM pump_fill WHERE pump = ? ORDER BY rowid DESC LIMIT 1',
+  );
   const unpaid = db.prepare<[], Row>(
     "SELECT * FROM pump_fill WHERE state = 'unpaid' ORDER BY pump, finished_at, rowid",
   );
@@ -105,6 +108,11 @@ export function createPumpFills(db: Database.Database) {
     record(f: FinishedFill): PumpFill {
       insert.run(f);
       return fillOf(byIdentity.get(f.pump, f.nozzle, f.totalsAfter)!);
+    },
+    /** The pump's last fill kept (the one it shows, when it still shows a kept fill). */
+    latest(pump: number): PumpFill | null {
+      const r = latest.get(pump);
+      return r ? fillOf(r) : null;
     },
     get(id: string): PumpFill | null {
       const r = byId.get(id);

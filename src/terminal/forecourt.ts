@@ -212,8 +212,10 @@ export class ForecourtService {
     for (const f of fills) {
       this.changed?.(f.pump); // one unpaid fill fewer, whatever the pump shows
       const s = port.pump(f.pump);
-      if (s?.state !== 'finished' || s.filling?.nozzle !== f.nozzle) continue;
-      if (s.filling.volume !== f.volume) continue;
+      if (s?.state !== 'finished' || !s.filling) continue;
+      // a lifted nozzle may stand for the fill's after a restart (keptBefore)
+      if (s.filling.nozzle !== f.nozzle && s.nozzle === null) continue;
+      if (s.filling.volume !== f.volume || s.filling.amount !== f.amount) continue;
       void port.clearFill(f.pump).then((done) => {
         if (!done.ok) this.p.log.warn('pump not cleared', { pump: f.pump, error: done.message });
       });
@@ -302,6 +304,13 @@ export class ForecourtService {
     }
     if (!port || !f?.nozzle || f.price === null) return;
     const { nozzle, price } = f;
+    const before = await this.keptBefore(port, s);
+    if (before === 'unread') return;
+    if (before) {
+      this.p.log.info('fill kept before', { pump: s.pump, fill: before.id, shown: nozzle });
+      if (before.state !== 'unpaid') this.clearPumps([before]);
+      return;
+    }
     const totals = await port.readTotals(s.pump, nozzle);
     // the till stopped while the pump answered: the fill is kept at the next start
     if (!this.unsubscribe) return;
@@ -334,6 +343,26 @@ export class ForecourtService {
     // sold before a kill took the till down between the sale and the pump's clearing
     if (kept.state !== 'unpaid') this.clearPumps([kept]);
     this.changed?.(s.pump);
+  }
+
+  /**
+   * The kept fill a pump still shows under another nozzle. A restarted master takes the first
+   * nozzle it reads for the fill's, which is the next driver's when one was lifted while the
+   * till was down; the totalizer of that nozzle would give the fill a second identity. While a
+   * pump shows a finished fill none of its nozzles dispenses, so the pump's last kept fill with
+   * the same figures whose nozzle's totalizer has not moved since is the fill on show.
+   */
+  private async keptBefore(port: ForecourtPort, s: PumpState): Promise<PumpFill | null | 'unread'> {
+    const f = s.filling;
+    const last = this.p.store.pumpFills.latest(s.pump);
+    if (!f || !last || last.nozzle === f.nozzle || s.nozzle === null) return null;
+    if (last.volume !== f.volume || last.amount !== f.amount) return null;
+    const totals = await port.readTotals(s.pump, last.nozzle);
+    if (!totals.ok) {
+      this.p.log.warn('fill not kept: totals unread', { pump: s.pump, error: totals.message });
+      return 'unread';
+    }
+    return totals.value.volume === last.totalsAfter ? last : null;
   }
 
   private viewOf(pump: number): PumpView {

@@ -38,10 +38,10 @@ import {
 const FILLS = Number(process.env.CHAOS_FILLS ?? 20);
 const KILLS = Number(process.env.CHAOS_FILL_KILLS ?? 6);
 // CHAOS_SEED replays a seed (printed); CHAOS_SEED=random draws one; the CI run is seed 12.
-// The open bug (fills kept twice after kills, docs/forecourt.md) shows with either.
+// Seed 1778721960 kept fills twice after kills (a restart read the next driver's nozzle).
 const SEED_ASKED = process.env.CHAOS_SEED ?? '12';
 const SEED = SEED_ASKED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(SEED_ASKED);
-// A restart may wait up to 30 s for its pumps on a loaded machine (see pumpsOnline).
+// A restart waits up to 30 s for its pumps (see pumpsOnline).
 const TEST_MS = Math.max(300_000, FILLS * 6_000 + KILLS * 45_000);
 
 const PUMPS = [1, 2, 3, 4];
@@ -217,9 +217,10 @@ describe('the chaos run over the forecourt', () => {
         return s;
       };
       /**
-       * A restarted till reads its pumps again before the cashier uses them. Not a failure when
-       * slow: the master waits 50 ms for a pump's answer (not configurable), which a loaded
-       * machine misses for long stretches; the time is measured and printed.
+       * A restarted till reads its pumps again before the cashier uses them; the time is
+       * measured and printed. A pump still offline 30 s after a start on an answering line is a
+       * problem: the master once dropped its status request when the line was still opening,
+       * and the pump stayed offline until a nozzle was lifted (docs/forecourt.md, the master).
        */
       async function pumpsOnline() {
         const t0 = Date.now();
@@ -596,23 +597,17 @@ describe('the chaos run over the forecourt', () => {
         `chaos fills drive-offs: books ${JSON.stringify(driveBooks)}, till ${JSON.stringify(driveTill)}`,
       );
       if (midFill.length > 0) problems.push(...midFill);
-      if (slowStarts.length > 0)
-        console.log(`chaos fills slow starts:\n  ${slowStarts.join('\n  ')}`);
+      if (slowStarts.length > 0) problems.push(...slowStarts);
       if (problems.length > 0) console.log(`chaos fills problems:\n  ${problems.join('\n  ')}`);
 
       expect.soft(lost, 'fills the pumps finished that the till never listed').toEqual([]);
-      // KNOWN BUG (docs/forecourt.md, "Open bug"): after kills the till may keep a fill a
-      // second time under another identity, left unpaid. Printed, not failed, until it is fixed;
-      // every money check here (lost, sold twice, figures, the central) still fails the run.
-      if (doubled.length > 0)
-        console.log(`chaos fills KNOWN BUG, fills kept twice: ${doubled.join('; ')}`);
+      expect.soft(doubled, 'fills the till kept twice (a copy no pump finished)').toEqual([]);
       expect.soft(sameId, 'one till fill for two of the pumps’ fills').toEqual([]);
       expect.soft(nozzleMismatch, 'litres per nozzle: totalizer vs fills vs till').toEqual([]);
       expect.soft(unsold, 'fills neither sold nor recorded as a drive-off').toEqual([]);
-      const copies = new Set(doubled.map((d) => d.split(' ')[0]));
       expect
         .soft(
-          unpaidAtEnd.filter((u) => !copies.has(u.id as string)),
+          unpaidAtEnd.filter((u) => ids.includes(u.id as string)),
           'fills still unpaid at the end',
         )
         .toEqual([]);

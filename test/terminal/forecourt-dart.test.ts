@@ -115,3 +115,34 @@ describe('a DART pump holding an unpaid fill', () => {
     ]);
   }, 30_000);
 });
+
+describe('a DART pump read again after a restart of the till', () => {
+  // The chaos run's copies: the restarted master took the next driver's lifted nozzle for the
+  // fill's, and its totalizer gave the fill a second identity.
+  it('keeps no copy of a kept fill when the next driver lifted another nozzle while the till was down', async () => {
+    const { sim, path } = await pump();
+    const dir = tempDir();
+    const first = await master(path);
+    const t1 = await till(dir, first.port);
+    await waitFor(() => first.port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
+    sim.lift(1, 1);
+    await t1.ok('pump-release', { pump: 1 });
+    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    sim.dispense(1, 500);
+    sim.hangUp(1);
+    expect((await unpaid(t1, 1)).unpaid).toHaveLength(1);
+    await t1.close();
+    await first.close();
+    // while the till is down, the next driver takes the other grade's nozzle
+    sim.lift(1, 2);
+
+    const second = await master(path);
+    const t2 = await till(dir, second.port);
+    await waitFor(() => second.port.pump(1)?.filling !== null, 3_000, 'pump 1 filling read');
+    await new Promise((r) => setTimeout(r, 500)); // time for a second fill to be kept, if any
+    const s = await t2.ok('forecourt-state', {});
+    expect(s.unpaid).toEqual([
+      expect.objectContaining({ pump: 1, nozzle: 1, volume: '5.00', amount: '8.95' }),
+    ]);
+  }, 30_000);
+});

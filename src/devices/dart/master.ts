@@ -200,9 +200,13 @@ export class DartMaster implements ForecourtPort {
   private async service(book: PumpBook): Promise<void> {
     try {
       if (book.needStatus && book.misses === 0) {
-        book.needStatus = false;
+        // Due until the pump took it: a request the line refused (still opening) or the pump
+        // never acknowledged is asked again, or the pump stays offline with its status unknown.
         const r = await this.sendBlock(book, [{ type: 'CD1', command: 'return-status' }]);
-        if (r.ok) return;
+        if (r.ok) {
+          book.needStatus = false;
+          return;
+        }
       }
       await this.poll(book);
     } catch {
@@ -310,8 +314,8 @@ export class DartMaster implements ForecourtPort {
 
   private missed(book: PumpBook): void {
     book.misses++;
+    if (book.misses >= this.o.offlineAfter) book.needStatus = true;
     if (book.misses >= this.o.offlineAfter && book.state.state !== 'offline') {
-      book.needStatus = true;
       book.status = null;
       this.publish(book, `no answer to ${book.misses} polls`);
     }

@@ -210,7 +210,11 @@ export class DartSimulator implements Simulator {
 
   /** Queues the pump's status (and nozzle, and filling) for the next poll. */
   private report(p: SimPump, filling = false): void {
-    p.outbox = p.outbox.filter((t) => t.type !== 'DC1' && t.type !== 'DC3' && t.type !== 'DC2');
+    // A filling queued and not sent yet stays unless a newer one replaces it: a status asked
+    // for (RETURN STATUS after the master's restart) must not drop the fill's last volume.
+    p.outbox = p.outbox.filter(
+      (t) => t.type !== 'DC1' && t.type !== 'DC3' && (t.type !== 'DC2' || !filling),
+    );
     p.outbox.push({ type: 'DC1', status: 'unknown', code: p.status });
     p.outbox.push({
       type: 'DC3',

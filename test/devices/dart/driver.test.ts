@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DartMaster } from '../../../src/devices/dart/master.js';
 import { DartSimulator } from '../../../src/devices/dart/simulator.js';
 import type { ForecourtEvent, PumpStateName } from '../../../src/devices/forecourt/port.js';
-import { ManagedLink } from '../../../src/devices/link.js';
+import { type ByteLink, LinkError, ManagedLink } from '../../../src/devices/link.js';
 import { openSerial } from '../../../src/devices/serial.js';
 import { dec } from '../../../src/money/index.js';
 import { PtyPair, waitFor } from '../support/pty.js';
@@ -17,7 +17,26 @@ afterEach(async () => {
   cleanups = [];
 });
 
-async function forecourt(pumps = 4) {
+/** The master's end of the line, refusing its first `refused` writes as a line not open yet. */
+function openingLate(link: ByteLink, refused: number): ByteLink {
+  let left = refused;
+  return {
+    get state() {
+      return link.state;
+    },
+    write: (bytes) =>
+      left-- > 0
+        ? Promise.reject(new LinkError('not-open', 'link is connecting'))
+        : link.write(bytes),
+    onData: (fn) => link.onData(fn),
+    onState: (fn) => link.onState(fn),
+    waitOpen: (ms) => link.waitOpen(ms),
+    start: () => link.start(),
+    stop: () => link.stop(),
+  };
+}
+
+async function forecourt(pumps = 4, refusedWrites = 0) {
   const sim = new DartSimulator(
     Array.from({ length: pumps }, (_, i) => ({ pump: i + 1, prices: [1799, 1659] })),
   );
@@ -35,7 +54,7 @@ async function forecourt(pumps = 4) {
   );
   await link.waitOpen(3_000);
   await simSide.link.waitOpen(3_000);
-  const master = new DartMaster(link, {
+  const master = new DartMaster(openingLate(link, refusedWrites), {
     pumps: Array.from({ length: pumps }, (_, i) => i + 1),
     timeouts: { response_ms: 150, inter_byte_ms: 40 },
     cycleGapMs: 5,
@@ -47,7 +66,7 @@ async function forecourt(pumps = 4) {
   const until = (pump: number, state: PumpStateName, ms = 3_000) =>
     waitFor(() => master.pump(pump)?.state === state, ms, `pump ${pump} ${state}`);
   for (let p = 1; p <= pumps; p++) await until(p, 'idle');
-  return { sim, master, events, until };
+  return { sim, master, events, until, link };
 }
 
 describe('DART master over a pty pair', () => {
@@ -190,6 +209,38 @@ describe('DART faults and recovery over a pty pair', () => {
     expect(await master.authorise({ pump: 2 })).toMatchObject({ ok: false, code: 'offline' });
     sim.get(2).silent = false;
     await until(2, 'idle');
+  });
+
+  it('reads the status of a pump whose first request met a line still opening', async () => {
+    // The till's line opens after the master's first turn: pump 1's RETURN STATUS is not sent,
+    // and the pump, answering the next poll, must still be asked (it stayed offline, status
+    // unknown, until someone lifted a nozzle).
+    const { master } = await forecourt(2, 1);
+    expect(master.pumps().map((p) => p.state)).toEqual(['idle', 'idle']);
+  });
+
+  it('gives a restarted master the filling the pump had queued before its status was asked', async () => {
+    const { sim, master, until, link } = await forecourt(1);
+    sim.lift(1);
+    await until(1, 'calling');
+    await master.authorise({ pump: 1 });
+    await until(1, 'authorised');
+    sim.dispense(1, 300);
+    await waitFor(() => master.pump(1)?.filling?.volume === '3.00', 3_000, '3.00 l read');
+    await master.close();
+    // the till is down: the fill runs on and ends; the pump queues its last volume
+    sim.dispense(1, 200);
+    sim.hangUp(1);
+    const again = new DartMaster(link, {
+      pumps: [1],
+      timeouts: { response_ms: 150, inter_byte_ms: 40 },
+      cycleGapMs: 5,
+    });
+    again.start();
+    cleanups.push(() => again.close());
+    await waitFor(() => again.pump(1)?.state === 'finished', 3_000, 'pump 1 finished');
+    await waitFor(() => again.pump(1)?.filling !== null, 1_000, 'the filling reported');
+    expect(again.pump(1)?.filling).toMatchObject({ volume: '5.00', nozzle: 1 });
   });
 
   it('NAKs a corrupt block and takes it when the pump sends it again', async () => {
