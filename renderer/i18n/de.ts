@@ -594,6 +594,8 @@ export const de: Table = {
   'error.pump-offline': 'Die Zapfs\u00e4ule antwortet nicht oder ist au\u00dfer Betrieb.',
   'error.pump-busy': 'Die Zapfs\u00e4ule ist schon freigegeben.',
   'error.pump-unpaid': 'An der Zapfs\u00e4ule sind erst {unpaid} Tankungen zu bezahlen.',
+  'error.pump-fill-unread':
+    'Die letzte Tankung der Zapfs\u00e4ule wird noch gelesen: gleich noch einmal versuchen.',
   'error.pump-not-stopped': 'Die Zapfs\u00e4ule hat nicht angehalten: {message}',
   'attention.kind.wetstock-variance': 'Nassbestand: Abweichung über der erlaubten Grenze',
   'attention.kind.drive-off': 'Tankbetrug: Kraftstoff ohne Bezahlung getankt',

@@ -577,6 +577,7 @@ export const en = {
   'error.pump-offline': 'The pump is not answering or is out of order.',
   'error.pump-busy': 'The pump is already released.',
   'error.pump-unpaid': 'The pump has {unpaid} fills to be paid first.',
+  'error.pump-fill-unread': 'The pump’s last fill is still being read: try again in a moment.',
   'error.pump-not-stopped': 'The pump did not stop: {message}',
   'attention.kind.wetstock-variance': 'Wet stock: more fuel missing or gained than allowed',
   'attention.kind.drive-off': 'Drive-off: fuel taken without paying',

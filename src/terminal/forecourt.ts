@@ -11,7 +11,7 @@ import type {
   SignedInStaff,
 } from '../contract/commands.js';
 import type { FillView, PumpState, PumpView } from '../contract/forecourt.js';
-import type { ForecourtPort, Preset } from '../devices/forecourt/port.js';
+import type { Filling, ForecourtPort, Preset } from '../devices/forecourt/port.js';
 import { dec } from '../money/index.js';
 import type { PumpFill } from '../store/pump-fills.js';
 import { refuse } from './command-map.js';
@@ -39,6 +39,11 @@ export class ForecourtService {
 
   private readonly desk: FillDesk;
   private readonly releases: PumpReleases | null;
+  /**
+   * Pumps whose finished fill is being kept (its totalizer read): released meanwhile, the next
+   * driver's litres would reach that totalizer and keep the fill again under a new identity.
+   */
+  private readonly keeping = new Set<number>();
 
   constructor(
     p: TerminalPorts,
@@ -236,6 +241,12 @@ export class ForecourtService {
       );
     if (s.state === 'fuelling' || s.state === 'authorised')
       return refuse('pump-busy', `pump ${pump} is already released`, 'pump');
+    if (this.keeping.has(pump))
+      return refuse(
+        'pump-fill-unread',
+        `pump ${pump}’s last fill is still being read: try again in a moment`,
+        'pump',
+      );
     const unpaid = this.p.store.pumpFills.unpaid().filter((f) => f.pump === pump).length;
     if (unpaid >= MAX_UNPAID)
       return refuse('pump-unpaid', `pump ${pump} has ${unpaid} fills to be paid first`, 'pump', {
@@ -303,7 +314,22 @@ export class ForecourtService {
       return;
     }
     if (!port || !f?.nozzle || f.price === null) return;
-    const { nozzle, price } = f;
+    if (this.keeping.has(s.pump)) return; // the same fill reported again while it is read
+    this.keeping.add(s.pump);
+    try {
+      await this.keepShown(port, s, f, { nozzle: f.nozzle, price: f.price });
+    } finally {
+      this.keeping.delete(s.pump);
+    }
+  }
+
+  /** Keeps the fill a pump shows, or finds it kept before (read again after a restart). */
+  private async keepShown(
+    port: ForecourtPort,
+    s: PumpState,
+    f: Filling,
+    { nozzle, price }: { nozzle: number; price: string },
+  ): Promise<void> {
     const before = await this.keptBefore(port, s);
     if (before === 'unread') return;
     if (before) {

@@ -331,13 +331,15 @@ describe('the chaos run over the forecourt', () => {
         }
         const meterBefore = sim.get(pump).totals[nozzle - 1]!.volume;
         sim.lift(pump, nozzle);
-        // A pump may miss a few polls on a loaded machine (offline for a moment): asked again.
+        // A pump may miss a few polls on a loaded machine (offline for a moment), or still be
+        // reading its last fill's totalizer (pump-fill-unread): asked again, as a cashier would.
         let release: Awaited<ReturnType<typeof call>> = null;
         for (let i = 0; i < 120; i++) {
           release = f.prepay
             ? await call('pump-authorise', { pump, transaction_id: f.prepay.id })
             : await call('pump-release', { pump });
-          if (release?.json.error?.code !== 'pump-offline') break;
+          const code = release?.json.error?.code;
+          if (code !== 'pump-offline' && code !== 'pump-fill-unread') break;
           offlineRetries++;
           await sleep(250);
         }

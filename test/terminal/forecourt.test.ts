@@ -123,12 +123,13 @@ describe('the forecourt at the till', () => {
 
   it('stacks two unpaid fills on a pump and refuses a third release until one is paid', async () => {
     const { t, port } = await forecourtTill();
-    for (const litres of ['10', '12']) {
+    // each fill kept before the pump is released again (a fill being read holds its pump)
+    for (const [i, litres] of ['10', '12'].entries()) {
       port.lift(3);
       await t.ok('pump-release', { pump: 3 });
       port.fill(3, litres);
+      await unpaid(t, i + 1);
     }
-    await unpaid(t, 2);
     port.lift(3);
     const r = await t.call('pump-release', { pump: 3 });
     expect(r.body).toMatchObject({

@@ -1,0 +1,77 @@
+// A finished fill is kept before its pump is released again (docs/forecourt.md, "A fill's
+// identity across restarts"): the fill's identity is its nozzle's totalizer read after it, so
+// a release while that read is under way would let the next driver's litres into it and keep
+// the fill a second time. Over a forecourt port whose totalizer answers slowly, as DART's
+// CD101 does (a poll cycle or two).
+import { describe, expect, it } from 'vitest';
+import type { PortResult, Totals } from '../../src/devices/forecourt/port.js';
+import { uuidv7 } from '../../src/sync/ids.js';
+import { FakeForecourt } from './fake-forecourt.js';
+import { forecourtTill, PRICES, unpaid } from './forecourt-till.js';
+import { tempDir, tillPerTest } from './helpers.js';
+
+const { open } = tillPerTest();
+
+class SlowTotals extends FakeForecourt {
+  delayMs = 0;
+  override async readTotals(pump: number, nozzle: number): Promise<PortResult<Totals>> {
+    if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
+    return super.readTotals(pump, nozzle);
+  }
+}
+
+const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('a fill being kept', () => {
+  it('holds its pump: a release while its totalizer is read is refused, naming the pump', async () => {
+    const port = new SlowTotals(2, PRICES);
+    const { t } = await forecourtTill(open, 2, undefined, port);
+    port.lift(1);
+    await t.ok('pump-release', { pump: 1 });
+    port.delayMs = 400;
+    port.fill(1, '8.24');
+    const r = await t.call('pump-release', { pump: 1 });
+    expect(r.body).toMatchObject({
+      error: {
+        code: 'pump-fill-unread',
+        message: 'pump 1’s last fill is still being read: try again in a moment',
+        path: 'pump',
+      },
+    });
+    await unpaid(t, 1);
+    expect((await t.call('pump-release', { pump: 1 })).status).toBe(200);
+  }, 30_000);
+
+  it('is kept once when the next driver is released after a restart', async () => {
+    const dir = tempDir();
+    const port = new SlowTotals(2, PRICES);
+    const first = await forecourtTill(open, 2, dir, port);
+    port.lift(1);
+    await first.t.ok('pump-release', { pump: 1 });
+    port.fill(1, '8.24');
+    const sold = (await unpaid(first.t, 1)).unpaid[0]!.id;
+    port.clearing = false; // the till goes down before the pump is cleared
+    await first.t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: { payment_type: 'cash', fills: [sold] },
+    });
+    await first.t.close();
+    port.clearing = true;
+    port.delayMs = 300; // the restarted till reads the fill on show slowly
+    const again = await forecourtTill(open, 2, dir, port);
+    port.lift(1);
+    // the next driver: released once the fill on show is known again
+    for (let i = 0; i < 50; i++) {
+      if ((await again.t.call('pump-release', { pump: 1 })).status === 200) break;
+      await settle(50);
+    }
+    port.lift(1);
+    port.fill(1, '5');
+    await settle(800);
+    const fills = again.t.terminal.store.pumpFills.since(0).map((f) => [f.volume, f.state]);
+    expect(fills).toEqual([
+      ['8.24', 'sold'],
+      ['5.00', 'unpaid'],
+    ]);
+  }, 30_000);
+});
