@@ -56,7 +56,11 @@ export class PumpReleases {
       const ends = this.expiresAt(s.pump);
       if (ends === null) this.since.delete(s.pump);
       if (ends === null || now < ends) continue;
-      const reset = await this.port.clearFill(s.pump);
+      const reset = await this.port.endRelease(s.pump);
+      if (!reset.ok && reset.code === 'wrong-state') {
+        this.since.delete(s.pump); // the driver started meanwhile: the release was used
+        continue;
+      }
       if (!reset.ok) {
         log.warn('pump release not ended', { pump: s.pump, error: reset.message });
         continue;

@@ -67,6 +67,16 @@ export class FakeForecourt implements ForecourtPort {
     this.set(pump, { state: 'idle', filling: null });
     return ok;
   }
+  async endRelease(pump: number): Promise<PortResult> {
+    const state = this.states.get(pump)?.state;
+    if (state !== 'authorised')
+      return {
+        ok: false,
+        code: 'wrong-state',
+        message: `pump ${pump} is ${state ?? 'unknown'} now`,
+      };
+    return this.clearFill(pump);
+  }
   async setPrices(): Promise<PortResult> {
     return ok;
   }

@@ -436,22 +436,29 @@ export class DartMaster implements ForecourtPort {
     return book;
   }
 
-  /** Blocks in order, one transaction each (docs G13); stops at the first refused. */
-  private command(n: number, blocks: ControllerTransaction[][]): Promise<PortResult> {
+  /** Runs `fn` on a pump that answers, alone on the line; a line closing under it is refused. */
+  private exclusive(n: number, fn: (book: PumpBook) => Promise<PortResult>): Promise<PortResult> {
     const book = this.book(n);
     if ('ok' in book) return Promise.resolve(book);
     return this.mutex.run(async () => {
       try {
-        for (const b of blocks) {
-          const r = await this.sendBlock(book, b);
-          if (!r.ok) return r;
-        }
-        return { ok: true, value: undefined };
+        return await fn(book);
       } catch (e) {
         // the line closed under the command (the till stopping): a refusal, never a throw
         const message = e instanceof Error ? e.message : String(e);
         return { ok: false, code: 'not-acknowledged', message };
       }
+    });
+  }
+
+  /** Blocks in order, one transaction each (docs G13); stops at the first refused. */
+  private command(n: number, blocks: ControllerTransaction[][]): Promise<PortResult> {
+    return this.exclusive(n, async (book) => {
+      for (const b of blocks) {
+        const r = await this.sendBlock(book, b);
+        if (!r.ok) return r;
+      }
+      return { ok: true, value: undefined };
     });
   }
 
@@ -484,6 +491,20 @@ export class DartMaster implements ForecourtPort {
     const r = await this.command(pump, [[{ type: 'CD1', command: 'stop' }]]);
     if (r.ok && book && !finished) book.stopped = true;
     return r;
+  }
+
+  /**
+   * RESET of a release nobody used. The pump is polled first, until it has nothing more to say:
+   * a driver who started since the last poll would lose the fill to a RESET.
+   */
+  endRelease(pump: number): Promise<PortResult> {
+    return this.exclusive(pump, async (book) => {
+      for (let i = 0; i < this.o.answerPolls; i++) if ((await this.poll(book)).length === 0) break;
+      const now = this.stateName(book);
+      if (now !== 'authorised')
+        return { ok: false, code: 'wrong-state', message: `pump ${pump} is ${now} now` };
+      return this.sendBlock(book, [{ type: 'CD1', command: 'reset' }]);
+    });
   }
 
   suspend(pump: number): Promise<PortResult> {

@@ -61,6 +61,11 @@ export interface ForecourtPort {
   resume(pump: number): Promise<PortResult>;
   /** The finished fill was sold: the pump may go back to idle. */
   clearFill(pump: number): Promise<PortResult>;
+  /**
+   * A release nobody used runs out: the pump goes back to idle, unless it is found (asked
+   * again first) no longer waiting for its driver, refused then as `wrong-state`.
+   */
+  endRelease(pump: number): Promise<PortResult>;
   /** Unit prices per grade (nozzle 1, 2, ...), in the pump's price decimals. */
   setPrices(pump: number, prices: Dec[]): Promise<PortResult>;
   readTotals(pump: number, nozzle: number): Promise<PortResult<Totals>>;

@@ -186,6 +186,23 @@ describe('DART master over a pty pair', () => {
     expect(master.pump(1)?.filling).toMatchObject({ volume: '1.00' });
   });
 
+  it('ends a release nobody used, and refuses to end one whose driver has just started', async () => {
+    const { sim, master, until } = await forecourt(2);
+    expect(await master.authorise({ pump: 1 })).toMatchObject({ ok: true });
+    await until(1, 'authorised');
+    expect(await master.endRelease(1)).toEqual({ ok: true, value: undefined });
+    await until(1, 'idle');
+    expect(await master.authorise({ pump: 2 })).toMatchObject({ ok: true });
+    await until(2, 'authorised');
+    // the driver starts before the master has polled again: the master still shows 'authorised'
+    sim.lift(2, 1);
+    sim.dispense(2, 300);
+    expect(master.pump(2)?.state).toBe('authorised');
+    expect(await master.endRelease(2)).toMatchObject({ ok: false, code: 'wrong-state' });
+    expect(sim.get(2).volume).toBe(300);
+    await until(2, 'fuelling');
+  });
+
   it('leaves a finished fill finished when the pump is stopped after it', async () => {
     const { sim, master, until } = await forecourt(1);
     sim.lift(1);
