@@ -63,6 +63,8 @@ export interface TillOptions {
   forecourt?: CreateTerminalOptions['forecourt'];
   /** Where the terminal's events go (none: not sent). */
   emit?: CreateTerminalOptions['emit'];
+  /** Outputs left unchecked, as a running terminal leaves them (default: every one checked). */
+  trusted?: ReadonlySet<CommandName>;
 }
 
 export function tempDir(prefix = 'lt-till-'): string {
@@ -99,7 +101,7 @@ export async function openTill(o: TillOptions = {}): Promise<Till> {
   });
   const pulled = await terminal.sync.pull();
   expect(pulled.ok).toBe(true);
-  const map = createCommandMap({ log });
+  const map = createCommandMap({ log, ...(o.trusted ? { trusted: o.trusted } : {}) });
   for (const [name, handler] of Object.entries(terminal.handlers))
     map.register(name as CommandName, handler as never);
   let n = 0;
