@@ -7,7 +7,7 @@
 import type { CommandOutput, ErrorResponse, HandlerInput } from '../contract/commands.js';
 import type { SimulatedPump } from '../contract/forecourt.js';
 import type { DartSimulator, SimPump } from '../devices/dart/simulator.js';
-import { fromMinor, toFixed } from '../money/index.js';
+import { dec, fromMinor, toFixed, toMinor } from '../money/index.js';
 import { refuse } from './command-map.js';
 
 /** DC1 status codes of the simulated pump (src/devices/dart/simulator.ts). */
@@ -109,7 +109,7 @@ export class PumpSimulator {
         'litres',
       );
     // litres has at most two decimals (the contract's refinement): exact in hundredths
-    const until = litres === undefined ? null : p.volume + Math.round(litres * 100);
+    const until = litres === undefined ? null : p.volume + Number(toMinor(dec(litres), 2));
     const timer = setInterval(() => this.step(p.pump), this.tickMs);
     this.flows.set(p.pump, { timer, until });
     return null;
