@@ -18,7 +18,7 @@ import { add, dec, round, sub, toFixed, toNumber, ZERO, type Dec } from '../mone
 import type { ShiftRecord } from '../store/shifts.js';
 import type { TankDeliveryRecord, TankReadingRecord } from '../store/tanks.js';
 import { refuse } from './command-map.js';
-import { fuelGrades, type FuelGrades } from './forecourt-grades.js';
+import type { FuelGrades } from './forecourt-grades.js';
 import { posZone } from './pos-date.js';
 import type { PumpTotalsService } from './pump-totals.js';
 import type { TerminalPorts } from './ports.js';
@@ -73,17 +73,21 @@ export class TankService {
   private readonly grades: FuelGrades;
   private readonly totals: PumpTotalsService | null;
 
-  /** `totals`: the pumps' totalizers, the wet stock's pump sales when read at both ends. */
+  /**
+   * `grades`: the terminal's one resolution of nozzles and tanks to goods codes; `totals`: the
+   * pumps' totalizers, the wet stock's pump sales when read at both ends.
+   */
   constructor(
     p: TerminalPorts,
     wf: Workflow,
     receipts: ReceiptService,
+    grades: FuelGrades,
     totals: PumpTotalsService | null = null,
   ) {
     this.p = p;
     this.wf = wf;
     this.receipts = receipts;
-    this.grades = fuelGrades(p.config);
+    this.grades = grades;
     this.totals = totals;
   }
 

@@ -53,7 +53,7 @@ import { loadOrCreateHashKey, resolveSecret } from './secrets.js';
 import { ShiftService } from './shifts.js';
 import { ForecourtService, type GradeOf } from './forecourt.js';
 import { FillDesk } from './fill-lines.js';
-import { fuelGrades } from './forecourt-grades.js';
+import { fuelGrades, type FuelGrades } from './forecourt-grades.js';
 import { PumpPriceService } from './pump-prices.js';
 import { PumpTotalsService } from './pump-totals.js';
 import { followPumpEvents } from './forecourt-events.js';
@@ -242,8 +242,10 @@ export async function createTerminal(o: CreateTerminalOptions): Promise<Terminal
       ...emit,
     };
     let syncRunning = false;
-    const pumps = forecourtOf(o, devices);
-    const { services, cards } = buildServices(ports, () => syncRunning, log, pumps);
+    // nozzles and tanks to goods codes, resolved once for the pumps, their totals and the tanks
+    const grades = fuelGrades(o.config);
+    const pumps = forecourtOf(o, devices, grades);
+    const { services, cards } = buildServices(ports, () => syncRunning, log, pumps, grades);
     catalog = services.catalog;
     cleanups.push(() => cards.stop(), ...followForecourt(services, pumps?.port ?? null, ports));
     const handlers = createHandlers(ports, services);
@@ -314,9 +316,10 @@ function openDevices(
 function forecourtOf(
   o: CreateTerminalOptions,
   devices: DeviceSet | null,
+  grades: FuelGrades,
 ): CreateTerminalOptions['forecourt'] {
   if (o.forecourt !== undefined) return o.forecourt;
-  return devices?.pumps ? { port: devices.pumps, gradeOf: fuelGrades(o.config).gradeOf } : null;
+  return devices?.pumps ? { port: devices.pumps, gradeOf: grades.gradeOf } : null;
 }
 
 /**
@@ -354,6 +357,7 @@ function buildServices(
   syncRunning: () => boolean,
   log: Logger,
   forecourt: CreateTerminalOptions['forecourt'],
+  grades: FuelGrades,
 ): { services: Services; cards: CardPayments } {
   const { store, sync, clock, config, terminalId, app, schemaVersion } = ports;
   const workflow = new Workflow(ports);
@@ -380,9 +384,8 @@ function buildServices(
   });
   const catalog = new CatalogService(ports);
   const shifts = new ShiftService(ports, workflow);
-  const grades = fuelGrades(config);
   const pumpTotals = new PumpTotalsService(ports, forecourt?.port ?? null, grades);
-  const tanks = new TankService(ports, workflow, receipts, pumpTotals);
+  const tanks = new TankService(ports, workflow, receipts, grades, pumpTotals);
   const fills = new FillDesk();
   const forecourtService = new ForecourtService(
     ports,
