@@ -669,6 +669,9 @@ export const de: Table = {
     'Diese Betankung ist vorausbezahlt: vom Vorplatz aus verkaufen, um die Vorauszahlung abzuschließen.',
   'error.prepay-capped':
     'Das Konto erlaubt weniger als gewünscht: die Säule ist auf den erlaubten Betrag voreingestellt.',
+  'error.prepay-in-use': 'Diese Vorauszahlung ist schon an Zapfs\u00e4ule {pump} freigegeben.',
+  'error.prepay-fuelled':
+    'Der Kraftstoff dieser Vorauszahlung wurde an Zapfs\u00e4ule {pump} getankt: die Vorauszahlung abschlie\u00dfen.',
   'error.pump-grade':
     'Diese Säule hat den vorausbezahlten Kraftstoff nicht: eine andere Säule wählen.',
   'validation.not-negative': 'Muss null oder mehr sein.',

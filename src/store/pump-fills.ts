@@ -93,6 +93,12 @@ export function createPumpFills(db: Database.Database) {
     'SELECT transaction_id, authorised_at FROM pump_authorisation WHERE pump = ?',
   );
   const forget = db.prepare('DELETE FROM pump_authorisation WHERE pump = ?');
+  const holding = db.prepare<[string], { pump: number }>(
+    'SELECT pump FROM pump_authorisation WHERE transaction_id = ? ORDER BY pump LIMIT 1',
+  );
+  const ofPrepay = db.prepare<[string], Row>(
+    'SELECT * FROM pump_fill WHERE authorisation_id = ? ORDER BY finished_at, rowid',
+  );
   const driveOffs = db.prepare<[number, number], Row>(
     `SELECT * FROM pump_fill WHERE state = 'drive-off' AND resolved_at >= ? AND resolved_at <= ?
      ORDER BY resolved_at, rowid`,
@@ -135,6 +141,14 @@ export function createPumpFills(db: Database.Database) {
     /** When the pump was authorised for its prepay (ms), or null. */
     authorisedAt(pump: number): number | null {
       return authorisationOf.get(pump)?.authorised_at ?? null;
+    },
+    /** The pump authorised for this prepay right now, or null (none, or its fill is kept). */
+    pumpHolding(transactionId: string): number | null {
+      return holding.get(transactionId)?.pump ?? null;
+    },
+    /** The fills drawn on this prepay's pump authorisation, oldest first (one, normally). */
+    fillsOfPrepay(transactionId: string): PumpFill[] {
+      return ofPrepay.all(transactionId).map(fillOf);
     },
     /** The pump's prepay is over: its fill was kept, or it was released for postpay. */
     forget(pump: number): void {

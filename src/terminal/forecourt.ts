@@ -13,7 +13,7 @@ import type {
 import type { FillView, PumpState, PumpView } from '../contract/forecourt.js';
 import type { ForecourtPort, Preset } from '../devices/forecourt/port.js';
 import { dec } from '../money/index.js';
-import type { PumpFill } from '../store/pump-fills.js';
+import type { PumpFill, PumpFills } from '../store/pump-fills.js';
 import { refuse } from './command-map.js';
 import { FillDesk } from './fill-lines.js';
 import { PumpReleases } from './pump-releases.js';
@@ -258,6 +258,8 @@ export class ForecourtService {
       );
     if (store.commandResults.has('fuel-completion', id))
       return refuse('already-completed', 'this prepay was completed', 'transaction_id');
+    const inUse = prepayInUse(store.pumpFills, id);
+    if (inUse) return inUse;
     const line = kept.response.check.check_items?.[0];
     const code = line?.code ?? null;
     if (line?.amount !== undefined && line.quantity_recalculate_type !== undefined) {
@@ -361,6 +363,28 @@ const notUnpaid = (was: PumpFill, now: PumpFill): ErrorResponse =>
     'fill_id',
     { state: now.state, transaction_id: now.transactionId },
   );
+
+/**
+ * A prepay pays for one fill: refused while a pump is authorised for it, and once a fill was
+ * drawn on it (a second pump, or its own again, would run fuel nobody paid for). A release
+ * that ran out with no fill forgot the pump, so the prepay may be authorised again.
+ */
+function prepayInUse(fills: PumpFills, id: string): ErrorResponse | null {
+  const on = fills.pumpHolding(id);
+  if (on !== null)
+    return refuse('prepay-in-use', `this prepay is already on pump ${on}`, 'transaction_id', {
+      pump: on,
+    });
+  const drawn = fills.fillsOfPrepay(id)[0];
+  if (drawn)
+    return refuse(
+      'prepay-fuelled',
+      `this prepay's fuel was drawn at pump ${drawn.pump}: complete it`,
+      'transaction_id',
+      { pump: drawn.pump, fill_id: drawn.id },
+    );
+  return null;
+}
 
 const unknownPump = (pump: number): ErrorResponse =>
   refuse('unknown-pump', `this till has no pump ${pump}`, 'pump');
