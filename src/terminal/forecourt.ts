@@ -164,6 +164,11 @@ export class ForecourtService {
     const { store, clock, ids } = this.p;
     const f = store.pumpFills.get(i.fill_id);
     if (!f) return refuse('fill-not-found', 'no fill of a pump has this id', 'fill_id');
+    // A prepaid fill is paid: its prepay is completed from it (the change given back).
+    if (f.state === 'unpaid' && f.authorisationId !== null)
+      return refuse('fill-prepaid', 'this fill was prepaid: complete its prepay', 'fill_id', {
+        authorisation_id: f.authorisationId,
+      });
     if (this.desk.taking(f.id))
       return refuse(
         'fill-being-sold',

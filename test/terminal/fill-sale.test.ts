@@ -324,6 +324,24 @@ describe('a drive-off', () => {
     });
   }, 30_000);
 
+  it('refuses a drive-off of a prepaid fill', async () => {
+    const { t, port } = await forecourtTill(open);
+    const { prepay, fill } = await prepaidFill(t, port, '5');
+    const r = await t.call('pump-drive-off', { fill_id: fill });
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({
+      error: {
+        code: 'fill-prepaid',
+        message: 'this fill was prepaid: complete its prepay',
+        path: 'fill_id',
+        details: { authorisation_id: prepay },
+      },
+    });
+    expect(t.terminal.store.pumpFills.get(fill)).toMatchObject({ state: 'unpaid' });
+    const { report } = await t.ok('shift-report', {});
+    expect(report.drive_offs).toBeUndefined();
+  }, 30_000);
+
   it('refuses a sale of a fill recorded as a drive-off', async () => {
     const { t, port } = await forecourtTill(open);
     const fill = await postpayFill(t, port, 1, '5');
