@@ -672,6 +672,8 @@ export const de: Table = {
   'error.prepay-in-use': 'Diese Vorauszahlung ist schon an Zapfs\u00e4ule {pump} freigegeben.',
   'error.prepay-fuelled':
     'Der Kraftstoff dieser Vorauszahlung wurde an Zapfs\u00e4ule {pump} getankt: die Vorauszahlung abschlie\u00dfen.',
+  'error.prepay-pump-open':
+    'Zapfs\u00e4ule {pump} ist f\u00fcr diese Vorauszahlung noch freigegeben: sie anhalten oder auf die Betankung warten.',
   'error.pump-grade':
     'Diese Säule hat den vorausbezahlten Kraftstoff nicht: eine andere Säule wählen.',
   'validation.not-negative': 'Muss null oder mehr sein.',

@@ -649,6 +649,8 @@ export const en = {
     'The account allows less than asked: the pump is preset to what it allows.',
   'error.prepay-in-use': 'This prepay is already on pump {pump}.',
   'error.prepay-fuelled': 'The fuel of this prepay was drawn at pump {pump}: complete the prepay.',
+  'error.prepay-pump-open':
+    'Pump {pump} is still released for this prepay: stop it or wait for its fill.',
   'error.pump-grade': 'This pump does not sell the fuel that was prepaid: choose another pump.',
   'validation.not-negative': 'Must be zero or more.',
   'forecourt.tanks': 'Tanks and wet stock',

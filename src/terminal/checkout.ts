@@ -967,6 +967,16 @@ export class CheckoutService {
           'check.preliminary_transaction_id',
         ),
       };
+    const open = this.p.store.pumpFills.pumpHolding(ref);
+    if (open !== null)
+      return {
+        error: refuse(
+          'prepay-pump-open',
+          `pump ${open} is still released for this prepay: stop it or wait for its fill`,
+          'check.preliminary_transaction_id',
+          { pump: open },
+        ),
+      };
     const a = kept.response;
     const authorised = a.check.check_items ?? [];
     // Completed from its fill: the pump's dispensed litres and amount, never the caller's.

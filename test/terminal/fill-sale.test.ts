@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { FakeForecourt } from './fake-forecourt.js';
-import { forecourtTill, PRICES, unpaid } from './forecourt-till.js';
+import { cashPrepay, forecourtTill, PRICES, unpaid } from './forecourt-till.js';
 import { tempDir, tillPerTest, type Till } from './helpers.js';
 
 const { open } = tillPerTest();
@@ -247,6 +247,41 @@ describe('completing a prepay from its fill', () => {
     const sale = await t.ok('sale-process', completion(prepay, [fill]));
     // 5 l x 1.789 = 8.95; 20.00 - 8.95 = 11.05 back
     expect(sale.check.amount_to_pay).toBe(8.95);
+    expect(sale.warnings).toContainEqual(
+      expect.objectContaining({ code: 'change-due', message: expect.stringContaining('11.05') }),
+    );
+  }, 30_000);
+
+  it('refuses to complete a prepay whose pump is still released for it', async () => {
+    const { t, port } = await forecourtTill(open);
+    const prepay = await cashPrepay(t);
+    port.lift(1);
+    await t.ok('pump-authorise', { pump: 1, transaction_id: prepay });
+    const early = {
+      transaction_id: uuidv7(Date.now()),
+      check: {
+        transaction_type: 'completion',
+        preliminary_transaction_id: prepay,
+        check_items: [{ code: 'FUEL-95', quantity: 11.18, processed_quantity: 0 }],
+      },
+    };
+    const r = await t.call('sale-process', early);
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({
+      error: {
+        code: 'prepay-pump-open',
+        message: 'pump 1 is still released for this prepay: stop it or wait for its fill',
+        path: 'check.preliminary_transaction_id',
+      },
+    });
+    // nothing half-written: the driver's fill then completes the prepay, with its change
+    const { store } = t.terminal;
+    expect(store.commandResults.has('fuel-completion', prepay)).toBe(false);
+    expect(store.ledger.status(early.transaction_id)).toBeNull();
+    expect(store.shifts.cashTenderOf(early.transaction_id)).toBeNull();
+    port.fill(1, '5');
+    const fill = (await unpaid(t, 1)).unpaid[0]!.id;
+    const sale = await t.ok('sale-process', completion(prepay, [fill]));
     expect(sale.warnings).toContainEqual(
       expect.objectContaining({ code: 'change-due', message: expect.stringContaining('11.05') }),
     );
