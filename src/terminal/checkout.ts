@@ -54,7 +54,13 @@ import {
   sameCustomer,
   withAuthorisedPrice,
 } from './completion.js';
-import { completionFromFill, FillDesk, fillLine, unpaidFills } from './fill-lines.js';
+import {
+  completionDispensed,
+  FillDesk,
+  fillLine,
+  unpaidFills,
+  type PrepayAtPump,
+} from './fill-lines.js';
 import { cappedPrepay } from './prepay-cap.js';
 import { amountDisagrees } from './line-amounts.js';
 import { withPresentedCustomer } from './presented-customer.js';
@@ -979,11 +985,11 @@ export class CheckoutService {
       };
     const a = kept.response;
     const authorised = a.check.check_items ?? [];
-    // Completed from its fill: the pump's dispensed litres and amount, never the caller's.
-    const fromFill = completionFromFill(fills, sent?.length ?? 0, ref, authorised[0]);
-    if (fromFill && 'error' in fromFill) return fromFill;
+    // A prepay a pump ran: the pump's dispensed litres and amount, never the caller's.
+    const dispensed = completionDispensed(fills, sent, this.atPump(ref), authorised[0]);
+    if (dispensed && 'error' in dispensed) return dispensed;
     const same = keptFromAuthorisation(
-      fromFill ? { ...check, check_items: fromFill.items } : check,
+      dispensed ? { ...check, check_items: dispensed.items } : check,
       a.check,
     );
     if ('error' in same) return same;
@@ -1015,6 +1021,12 @@ export class CheckoutService {
         ...(verified ? { special_account_required_values_verify: false } : {}),
       },
     };
+  }
+
+  /** The pump this till authorised the prepay on, and the fills drawn on it. */
+  private atPump(id: string): PrepayAtPump {
+    const fills = this.p.store.pumpFills;
+    return { id, pump: fills.pumpOfPrepay(id), drawn: fills.fillsOfPrepay(id) };
   }
 
   /**

@@ -112,6 +112,9 @@ export class ForecourtService {
     if ('error' in preset) return preset;
     const nozzles = this.nozzlesOf(i.pump, preset.code);
     if ('error' in nozzles) return nozzles;
+    // Before the pump is told: an AUTHORIZE not acknowledged may still have reached it, and
+    // from here what the prepay dispensed is the pump's, never the caller's (its completion).
+    this.p.store.pumpFills.prepayPumped(i.transaction_id, i.pump, this.p.clock.now());
     const done = await ready.port.authorise({
       pump: i.pump,
       preset: preset.preset,

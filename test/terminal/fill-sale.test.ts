@@ -55,7 +55,7 @@ const completion = (prepay: string, fills: string[], extra: Record<string, unkno
   check: {
     transaction_type: 'completion',
     preliminary_transaction_id: prepay,
-    fills,
+    ...(fills.length > 0 ? { fills } : {}),
     ...extra,
   },
 });
@@ -285,6 +285,86 @@ describe('completing a prepay from its fill', () => {
     expect(sale.warnings).toContainEqual(
       expect.objectContaining({ code: 'change-due', message: expect.stringContaining('11.05') }),
     );
+  }, 30_000);
+
+  it('refuses dispensed figures sent for a prepay whose pump made a fill, naming check.check_items[0].processed_amount', async () => {
+    const { t, port } = await forecourtTill(open);
+    const { prepay, fill } = await prepaidFill(t, port, '10'); // 17.89 dispensed
+    const r = await t.call(
+      'sale-process',
+      completion(prepay, [], {
+        check_items: [{ code: 'FUEL-95', quantity: 11.18, processed_amount: 1.79 }],
+      }),
+    );
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({
+      error: {
+        code: 'dispensed-by-pump',
+        message: "what pump 1 dispensed is the pump's: name its fill in check.fills",
+        path: 'check.check_items[0].processed_amount',
+      },
+    });
+    expect(t.terminal.store.pumpFills.get(fill)).toMatchObject({ state: 'unpaid' });
+  }, 30_000);
+
+  it('refuses a completion that does not name the fill its pump drew', async () => {
+    const { t, port } = await forecourtTill(open);
+    const { prepay, fill } = await prepaidFill(t, port, '10');
+    const r = await t.call(
+      'sale-process',
+      completion(prepay, [], { check_items: [{ code: 'FUEL-95', quantity: 1 }] }),
+    );
+    expect(r.body).toMatchObject({
+      error: {
+        code: 'prepay-fill-required',
+        message: "pump 1 drew this prepay's fuel: name its fill in check.fills",
+        path: 'check.fills',
+        details: { fill_id: fill },
+      },
+    });
+  }, 30_000);
+
+  it('completes an unused expired prepay with nothing dispensed, no figures sent', async () => {
+    const quick = { forecourt: { release_after_ms: 100 } };
+    const { t, port } = await forecourtTill(open, 2, undefined, undefined, quick);
+    const prepay = await cashPrepay(t);
+    await t.ok('pump-authorise', { pump: 1, transaction_id: prepay });
+    for (let i = 0; i < 100 && port.pump(1)!.state !== 'idle'; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const sale = await t.ok('sale-process', completion(prepay, []));
+    // the prepay's line, booked by the terminal at what the pump dispensed: nothing
+    expect(sale.check.check_items).toEqual([
+      expect.objectContaining({ code: 'FUEL-95', processed_quantity: 0, amount: 0 }),
+    ]);
+    expect(sale.check.amount_to_pay).toBe(0);
+    expect(sale.warnings).toContainEqual(
+      expect.objectContaining({
+        code: 'change-due',
+        message: 'give back 20 of the 20 prepaid in cash',
+      }),
+    );
+  }, 30_000);
+
+  it('refuses figures sent for an expired prepay: its pump dispensed nothing', async () => {
+    const quick = { forecourt: { release_after_ms: 100 } };
+    const { t, port } = await forecourtTill(open, 2, undefined, undefined, quick);
+    const prepay = await cashPrepay(t);
+    await t.ok('pump-authorise', { pump: 1, transaction_id: prepay });
+    for (let i = 0; i < 100 && port.pump(1)!.state !== 'idle'; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const r = await t.call(
+      'sale-process',
+      completion(prepay, [], {
+        check_items: [{ code: 'FUEL-95', quantity: 11.18, processed_quantity: 5 }],
+      }),
+    );
+    expect(r.body).toMatchObject({
+      error: {
+        code: 'dispensed-by-pump',
+        message: 'pump 1 dispensed nothing for this prepay (its release ran out): send no figures',
+        path: 'check.check_items[0].processed_quantity',
+      },
+    });
   }, 30_000);
 
   it('refuses another prepay’s fill', async () => {
