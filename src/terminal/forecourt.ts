@@ -4,11 +4,12 @@
 // stopped, a pump resumed; and each fill a pump finishes kept at once (src/store/pump-fills.ts)
 // with the pump's own figures, known by its nozzle's totalizer, so a fill read again after a
 // restart is the same fill and is sold once.
-import type {
-  CommandOutput,
-  ErrorResponse,
-  HandlerInput,
-  SignedInStaff,
+import {
+  isErrorResponse,
+  type CommandOutput,
+  type ErrorResponse,
+  type HandlerInput,
+  type SignedInStaff,
 } from '../contract/commands.js';
 import type { FillView, PumpState, PumpView } from '../contract/forecourt.js';
 import type { ForecourtPort, Preset } from '../devices/forecourt/port.js';
@@ -26,6 +27,9 @@ export type GradeOf = (pump: number, nozzle: number) => string | null;
 /** Unpaid fills a pump may hold before it is released again (one stacked behind another). */
 export const MAX_UNPAID = 2;
 
+/** How long a pump may take to report a release it acknowledged (a few DART polls). */
+const REPORT_WITHIN_MS = 2_000;
+
 const noForecourt = (): ErrorResponse =>
   refuse('no-forecourt', 'no pumps are connected to this till', '(root)');
 
@@ -39,6 +43,9 @@ export class ForecourtService {
 
   private readonly desk: FillDesk;
   private readonly releases: PumpReleases | null;
+  /** Pumps a release or authorisation is being sent to; those it reached, not yet reported. */
+  private readonly sending = new Set<number>();
+  private readonly sent = new Map<number, { shown: PumpState; at: number }>();
 
   constructor(
     p: TerminalPorts,
@@ -87,7 +94,11 @@ export class ForecourtService {
   }
 
   /** `pump-release`: a calling (or idle) pump released for postpay. */
-  async release(
+  release(i: HandlerInput<'pump-release'>): Promise<CommandOutput<'pump-release'> | ErrorResponse> {
+    return this.oneAtATime(i.pump, () => this.releaseNow(i));
+  }
+
+  private async releaseNow(
     i: HandlerInput<'pump-release'>,
   ): Promise<CommandOutput<'pump-release'> | ErrorResponse> {
     const ready = this.releasable(i.pump);
@@ -103,7 +114,13 @@ export class ForecourtService {
   }
 
   /** `pump-authorise`: a prepay's pump, preset to what its authorisation paid for. */
-  async authorise(
+  authorise(
+    i: HandlerInput<'pump-authorise'>,
+  ): Promise<CommandOutput<'pump-authorise'> | ErrorResponse> {
+    return this.oneAtATime(i.pump, () => this.authoriseNow(i));
+  }
+
+  private async authoriseNow(
     i: HandlerInput<'pump-authorise'>,
   ): Promise<CommandOutput<'pump-authorise'> | ErrorResponse> {
     const ready = this.releasable(i.pump);
@@ -248,6 +265,41 @@ export class ForecourtService {
         unpaid,
       });
     return { port };
+  }
+
+  /**
+   * One release or authorisation of a pump at a time: from the command sent until the pump
+   * reports it. A DART pump reads `authorised` only at a later poll, so a second release in
+   * that window would pass `releasable` and send a second AUTHORIZE (the last one deciding
+   * whose prepay the fill is); refused `pump-busy` instead.
+   */
+  private async oneAtATime<T>(
+    pump: number,
+    run: () => Promise<T | ErrorResponse>,
+  ): Promise<T | ErrorResponse> {
+    if (this.sending.has(pump) || this.unreported(pump))
+      return refuse('pump-busy', `pump ${pump} is being released right now`, 'pump');
+    this.sending.add(pump);
+    try {
+      const out = await run();
+      const shown = this.port?.pump(pump);
+      // acknowledged, and the pump has not reported it yet: the state it shows is stale
+      if (!isErrorResponse(out) && shown && (shown.state === 'idle' || shown.state === 'calling'))
+        this.sent.set(pump, { shown, at: this.p.clock.now() });
+      return out;
+    } finally {
+      this.sending.delete(pump);
+    }
+  }
+
+  /** Released a moment ago, and the pump still shows what it showed then (no report yet). */
+  private unreported(pump: number): boolean {
+    const sent = this.sent.get(pump);
+    if (!sent) return false;
+    const stale = this.port?.pump(pump) === sent.shown;
+    if (stale && this.p.clock.now() - sent.at < REPORT_WITHIN_MS) return true;
+    this.sent.delete(pump);
+    return false;
   }
 
   /** The preset a prepay paid for: its fuel line's amount, else its litres. */
