@@ -407,11 +407,30 @@ export class CheckoutService {
   ): CommandOutput<'check-calc'> | ErrorResponse {
     const done = this.complete(input.check, by);
     if ('error' in done) return done.error;
-    const vehicle = this.foreignVehicle(done.check);
+    const check = this.completedAsSold(done, input.check.check_items);
+    if ('error' in check) return check.error;
+    const vehicle = this.foreignVehicle(check.check);
     if (vehicle) return vehicle;
-    const result = this.compute(done.check, 'calc', done.pumpLines);
+    const result = this.compute(check.check, 'calc', done.pumpLines);
     if (!result.ok) return engineRefusal(result.error);
     return { check: publicCheck(result.local.processed), warnings: result.warnings as Warning[] };
+  }
+
+  /**
+   * The check a calculation shows: a completion of a prepay this till holds is built as its
+   * sale books it (from its fill, the authorised line and price), so check-calc shows the
+   * pump's amount and change, not a check with no lines.
+   */
+  private completedAsSold(
+    done: Completed,
+    sent: CheckIn['check_items'],
+  ): { check: EngineCheck } | { error: ErrorResponse } {
+    const ref = done.check.preliminary_transaction_id;
+    if (done.check.transaction_type !== 'completion' || !ref) return done;
+    const held = this.p.store.commandResults.get('fuel-authorisation', ref);
+    if (!held && done.fills.length === 0) return done; // typed figures, as the sale takes them
+    const found = this.authorisationFor(done.check, sent, done.fills);
+    return 'error' in found ? found : { check: found.check };
   }
 
   saleSync(transactionId: string): SaleSync {

@@ -367,6 +367,16 @@ describe('completing a prepay from its fill', () => {
     });
   }, 30_000);
 
+  it('shows a prepay’s completion from its fill in check-calc with the pump’s amount', async () => {
+    const { t, port } = await forecourtTill(open);
+    const { prepay, fill } = await prepaidFill(t, port, '5');
+    const calc = await t.ok('check-calc', { check: completion(prepay, [fill]).check });
+    // 5 l x 1.789 = 8.95 of the 20.00 prepaid
+    expect(calc.check.check_items?.[0]).toMatchObject({ code: 'FUEL-95', amount: 8.95 });
+    expect(calc.check.amount_to_pay).toBe(8.95);
+    expect(t.terminal.store.pumpFills.get(fill)).toMatchObject({ state: 'unpaid' });
+  }, 30_000);
+
   it('refuses another prepay’s fill', async () => {
     const { t, port } = await forecourtTill(open);
     const { fill } = await prepaidFill(t, port, '5');
