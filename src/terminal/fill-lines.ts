@@ -16,6 +16,18 @@ const digitsOf = (text: string): number => text.split('.')[1]?.length ?? 0;
 
 const at = (i: number) => `check.fills[${i}]`;
 
+/** A fill resolved already, sold or driven off: refused at `path`, naming the sale. */
+export function fillNotUnpaid(f: PumpFill, path: string): ErrorResponse {
+  return refuse(
+    'fill-not-unpaid',
+    f.state === 'sold'
+      ? `this fill of pump ${f.pump} was sold already`
+      : `this fill of pump ${f.pump} was recorded as a drive-off already`,
+    path,
+    { state: f.state, transaction_id: f.transactionId },
+  );
+}
+
 /** The unpaid fills named, in order, or the first one that cannot be sold here. */
 export function unpaidFills(
   ids: readonly string[],
@@ -28,17 +40,7 @@ export function unpaidFills(
       return { error: refuse('invalid-input', 'this fill is named twice', at(i)) };
     const f = store.get(id);
     if (!f) return { error: refuse('fill-not-found', 'no fill of a pump has this id', at(i)) };
-    if (f.state !== 'unpaid')
-      return {
-        error: refuse(
-          'fill-not-unpaid',
-          f.state === 'sold'
-            ? `this fill of pump ${f.pump} was sold already`
-            : `this fill of pump ${f.pump} was recorded as a drive-off`,
-          at(i),
-          { state: f.state, transaction_id: f.transactionId },
-        ),
-      };
+    if (f.state !== 'unpaid') return { error: fillNotUnpaid(f, at(i)) };
     if (!completion && f.authorisationId !== null)
       return {
         error: refuse(

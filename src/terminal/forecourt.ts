@@ -16,7 +16,7 @@ import type { ForecourtPort, Preset } from '../devices/forecourt/port.js';
 import { dec } from '../money/index.js';
 import type { PumpFill, PumpFills } from '../store/pump-fills.js';
 import { refuse } from './command-map.js';
-import { FillDesk } from './fill-lines.js';
+import { FillDesk, fillNotUnpaid } from './fill-lines.js';
 import { PumpReleases } from './pump-releases.js';
 import type { TerminalPorts } from './ports.js';
 import { iso } from './workflow.js';
@@ -218,7 +218,7 @@ export class ForecourtService {
       );
       return true;
     });
-    if (!done) return notUnpaid(f, store.pumpFills.get(f.id)!);
+    if (!done) return fillNotUnpaid(store.pumpFills.get(f.id)!, 'fill_id');
     const kept = store.pumpFills.get(f.id)!;
     this.p.log.warn('drive-off recorded', { pump: f.pump, fill: f.id, amount: f.amount });
     this.clearPumps([kept]);
@@ -412,17 +412,6 @@ export class ForecourtService {
     };
   }
 }
-
-/** A fill resolved before this command: sold, or driven off already. */
-const notUnpaid = (was: PumpFill, now: PumpFill): ErrorResponse =>
-  refuse(
-    'fill-not-unpaid',
-    now.state === 'sold'
-      ? `this fill of pump ${was.pump} was sold`
-      : `this fill of pump ${was.pump} was recorded as a drive-off already`,
-    'fill_id',
-    { state: now.state, transaction_id: now.transactionId },
-  );
 
 /**
  * A prepay pays for one fill: refused while a pump is authorised for it, and once a fill was

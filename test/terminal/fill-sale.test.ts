@@ -443,6 +443,7 @@ describe('a drive-off', () => {
     expect(r.body).toMatchObject({
       error: {
         code: 'fill-not-unpaid',
+        message: 'this fill of pump 1 was sold already', // as a sale of it says
         path: 'fill_id',
         details: { state: 'sold', transaction_id: sale.transaction_id },
       },
@@ -473,7 +474,15 @@ describe('a drive-off', () => {
     await t.ok('pump-drive-off', { fill_id: fill });
     const r = await t.call('sale-process', cashSale([fill]));
     expect(r.body).toMatchObject({
-      error: { code: 'fill-not-unpaid', details: { state: 'drive-off' } },
+      error: {
+        code: 'fill-not-unpaid',
+        message: 'this fill of pump 1 was recorded as a drive-off already',
+        details: { state: 'drive-off' },
+      },
+    });
+    const again = await t.call('pump-drive-off', { fill_id: fill });
+    expect(again.body).toMatchObject({
+      error: { message: 'this fill of pump 1 was recorded as a drive-off already' },
     });
   }, 30_000);
 });
