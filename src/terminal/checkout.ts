@@ -58,6 +58,7 @@ import {
   completionDispensed,
   FillDesk,
   fillLine,
+  fillNotUnpaid,
   unpaidFills,
   type PrepayAtPump,
 } from './fill-lines.js';
@@ -71,6 +72,21 @@ import { withTender } from './tendered-check.js';
 
 type CheckIn = HandlerInput<'check-calc'>['check'];
 type SaleAnswer = CommandOutput<'sale-process'>;
+
+/** A fill of the sale sold by another one between its check and its record (fillsSold). */
+class FillTakenMeanwhile extends Error {
+  readonly refused: ErrorResponse;
+  constructor(refused: ErrorResponse) {
+    super(refused.error.message);
+    this.refused = refused;
+  }
+}
+
+/** The sale service's outcome, or the refusal of a fill taken meanwhile (any other throw). */
+function takenMeanwhile(e: unknown): { refused: ErrorResponse } {
+  if (e instanceof FillTakenMeanwhile) return { refused: e.refused };
+  throw e;
+}
 
 /**
  * The lines entered by hand and why, kept with the check in `external_additional_info`
@@ -789,12 +805,20 @@ export class CheckoutService {
     const keep = (sold: Sold) => {
       kept.answer = this.answerOf(after, sold, this.settle(after, sold), false);
     };
-    const outcome = await this.sales.process({
-      check: paid.sale,
-      local: tendered,
-      ...(untouched ? { keep } : {}),
-      ...(fills.length > 0 ? { withRecord: () => this.fillsSold(id, fills, by) } : {}),
-    });
+    const outcome = await this.sales
+      .process({
+        check: paid.sale,
+        local: tendered,
+        ...(untouched ? { keep } : {}),
+        ...(fills.length > 0 ? { withRecord: () => this.fillsSold(id, fills, by) } : {}),
+      })
+      .catch(takenMeanwhile);
+    if ('refused' in outcome) {
+      // a fill sold by another sale since it was checked: nothing recorded, the card goes back
+      await this.reverse(id, paid.charged);
+      log.error('sale refused: a fill was sold meanwhile', { transaction_id: id });
+      return outcome.refused;
+    }
     if (!outcome.ok) {
       await this.reverse(id, paid.charged);
       const e = outcome.error;
@@ -826,18 +850,22 @@ export class CheckoutService {
 
   /**
    * The fills marked sold by this sale, in its record's transaction: checked unpaid before the
-   * sale was computed, a fill sold meanwhile is a second sale of it, rolled back (a bug).
+   * sale was computed, a fill sold meanwhile would be a second sale of it. The record is rolled
+   * back (only a throw undoes the sale service's transaction) and `record` answers the refusal.
    */
   private fillsSold(id: string, fills: readonly PumpFill[], by: string): void {
     const { store, clock } = this.p;
-    for (const f of fills) {
+    for (const [i, f] of fills.entries()) {
       const done = store.pumpFills.resolve(f.id, {
         state: 'sold',
         transactionId: id,
         at: clock.now(),
         by,
       });
-      if (!done) throw new Error(`fill ${f.id} of pump ${f.pump} was sold twice`);
+      if (!done)
+        throw new FillTakenMeanwhile(
+          fillNotUnpaid(store.pumpFills.get(f.id) ?? f, `check.fills[${i}]`),
+        );
     }
   }
 

@@ -150,6 +150,34 @@ describe('selling a pump’s fill', () => {
     expect(refused).toMatchObject({ error: { path: 'check.fills[0]' } });
   }, 30_000);
 
+  it('refuses a sale whose fill another sale took meanwhile, and gives its card back', async () => {
+    const { t, port } = await forecourtTill(open);
+    const fill = await postpayFill(t, port, 1, '5');
+    // another sale marks the fill sold between this sale's check and its record
+    const fills = t.terminal.store.pumpFills;
+    const resolve = fills.resolve;
+    fills.resolve = (id, to) => {
+      fills.resolve = resolve;
+      resolve(id, { ...to, transactionId: 'the other sale' });
+      return false;
+    };
+    const input = { ...cashSale([fill]), check: { payment_type: 'bank-card', fills: [fill] } };
+    const r = await t.call('sale-process', input);
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({
+      error: {
+        code: 'fill-not-unpaid',
+        message: 'this fill of pump 1 was sold already',
+        path: 'check.fills[0]',
+      },
+    });
+    const status = await t.ok('sale-status', { transaction_id: input.transaction_id });
+    expect(status).toMatchObject({ state: 'unknown' });
+    expect(
+      (status as { payments?: Array<{ operation: string }> }).payments?.map((p) => p.operation),
+    ).toEqual(['purchase', 'cancel']);
+  }, 30_000);
+
   it('clears at start a pump still showing a fill that was sold before a kill', async () => {
     const dir = tempDir();
     const port = new FakeForecourt(2, PRICES);
