@@ -672,6 +672,15 @@ export const de: Table = {
     'Diese Betankung ist vorausbezahlt: vom Vorplatz aus verkaufen, um die Vorauszahlung abzuschließen.',
   'error.prepay-capped':
     'Das Konto erlaubt weniger als gewünscht: die Säule ist auf den erlaubten Betrag voreingestellt.',
+  'error.prepay-in-use': 'Diese Vorauszahlung ist schon an Zapfs\u00e4ule {pump} freigegeben.',
+  'error.prepay-fuelled':
+    'Der Kraftstoff dieser Vorauszahlung wurde an Zapfs\u00e4ule {pump} getankt: die Vorauszahlung abschlie\u00dfen.',
+  'error.prepay-pump-open':
+    'Zapfs\u00e4ule {pump} ist f\u00fcr diese Vorauszahlung noch freigegeben: sie anhalten oder auf die Betankung warten.',
+  'error.dispensed-by-pump':
+    'Die getankte Menge meldet die Zapfs\u00e4ule: diese Vorauszahlung mit ihrer Betankung abschlie\u00dfen, oder ohne getankte Menge.',
+  'error.prepay-fill-required':
+    'An Zapfs\u00e4ule {pump} wurde f\u00fcr diese Vorauszahlung getankt: sie mit dieser Betankung abschlie\u00dfen.',
   'error.pump-grade':
     'Diese Säule hat den vorausbezahlten Kraftstoff nicht: eine andere Säule wählen.',
   'validation.not-negative': 'Muss null oder mehr sein.',

@@ -649,6 +649,14 @@ export const en = {
   'error.fill-prepaid': 'This fill was prepaid: sell it from the forecourt to complete its prepay.',
   'error.prepay-capped':
     'The account allows less than asked: the pump is preset to what it allows.',
+  'error.prepay-in-use': 'This prepay is already on pump {pump}.',
+  'error.prepay-fuelled': 'The fuel of this prepay was drawn at pump {pump}: complete the prepay.',
+  'error.prepay-pump-open':
+    'Pump {pump} is still released for this prepay: stop it or wait for its fill.',
+  'error.dispensed-by-pump':
+    'What was dispensed is the pump\u2019s: complete this prepay from its fill, or with nothing dispensed.',
+  'error.prepay-fill-required':
+    'Pump {pump} drew this prepay\u2019s fuel: complete it from that fill.',
   'error.pump-grade': 'This pump does not sell the fuel that was prepaid: choose another pump.',
   'validation.not-negative': 'Must be zero or more.',
   'forecourt.tanks': 'Tanks and wet stock',

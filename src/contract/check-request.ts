@@ -287,7 +287,7 @@ export const CheckRequest = callerObject(
       .optional()
       .meta({
         description:
-          'Pump fills sold on this check, by the id forecourt-state lists: each becomes a line with the pump\u2019s grade, litres, unit price and amount (never the caller\u2019s). On a completion, the one fill of its prepay, with no check_items: its litres and amount are what was dispensed.',
+          'Pump fills sold on this check, by the id forecourt-state lists: each becomes a line with the pump\u2019s grade, litres, unit price and amount (never the caller\u2019s). On a completion, the one fill of its prepay, with no check_items: its litres and amount are what was dispensed. A prepay a pump of this till ran is completed only so, or with no fills and no check_items when its release ran out with no fill (nothing dispensed): processed_quantity and processed_amount are then refused.',
       }),
   })
   .superRefine((check, ctx) => {

@@ -762,6 +762,7 @@ export const commands = {
         amount: 'the prepay\u2019s check',
         volume: 'the prepay\u2019s check',
         price: 'the pump\u2019s price',
+        nozzles: 'the prepaid grade decides the nozzles (devices.pumps.nozzles)',
       },
     ),
     output: z.strictObject({

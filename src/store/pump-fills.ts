@@ -1,7 +1,8 @@
 // The forecourt's fills (0010): what each pump dispensed, kept until sold or recorded as a
-// drive-off. A fill is known by its nozzle's totalizer after it, so the same fill read again
-// after a restart is the same row (`record` answers the row kept), and a sale marks it sold
-// in the sale's own transaction: a fill is sold once.
+// drive-off; and the prepays this till authorised on a pump (0014). A fill is known by its
+// nozzle's totalizer after it, so the same fill read again after a restart is the same row
+// (`record` answers the row kept), and a sale marks it sold in the sale's own transaction: a
+// fill is sold once.
 import type Database from 'better-sqlite3';
 
 export type FillState = 'unpaid' | 'sold' | 'drive-off';
@@ -96,6 +97,20 @@ export function createPumpFills(db: Database.Database) {
     'SELECT transaction_id, authorised_at FROM pump_authorisation WHERE pump = ?',
   );
   const forget = db.prepare('DELETE FROM pump_authorisation WHERE pump = ?');
+  const holding = db.prepare<[string], { pump: number }>(
+    'SELECT pump FROM pump_authorisation WHERE transaction_id = ? ORDER BY pump LIMIT 1',
+  );
+  const ofPrepay = db.prepare<[string], Row>(
+    'SELECT * FROM pump_fill WHERE authorisation_id = ? ORDER BY finished_at, rowid',
+  );
+  const pumped = db.prepare(
+    `INSERT INTO prepay_pump (transaction_id, pump, authorised_at) VALUES (?, ?, ?)
+     ON CONFLICT (transaction_id) DO UPDATE SET pump = excluded.pump,
+       authorised_at = excluded.authorised_at`,
+  );
+  const wasPumped = db.prepare<[string], { pump: number }>(
+    'SELECT pump FROM prepay_pump WHERE transaction_id = ?',
+  );
   const driveOffs = db.prepare<[number, number], Row>(
     `SELECT * FROM pump_fill WHERE state = 'drive-off' AND resolved_at >= ? AND resolved_at <= ?
      ORDER BY resolved_at, rowid`,
@@ -143,6 +158,25 @@ export function createPumpFills(db: Database.Database) {
     /** When the pump was authorised for its prepay (ms), or null. */
     authorisedAt(pump: number): number | null {
       return authorisationOf.get(pump)?.authorised_at ?? null;
+    },
+    /** The pump authorised for this prepay right now, or null (none, or its fill is kept). */
+    pumpHolding(transactionId: string): number | null {
+      return holding.get(transactionId)?.pump ?? null;
+    },
+    /** The fills drawn on this prepay's pump authorisation, oldest first (one, normally). */
+    fillsOfPrepay(transactionId: string): PumpFill[] {
+      return ofPrepay.all(transactionId).map(fillOf);
+    },
+    /**
+     * This prepay is being authorised on `pump` (0014): from now on what it dispensed is the
+     * pump's, kept after the pump's authorisation ends (its fill kept, its release run out).
+     */
+    prepayPumped(transactionId: string, pump: number, at: number): void {
+      pumped.run(transactionId, pump, at);
+    },
+    /** The last pump this till authorised the prepay on, or null (it never reached a pump). */
+    pumpOfPrepay(transactionId: string): number | null {
+      return wasPumped.get(transactionId)?.pump ?? null;
     },
     /** The pump's prepay is over: its fill was kept, or it was released for postpay. */
     forget(pump: number): void {

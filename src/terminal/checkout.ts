@@ -54,7 +54,14 @@ import {
   sameCustomer,
   withAuthorisedPrice,
 } from './completion.js';
-import { completionFromFill, FillDesk, fillLine, unpaidFills } from './fill-lines.js';
+import {
+  completionDispensed,
+  FillDesk,
+  fillLine,
+  fillNotUnpaid,
+  unpaidFills,
+  type PrepayAtPump,
+} from './fill-lines.js';
 import { cappedPrepay } from './prepay-cap.js';
 import { amountDisagrees } from './line-amounts.js';
 import { withPresentedCustomer } from './presented-customer.js';
@@ -65,6 +72,21 @@ import { withTender } from './tendered-check.js';
 
 type CheckIn = HandlerInput<'check-calc'>['check'];
 type SaleAnswer = CommandOutput<'sale-process'>;
+
+/** A fill of the sale sold by another one between its check and its record (fillsSold). */
+class FillTakenMeanwhile extends Error {
+  readonly refused: ErrorResponse;
+  constructor(refused: ErrorResponse) {
+    super(refused.error.message);
+    this.refused = refused;
+  }
+}
+
+/** The sale service's outcome, or the refusal of a fill taken meanwhile (any other throw). */
+function takenMeanwhile(e: unknown): { refused: ErrorResponse } {
+  if (e instanceof FillTakenMeanwhile) return { refused: e.refused };
+  throw e;
+}
 
 /**
  * The lines entered by hand and why, kept with the check in `external_additional_info`
@@ -401,11 +423,30 @@ export class CheckoutService {
   ): CommandOutput<'check-calc'> | ErrorResponse {
     const done = this.complete(input.check, by);
     if ('error' in done) return done.error;
-    const vehicle = this.foreignVehicle(done.check);
+    const check = this.completedAsSold(done, input.check.check_items);
+    if ('error' in check) return check.error;
+    const vehicle = this.foreignVehicle(check.check);
     if (vehicle) return vehicle;
-    const result = this.compute(done.check, 'calc', done.pumpLines);
+    const result = this.compute(check.check, 'calc', done.pumpLines);
     if (!result.ok) return engineRefusal(result.error);
     return { check: publicCheck(result.local.processed), warnings: result.warnings as Warning[] };
+  }
+
+  /**
+   * The check a calculation shows: a completion of a prepay this till holds is built as its
+   * sale books it (from its fill, the authorised line and price), so check-calc shows the
+   * pump's amount and change, not a check with no lines.
+   */
+  private completedAsSold(
+    done: Completed,
+    sent: CheckIn['check_items'],
+  ): { check: EngineCheck } | { error: ErrorResponse } {
+    const ref = done.check.preliminary_transaction_id;
+    if (done.check.transaction_type !== 'completion' || !ref) return done;
+    const held = this.p.store.commandResults.get('fuel-authorisation', ref);
+    if (!held && done.fills.length === 0) return done; // typed figures, as the sale takes them
+    const found = this.authorisationFor(done.check, sent, done.fills);
+    return 'error' in found ? found : { check: found.check };
   }
 
   saleSync(transactionId: string): SaleSync {
@@ -764,12 +805,20 @@ export class CheckoutService {
     const keep = (sold: Sold) => {
       kept.answer = this.answerOf(after, sold, this.settle(after, sold), false);
     };
-    const outcome = await this.sales.process({
-      check: paid.sale,
-      local: tendered,
-      ...(untouched ? { keep } : {}),
-      ...(fills.length > 0 ? { withRecord: () => this.fillsSold(id, fills, by) } : {}),
-    });
+    const outcome = await this.sales
+      .process({
+        check: paid.sale,
+        local: tendered,
+        ...(untouched ? { keep } : {}),
+        ...(fills.length > 0 ? { withRecord: () => this.fillsSold(id, fills, by) } : {}),
+      })
+      .catch(takenMeanwhile);
+    if ('refused' in outcome) {
+      // a fill sold by another sale since it was checked: nothing recorded, the card goes back
+      await this.reverse(id, paid.charged);
+      log.error('sale refused: a fill was sold meanwhile', { transaction_id: id });
+      return outcome.refused;
+    }
     if (!outcome.ok) {
       await this.reverse(id, paid.charged);
       const e = outcome.error;
@@ -801,18 +850,22 @@ export class CheckoutService {
 
   /**
    * The fills marked sold by this sale, in its record's transaction: checked unpaid before the
-   * sale was computed, a fill sold meanwhile is a second sale of it, rolled back (a bug).
+   * sale was computed, a fill sold meanwhile would be a second sale of it. The record is rolled
+   * back (only a throw undoes the sale service's transaction) and `record` answers the refusal.
    */
   private fillsSold(id: string, fills: readonly PumpFill[], by: string): void {
     const { store, clock } = this.p;
-    for (const f of fills) {
+    for (const [i, f] of fills.entries()) {
       const done = store.pumpFills.resolve(f.id, {
         state: 'sold',
         transactionId: id,
         at: clock.now(),
         by,
       });
-      if (!done) throw new Error(`fill ${f.id} of pump ${f.pump} was sold twice`);
+      if (!done)
+        throw new FillTakenMeanwhile(
+          fillNotUnpaid(store.pumpFills.get(f.id) ?? f, `check.fills[${i}]`),
+        );
     }
   }
 
@@ -967,13 +1020,23 @@ export class CheckoutService {
           'check.preliminary_transaction_id',
         ),
       };
+    const open = this.p.store.pumpFills.pumpHolding(ref);
+    if (open !== null)
+      return {
+        error: refuse(
+          'prepay-pump-open',
+          `pump ${open} is still released for this prepay: stop it or wait for its fill`,
+          'check.preliminary_transaction_id',
+          { pump: open },
+        ),
+      };
     const a = kept.response;
     const authorised = a.check.check_items ?? [];
-    // Completed from its fill: the pump's dispensed litres and amount, never the caller's.
-    const fromFill = completionFromFill(fills, sent?.length ?? 0, ref, authorised[0]);
-    if (fromFill && 'error' in fromFill) return fromFill;
+    // A prepay a pump ran: the pump's dispensed litres and amount, never the caller's.
+    const dispensed = completionDispensed(fills, sent, this.atPump(ref), authorised[0]);
+    if (dispensed && 'error' in dispensed) return dispensed;
     const same = keptFromAuthorisation(
-      fromFill ? { ...check, check_items: fromFill.items } : check,
+      dispensed ? { ...check, check_items: dispensed.items } : check,
       a.check,
     );
     if ('error' in same) return same;
@@ -1005,6 +1068,12 @@ export class CheckoutService {
         ...(verified ? { special_account_required_values_verify: false } : {}),
       },
     };
+  }
+
+  /** The pump this till authorised the prepay on, and the fills drawn on it. */
+  private atPump(id: string): PrepayAtPump {
+    const fills = this.p.store.pumpFills;
+    return { id, pump: fills.pumpOfPrepay(id), drawn: fills.fillsOfPrepay(id) };
   }
 
   /**

@@ -4,7 +4,7 @@
 // price the pump used, even when the catalogue's price changed while it ran. A postpay fill
 // is a line of a sale beside shop goods; a prepaid fill is its prepay's completion, whose
 // dispensed litres and amount it reports.
-import type { ErrorResponse } from '../contract/commands.js';
+import type { ErrorResponse, HandlerInput } from '../contract/commands.js';
 import type { EngineCheckItem } from '../contract/engine.js';
 import type { CatalogItem } from '../contract/catalog.js';
 import { dec, toNumber } from '../money/index.js';
@@ -15,6 +15,18 @@ import { refuse } from './command-map.js';
 const digitsOf = (text: string): number => text.split('.')[1]?.length ?? 0;
 
 const at = (i: number) => `check.fills[${i}]`;
+
+/** A fill resolved already, sold or driven off: refused at `path`, naming the sale. */
+export function fillNotUnpaid(f: PumpFill, path: string): ErrorResponse {
+  return refuse(
+    'fill-not-unpaid',
+    f.state === 'sold'
+      ? `this fill of pump ${f.pump} was sold already`
+      : `this fill of pump ${f.pump} was recorded as a drive-off already`,
+    path,
+    { state: f.state, transaction_id: f.transactionId },
+  );
+}
 
 /** The unpaid fills named, in order, or the first one that cannot be sold here. */
 export function unpaidFills(
@@ -28,17 +40,7 @@ export function unpaidFills(
       return { error: refuse('invalid-input', 'this fill is named twice', at(i)) };
     const f = store.get(id);
     if (!f) return { error: refuse('fill-not-found', 'no fill of a pump has this id', at(i)) };
-    if (f.state !== 'unpaid')
-      return {
-        error: refuse(
-          'fill-not-unpaid',
-          f.state === 'sold'
-            ? `this fill of pump ${f.pump} was sold already`
-            : `this fill of pump ${f.pump} was recorded as a drive-off`,
-          at(i),
-          { state: f.state, transaction_id: f.transactionId },
-        ),
-      };
+    if (f.state !== 'unpaid') return { error: fillNotUnpaid(f, at(i)) };
     if (!completion && f.authorisationId !== null)
       return {
         error: refuse(
@@ -103,15 +105,93 @@ export function completionFromFill(
   return {
     items: [
       {
-        code: authorised.code,
-        quantity: authorised.quantity,
-        ...(authorised.quantity_decimal_digits !== undefined
-          ? { quantity_decimal_digits: authorised.quantity_decimal_digits }
-          : {}),
+        ...authorisedLine(authorised),
         processed_quantity: toNumber(dec(f.volume)),
         processed_amount: toNumber(dec(f.amount)),
-      } as EngineCheckItem,
+      },
     ],
+  };
+}
+
+type SentLine = NonNullable<HandlerInput<'sale-process'>['check']['check_items']>[number];
+
+/** A prepay as the forecourt knows it: the pump it reached, and the fills drawn on it. */
+export interface PrepayAtPump {
+  readonly id: string;
+  /** The last pump this till authorised it on, or null: it never reached a pump. */
+  readonly pump: number | null;
+  readonly drawn: readonly PumpFill[];
+}
+
+/**
+ * What a prepay's completion books as dispensed. Once this till authorised the prepay on a
+ * pump, that is the pump's: the fill it drew (named in `check.fills`), or nothing when the
+ * pump's release ran out with no fill; figures sent are refused by name. A prepay that never
+ * reached a pump of this till (a till without pump control: the cashier types the litres the
+ * pump shows) is completed from the lines sent: null.
+ */
+export function completionDispensed(
+  fills: readonly PumpFill[],
+  sent: readonly SentLine[] | undefined,
+  prepay: PrepayAtPump,
+  authorised: EngineCheckItem | undefined,
+): { items: EngineCheckItem[] } | { error: ErrorResponse } | null {
+  if (fills.length > 0) return completionFromFill(fills, sent?.length ?? 0, prepay.id, authorised);
+  const drawn = prepay.drawn[0];
+  const pump = drawn?.pump ?? prepay.pump;
+  if (pump === null || !authorised) return null;
+  const figures = pumpsFigures(sent ?? [], pump, drawn !== undefined);
+  if (figures) return { error: figures };
+  if (drawn)
+    return {
+      error: refuse(
+        'prepay-fill-required',
+        `pump ${pump} drew this prepay's fuel: name its fill in check.fills`,
+        'check.fills',
+        { pump, fill_id: drawn.id },
+      ),
+    };
+  if ((sent ?? []).length > 0)
+    return {
+      error: refuse(
+        'dispensed-by-pump',
+        `pump ${pump} dispensed nothing for this prepay (its release ran out): send no lines`,
+        'check.check_items',
+        { pump },
+      ),
+    };
+  return { items: [{ ...authorisedLine(authorised), processed_quantity: 0, processed_amount: 0 }] };
+}
+
+/** A dispensed figure the caller sent for a prepay a pump ran, refused at its field. */
+function pumpsFigures(
+  sent: readonly SentLine[],
+  pump: number,
+  drew: boolean,
+): ErrorResponse | null {
+  for (const [i, line] of sent.entries())
+    for (const key of ['processed_quantity', 'processed_amount'] as const) {
+      if (line[key] === undefined) continue;
+      return refuse(
+        'dispensed-by-pump',
+        drew
+          ? `what pump ${pump} dispensed is the pump's: name its fill in check.fills`
+          : `pump ${pump} dispensed nothing for this prepay (its release ran out): send no figures`,
+        `check.check_items[${i}].${key}`,
+        { pump },
+      );
+    }
+  return null;
+}
+
+/** The authorised line's goods and litres, as a completion books against them. */
+function authorisedLine(a: EngineCheckItem): EngineCheckItem {
+  return {
+    code: a.code,
+    quantity: a.quantity,
+    ...(a.quantity_decimal_digits !== undefined
+      ? { quantity_decimal_digits: a.quantity_decimal_digits }
+      : {}),
   };
 }
 

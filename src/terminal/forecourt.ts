@@ -4,18 +4,19 @@
 // stopped, a pump resumed; and each fill a pump finishes kept at once (src/store/pump-fills.ts)
 // with the pump's own figures, known by its nozzle's totalizer, so a fill read again after a
 // restart is the same fill and is sold once.
-import type {
-  CommandOutput,
-  ErrorResponse,
-  HandlerInput,
-  SignedInStaff,
+import {
+  isErrorResponse,
+  type CommandOutput,
+  type ErrorResponse,
+  type HandlerInput,
+  type SignedInStaff,
 } from '../contract/commands.js';
 import type { FillView, PumpState, PumpView } from '../contract/forecourt.js';
 import type { Filling, ForecourtPort, Preset } from '../devices/forecourt/port.js';
 import { dec } from '../money/index.js';
-import type { PumpFill } from '../store/pump-fills.js';
+import type { PumpFill, PumpFills } from '../store/pump-fills.js';
 import { refuse } from './command-map.js';
-import { FillDesk } from './fill-lines.js';
+import { FillDesk, fillNotUnpaid } from './fill-lines.js';
 import { PumpReleases } from './pump-releases.js';
 import type { TerminalPorts } from './ports.js';
 import { iso } from './workflow.js';
@@ -25,6 +26,9 @@ export type GradeOf = (pump: number, nozzle: number) => string | null;
 
 /** Unpaid fills a pump may hold before it is released again (one stacked behind another). */
 export const MAX_UNPAID = 2;
+
+/** How long a pump may take to report a release it acknowledged (a few DART polls). */
+const REPORT_WITHIN_MS = 2_000;
 
 const noForecourt = (): ErrorResponse =>
   refuse('no-forecourt', 'no pumps are connected to this till', '(root)');
@@ -44,6 +48,9 @@ export class ForecourtService {
    * driver's litres would reach that totalizer and keep the fill again under a new identity.
    */
   private readonly keeping = new Set<number>();
+  /** Pumps a release or authorisation is being sent to; those it reached, not yet reported. */
+  private readonly sending = new Set<number>();
+  private readonly sent = new Map<number, { shown: PumpState; at: number }>();
 
   constructor(
     p: TerminalPorts,
@@ -92,7 +99,11 @@ export class ForecourtService {
   }
 
   /** `pump-release`: a calling (or idle) pump released for postpay. */
-  async release(
+  release(i: HandlerInput<'pump-release'>): Promise<CommandOutput<'pump-release'> | ErrorResponse> {
+    return this.oneAtATime(i.pump, () => this.releaseNow(i));
+  }
+
+  private async releaseNow(
     i: HandlerInput<'pump-release'>,
   ): Promise<CommandOutput<'pump-release'> | ErrorResponse> {
     const ready = this.releasable(i.pump);
@@ -108,7 +119,13 @@ export class ForecourtService {
   }
 
   /** `pump-authorise`: a prepay's pump, preset to what its authorisation paid for. */
-  async authorise(
+  authorise(
+    i: HandlerInput<'pump-authorise'>,
+  ): Promise<CommandOutput<'pump-authorise'> | ErrorResponse> {
+    return this.oneAtATime(i.pump, () => this.authoriseNow(i));
+  }
+
+  private async authoriseNow(
     i: HandlerInput<'pump-authorise'>,
   ): Promise<CommandOutput<'pump-authorise'> | ErrorResponse> {
     const ready = this.releasable(i.pump);
@@ -117,6 +134,9 @@ export class ForecourtService {
     if ('error' in preset) return preset;
     const nozzles = this.nozzlesOf(i.pump, preset.code);
     if ('error' in nozzles) return nozzles;
+    // Before the pump is told: an AUTHORIZE not acknowledged may still have reached it, and
+    // from here what the prepay dispensed is the pump's, never the caller's (its completion).
+    this.p.store.pumpFills.prepayPumped(i.transaction_id, i.pump, this.p.clock.now());
     const done = await ready.port.authorise({
       pump: i.pump,
       preset: preset.preset,
@@ -169,6 +189,11 @@ export class ForecourtService {
     const { store, clock, ids } = this.p;
     const f = store.pumpFills.get(i.fill_id);
     if (!f) return refuse('fill-not-found', 'no fill of a pump has this id', 'fill_id');
+    // A prepaid fill is paid: its prepay is completed from it (the change given back).
+    if (f.state === 'unpaid' && f.authorisationId !== null)
+      return refuse('fill-prepaid', 'this fill was prepaid: complete its prepay', 'fill_id', {
+        authorisation_id: f.authorisationId,
+      });
     if (this.desk.taking(f.id))
       return refuse(
         'fill-being-sold',
@@ -198,7 +223,7 @@ export class ForecourtService {
       );
       return true;
     });
-    if (!done) return notUnpaid(f, store.pumpFills.get(f.id)!);
+    if (!done) return fillNotUnpaid(store.pumpFills.get(f.id)!, 'fill_id');
     const kept = store.pumpFills.get(f.id)!;
     this.p.log.warn('drive-off recorded', { pump: f.pump, fill: f.id, amount: f.amount });
     this.clearPumps([kept]);
@@ -255,6 +280,41 @@ export class ForecourtService {
     return { port };
   }
 
+  /**
+   * One release or authorisation of a pump at a time: from the command sent until the pump
+   * reports it. A DART pump reads `authorised` only at a later poll, so a second release in
+   * that window would pass `releasable` and send a second AUTHORIZE (the last one deciding
+   * whose prepay the fill is); refused `pump-busy` instead.
+   */
+  private async oneAtATime<T>(
+    pump: number,
+    run: () => Promise<T | ErrorResponse>,
+  ): Promise<T | ErrorResponse> {
+    if (this.sending.has(pump) || this.unreported(pump))
+      return refuse('pump-busy', `pump ${pump} is being released right now`, 'pump');
+    this.sending.add(pump);
+    try {
+      const out = await run();
+      const shown = this.port?.pump(pump);
+      // acknowledged, and the pump has not reported it yet: the state it shows is stale
+      if (!isErrorResponse(out) && shown && (shown.state === 'idle' || shown.state === 'calling'))
+        this.sent.set(pump, { shown, at: this.p.clock.now() });
+      return out;
+    } finally {
+      this.sending.delete(pump);
+    }
+  }
+
+  /** Released a moment ago, and the pump still shows what it showed then (no report yet). */
+  private unreported(pump: number): boolean {
+    const sent = this.sent.get(pump);
+    if (!sent) return false;
+    const stale = this.port?.pump(pump) === sent.shown;
+    if (stale && this.p.clock.now() - sent.at < REPORT_WITHIN_MS) return true;
+    this.sent.delete(pump);
+    return false;
+  }
+
   /** The preset a prepay paid for: its fuel line's amount, else its litres. */
   private presetOf(
     id: string,
@@ -271,6 +331,8 @@ export class ForecourtService {
       );
     if (store.commandResults.has('fuel-completion', id))
       return refuse('already-completed', 'this prepay was completed', 'transaction_id');
+    const inUse = prepayInUse(store.pumpFills, id);
+    if (inUse) return inUse;
     const line = kept.response.check.check_items?.[0];
     const code = line?.code ?? null;
     if (line?.amount !== undefined && line.quantity_recalculate_type !== undefined) {
@@ -406,16 +468,27 @@ export class ForecourtService {
   }
 }
 
-/** A fill resolved before this command: sold, or driven off already. */
-const notUnpaid = (was: PumpFill, now: PumpFill): ErrorResponse =>
-  refuse(
-    'fill-not-unpaid',
-    now.state === 'sold'
-      ? `this fill of pump ${was.pump} was sold`
-      : `this fill of pump ${was.pump} was recorded as a drive-off already`,
-    'fill_id',
-    { state: now.state, transaction_id: now.transactionId },
-  );
+/**
+ * A prepay pays for one fill: refused while a pump is authorised for it, and once a fill was
+ * drawn on it (a second pump, or its own again, would run fuel nobody paid for). A release
+ * that ran out with no fill forgot the pump, so the prepay may be authorised again.
+ */
+function prepayInUse(fills: PumpFills, id: string): ErrorResponse | null {
+  const on = fills.pumpHolding(id);
+  if (on !== null)
+    return refuse('prepay-in-use', `this prepay is already on pump ${on}`, 'transaction_id', {
+      pump: on,
+    });
+  const drawn = fills.fillsOfPrepay(id)[0];
+  if (drawn)
+    return refuse(
+      'prepay-fuelled',
+      `this prepay's fuel was drawn at pump ${drawn.pump}: complete it`,
+      'transaction_id',
+      { pump: drawn.pump, fill_id: drawn.id },
+    );
+  return null;
+}
 
 const unknownPump = (pump: number): ErrorResponse =>
   refuse('unknown-pump', `this till has no pump ${pump}`, 'pump');

@@ -6,8 +6,20 @@
 // which one to cut is the cashier's choice.
 import type { EngineCheck } from '../contract/engine.js';
 import type { Warning } from '../contract/commands.js';
+import { dec, toFixed } from '../money/index.js';
 
 const CAPPED_BY = new Set(['limit-exceeded', 'insufficient-funds']);
+
+/** The engine's limits (special-accounts.ts) in a cashier's words. */
+const LIMIT_WORDS: Record<string, string> = {
+  day: "the account's day limit",
+  month: "the account's month limit",
+  'user-day': "the driver's day limit",
+  'user-month': "the driver's month limit",
+  'user-overall': "the driver's overall limit",
+};
+const FUNDS = "the account's balance";
+const limitWords = (name: string): string => LIMIT_WORDS[name] ?? `the account's ${name} limit`;
 
 /** The prepay to compute again, capped at what the account allows; null when it cannot be. */
 export function cappedPrepay(
@@ -19,7 +31,7 @@ export function cappedPrepay(
   const available = details.available;
   const lines = check.check_items ?? [];
   if (typeof available !== 'number' || available <= 0 || lines.length !== 1) return null;
-  const why = typeof details.limit === 'string' ? `the ${details.limit} limit` : 'the account';
+  const why = typeof details.limit === 'string' ? limitWords(details.limit) : FUNDS;
   return {
     check: {
       ...check,
@@ -29,7 +41,7 @@ export function cappedPrepay(
     },
     warning: {
       code: 'prepay-capped',
-      message: `${why} allows ${available}: the pump is preset to stop there`,
+      message: `${why} leaves ${toFixed(dec(available), 2)}: the pump is preset to stop there`,
       path: 'check.check_items[0].amount',
     },
   };

@@ -180,6 +180,20 @@ describe('the command boundary', () => {
   }
 });
 
+describe('a prepay’s pump', () => {
+  const call = boundary();
+
+  it('refuses the nozzles of a prepay’s pump by name, saying the grade decides', async () => {
+    const r = await call('pump-authorise', { pump: 1, transaction_id: U, nozzles: [1] });
+    expect(r.status).toBe(400);
+    expect((r.body as ErrorResponse).error).toMatchObject({
+      code: 'invalid-input',
+      path: 'nozzles',
+      message: expect.stringContaining('the prepaid grade decides the nozzles'),
+    });
+  });
+});
+
 describe('the check a caller sends', () => {
   const call = boundary();
   const sale = (check: Record<string, unknown>) =>

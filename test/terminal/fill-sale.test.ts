@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { FakeForecourt } from './fake-forecourt.js';
-import { forecourtTill, PRICES, unpaid } from './forecourt-till.js';
+import { cashPrepay, forecourtTill, PRICES, unpaid } from './forecourt-till.js';
 import { tempDir, tillPerTest, type Till } from './helpers.js';
 
 const { open } = tillPerTest();
@@ -55,7 +55,7 @@ const completion = (prepay: string, fills: string[], extra: Record<string, unkno
   check: {
     transaction_type: 'completion',
     preliminary_transaction_id: prepay,
-    fills,
+    ...(fills.length > 0 ? { fills } : {}),
     ...extra,
   },
 });
@@ -148,6 +148,34 @@ describe('selling a pump’s fill', () => {
     expect(both.map((r) => r.status).sort()).toEqual([200, 422]);
     const refused = both.find((r) => r.status === 422)!.body;
     expect(refused).toMatchObject({ error: { path: 'check.fills[0]' } });
+  }, 30_000);
+
+  it('refuses a sale whose fill another sale took meanwhile, and gives its card back', async () => {
+    const { t, port } = await forecourtTill(open);
+    const fill = await postpayFill(t, port, 1, '5');
+    // another sale marks the fill sold between this sale's check and its record
+    const fills = t.terminal.store.pumpFills;
+    const resolve = fills.resolve;
+    fills.resolve = (id, to) => {
+      fills.resolve = resolve;
+      resolve(id, { ...to, transactionId: 'the other sale' });
+      return false;
+    };
+    const input = { ...cashSale([fill]), check: { payment_type: 'bank-card', fills: [fill] } };
+    const r = await t.call('sale-process', input);
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({
+      error: {
+        code: 'fill-not-unpaid',
+        message: 'this fill of pump 1 was sold already',
+        path: 'check.fills[0]',
+      },
+    });
+    const status = await t.ok('sale-status', { transaction_id: input.transaction_id });
+    expect(status).toMatchObject({ state: 'unknown' });
+    expect(
+      (status as { payments?: Array<{ operation: string }> }).payments?.map((p) => p.operation),
+    ).toEqual(['purchase', 'cancel']);
   }, 30_000);
 
   it('clears at start a pump still showing a fill that was sold before a kill', async () => {
@@ -252,6 +280,131 @@ describe('completing a prepay from its fill', () => {
     );
   }, 30_000);
 
+  it('refuses to complete a prepay whose pump is still released for it', async () => {
+    const { t, port } = await forecourtTill(open);
+    const prepay = await cashPrepay(t);
+    port.lift(1);
+    await t.ok('pump-authorise', { pump: 1, transaction_id: prepay });
+    const early = {
+      transaction_id: uuidv7(Date.now()),
+      check: {
+        transaction_type: 'completion',
+        preliminary_transaction_id: prepay,
+        check_items: [{ code: 'FUEL-95', quantity: 11.18, processed_quantity: 0 }],
+      },
+    };
+    const r = await t.call('sale-process', early);
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({
+      error: {
+        code: 'prepay-pump-open',
+        message: 'pump 1 is still released for this prepay: stop it or wait for its fill',
+        path: 'check.preliminary_transaction_id',
+      },
+    });
+    // nothing half-written: the driver's fill then completes the prepay, with its change
+    const { store } = t.terminal;
+    expect(store.commandResults.has('fuel-completion', prepay)).toBe(false);
+    expect(store.ledger.status(early.transaction_id)).toBeNull();
+    expect(store.shifts.cashTenderOf(early.transaction_id)).toBeNull();
+    port.fill(1, '5');
+    const fill = (await unpaid(t, 1)).unpaid[0]!.id;
+    const sale = await t.ok('sale-process', completion(prepay, [fill]));
+    expect(sale.warnings).toContainEqual(
+      expect.objectContaining({ code: 'change-due', message: expect.stringContaining('11.05') }),
+    );
+  }, 30_000);
+
+  it('refuses dispensed figures sent for a prepay whose pump made a fill, naming check.check_items[0].processed_amount', async () => {
+    const { t, port } = await forecourtTill(open);
+    const { prepay, fill } = await prepaidFill(t, port, '10'); // 17.89 dispensed
+    const r = await t.call(
+      'sale-process',
+      completion(prepay, [], {
+        check_items: [{ code: 'FUEL-95', quantity: 11.18, processed_amount: 1.79 }],
+      }),
+    );
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({
+      error: {
+        code: 'dispensed-by-pump',
+        message: "what pump 1 dispensed is the pump's: name its fill in check.fills",
+        path: 'check.check_items[0].processed_amount',
+      },
+    });
+    expect(t.terminal.store.pumpFills.get(fill)).toMatchObject({ state: 'unpaid' });
+  }, 30_000);
+
+  it('refuses a completion that does not name the fill its pump drew', async () => {
+    const { t, port } = await forecourtTill(open);
+    const { prepay, fill } = await prepaidFill(t, port, '10');
+    const r = await t.call(
+      'sale-process',
+      completion(prepay, [], { check_items: [{ code: 'FUEL-95', quantity: 1 }] }),
+    );
+    expect(r.body).toMatchObject({
+      error: {
+        code: 'prepay-fill-required',
+        message: "pump 1 drew this prepay's fuel: name its fill in check.fills",
+        path: 'check.fills',
+        details: { fill_id: fill },
+      },
+    });
+  }, 30_000);
+
+  it('completes an unused expired prepay with nothing dispensed, no figures sent', async () => {
+    const quick = { forecourt: { release_after_ms: 100 } };
+    const { t, port } = await forecourtTill(open, 2, undefined, undefined, quick);
+    const prepay = await cashPrepay(t);
+    await t.ok('pump-authorise', { pump: 1, transaction_id: prepay });
+    for (let i = 0; i < 100 && port.pump(1)!.state !== 'idle'; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const sale = await t.ok('sale-process', completion(prepay, []));
+    // the prepay's line, booked by the terminal at what the pump dispensed: nothing
+    expect(sale.check.check_items).toEqual([
+      expect.objectContaining({ code: 'FUEL-95', processed_quantity: 0, amount: 0 }),
+    ]);
+    expect(sale.check.amount_to_pay).toBe(0);
+    expect(sale.warnings).toContainEqual(
+      expect.objectContaining({
+        code: 'change-due',
+        message: 'give back 20 of the 20 prepaid in cash',
+      }),
+    );
+  }, 30_000);
+
+  it('refuses figures sent for an expired prepay: its pump dispensed nothing', async () => {
+    const quick = { forecourt: { release_after_ms: 100 } };
+    const { t, port } = await forecourtTill(open, 2, undefined, undefined, quick);
+    const prepay = await cashPrepay(t);
+    await t.ok('pump-authorise', { pump: 1, transaction_id: prepay });
+    for (let i = 0; i < 100 && port.pump(1)!.state !== 'idle'; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const r = await t.call(
+      'sale-process',
+      completion(prepay, [], {
+        check_items: [{ code: 'FUEL-95', quantity: 11.18, processed_quantity: 5 }],
+      }),
+    );
+    expect(r.body).toMatchObject({
+      error: {
+        code: 'dispensed-by-pump',
+        message: 'pump 1 dispensed nothing for this prepay (its release ran out): send no figures',
+        path: 'check.check_items[0].processed_quantity',
+      },
+    });
+  }, 30_000);
+
+  it('shows a prepay’s completion from its fill in check-calc with the pump’s amount', async () => {
+    const { t, port } = await forecourtTill(open);
+    const { prepay, fill } = await prepaidFill(t, port, '5');
+    const calc = await t.ok('check-calc', { check: completion(prepay, [fill]).check });
+    // 5 l x 1.789 = 8.95 of the 20.00 prepaid
+    expect(calc.check.check_items?.[0]).toMatchObject({ code: 'FUEL-95', amount: 8.95 });
+    expect(calc.check.amount_to_pay).toBe(8.95);
+    expect(t.terminal.store.pumpFills.get(fill)).toMatchObject({ state: 'unpaid' });
+  }, 30_000);
+
   it('refuses another prepay’s fill', async () => {
     const { t, port } = await forecourtTill(open);
     const { fill } = await prepaidFill(t, port, '5');
@@ -318,10 +471,29 @@ describe('a drive-off', () => {
     expect(r.body).toMatchObject({
       error: {
         code: 'fill-not-unpaid',
+        message: 'this fill of pump 1 was sold already', // as a sale of it says
         path: 'fill_id',
         details: { state: 'sold', transaction_id: sale.transaction_id },
       },
     });
+  }, 30_000);
+
+  it('refuses a drive-off of a prepaid fill', async () => {
+    const { t, port } = await forecourtTill(open);
+    const { prepay, fill } = await prepaidFill(t, port, '5');
+    const r = await t.call('pump-drive-off', { fill_id: fill });
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({
+      error: {
+        code: 'fill-prepaid',
+        message: 'this fill was prepaid: complete its prepay',
+        path: 'fill_id',
+        details: { authorisation_id: prepay },
+      },
+    });
+    expect(t.terminal.store.pumpFills.get(fill)).toMatchObject({ state: 'unpaid' });
+    const { report } = await t.ok('shift-report', {});
+    expect(report.drive_offs).toBeUndefined();
   }, 30_000);
 
   it('refuses a sale of a fill recorded as a drive-off', async () => {
@@ -330,7 +502,15 @@ describe('a drive-off', () => {
     await t.ok('pump-drive-off', { fill_id: fill });
     const r = await t.call('sale-process', cashSale([fill]));
     expect(r.body).toMatchObject({
-      error: { code: 'fill-not-unpaid', details: { state: 'drive-off' } },
+      error: {
+        code: 'fill-not-unpaid',
+        message: 'this fill of pump 1 was recorded as a drive-off already',
+        details: { state: 'drive-off' },
+      },
+    });
+    const again = await t.call('pump-drive-off', { fill_id: fill });
+    expect(again.body).toMatchObject({
+      error: { message: 'this fill of pump 1 was recorded as a drive-off already' },
     });
   }, 30_000);
 });

@@ -1,7 +1,8 @@
 // A till with pumps for the forecourt tests: a forecourt port held in memory (FakeForecourt)
 // whose nozzle 1 sells FUEL-95 at 1.789 and nozzle 2 DIESEL at 1.659, a cashier signed in and
-// a shift open; and a wait for the fills the till keeps as the port reports them.
+// a shift open; a cash prepay sold; and a wait for the fills the till keeps as the port reports them.
 import { DEMO } from '../../src/central/index.js';
+import { uuidv7 } from '../../src/sync/ids.js';
 import { FakeForecourt } from './fake-forecourt.js';
 import type { Till, tillPerTest } from './helpers.js';
 
@@ -36,4 +37,26 @@ export async function unpaid(t: Till, n: number) {
     await new Promise((r) => setTimeout(r, 10));
   }
   return t.ok('forecourt-state', {});
+}
+
+/** A cash prepay of `amount` of FUEL-95 by amount (20.00 is 11.18 l at 1.789): its id. */
+export async function cashPrepay(t: Till, amount = 20): Promise<string> {
+  const id = uuidv7(Date.now());
+  await t.ok('sale-process', {
+    transaction_id: id,
+    check: {
+      transaction_type: 'preauthorization',
+      payment_type: 'cash',
+      check_items: [
+        {
+          code: 'FUEL-95',
+          quantity: 11.18,
+          amount,
+          quantity_recalculate_type: 'recalculate-by-amount',
+        },
+      ],
+    },
+    cash_given: amount,
+  });
+  return id;
 }

@@ -5,12 +5,31 @@
 // all stopped, and no forecourt said in words.
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
+import type { Authorisation, PortResult } from '../../src/devices/forecourt/port.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { FakeForecourt } from './fake-forecourt.js';
-import { forecourtTill as forecourtTillOf, PRICES, unpaid } from './forecourt-till.js';
+import { cashPrepay, forecourtTill as forecourtTillOf, PRICES, unpaid } from './forecourt-till.js';
 import { tempDir, tillPerTest } from './helpers.js';
 
 const { open } = tillPerTest();
+
+/**
+ * A pump line whose AUTHORIZE is answered after `delay` ms; with `reportAfter`, the pump
+ * reports its new state that much later (a DART pump reads `authorised` at a later poll).
+ */
+class SlowLine extends FakeForecourt {
+  delay = 200;
+  reportAfter = 0;
+  /** AUTHORIZE commands sent, as the pump received them. */
+  sent = 0;
+  override async authorise(a: Authorisation): Promise<PortResult> {
+    this.sent++;
+    await new Promise((r) => setTimeout(r, this.delay));
+    if (this.reportAfter === 0) return super.authorise(a);
+    setTimeout(() => void super.authorise(a), this.reportAfter);
+    return { ok: true, value: undefined };
+  }
+}
 const forecourtTill = (pumps = 4, dir?: string, port = new FakeForecourt(pumps, PRICES)) =>
   forecourtTillOf(open, pumps, dir, port);
 
@@ -119,6 +138,82 @@ describe('the forecourt at the till', () => {
     expect(r.body).toMatchObject({
       error: { code: 'authorisation-not-found', path: 'transaction_id' },
     });
+  }, 30_000);
+
+  it('refuses a prepay already authorised on another pump', async () => {
+    const { t, port } = await forecourtTill();
+    const id = await cashPrepay(t);
+    port.lift(1);
+    port.lift(2);
+    await t.ok('pump-authorise', { pump: 1, transaction_id: id });
+    const r = await t.call('pump-authorise', { pump: 2, transaction_id: id });
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({
+      error: {
+        code: 'prepay-in-use',
+        message: 'this prepay is already on pump 1',
+        path: 'transaction_id',
+      },
+    });
+    expect(port.pump(2)!.state).toBe('calling');
+  }, 30_000);
+
+  it('refuses a prepay whose fuel was drawn, naming the pump', async () => {
+    const { t, port } = await forecourtTill();
+    const id = await cashPrepay(t);
+    port.lift(1);
+    await t.ok('pump-authorise', { pump: 1, transaction_id: id });
+    port.fill(1, '30');
+    await unpaid(t, 1);
+    // its own pump again, once the fill is kept and the pump's authorisation ended
+    port.lift(1);
+    const r = await t.call('pump-authorise', { pump: 1, transaction_id: id });
+    expect(r.body).toMatchObject({
+      error: {
+        code: 'prepay-fuelled',
+        message: "this prepay's fuel was drawn at pump 1: complete it",
+        path: 'transaction_id',
+      },
+    });
+    expect(port.authorisations).toHaveLength(1);
+  }, 30_000);
+
+  it('authorises a prepay again after its pump’s release ran out with no fill', async () => {
+    const quick = { forecourt: { release_after_ms: 100 } };
+    const { t, port } = await forecourtTillOf(open, 2, undefined, undefined, quick);
+    const id = await cashPrepay(t);
+    await t.ok('pump-authorise', { pump: 1, transaction_id: id });
+    for (let i = 0; i < 100 && port.pump(1)!.state !== 'idle'; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    port.lift(2);
+    const again = await t.ok('pump-authorise', { pump: 2, transaction_id: id });
+    expect(again.pump).toMatchObject({ state: 'authorised', authorisation_id: id });
+  }, 30_000);
+
+  it('refuses a second release of a pump while the first is under way', async () => {
+    const { t, port } = await forecourtTill(2, undefined, new SlowLine(2, PRICES));
+    port.lift(1);
+    const both = await Promise.all([
+      t.call('pump-release', { pump: 1 }),
+      t.call('pump-release', { pump: 1 }),
+    ]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 422]);
+    expect(both.find((r) => r.status === 422)!.body).toMatchObject({
+      error: { code: 'pump-busy', message: 'pump 1 is being released right now', path: 'pump' },
+    });
+    expect((port as SlowLine).sent).toBe(1);
+  }, 30_000);
+
+  it('refuses a prepay on a pump just released, before the pump reports it', async () => {
+    const line = new SlowLine(2, PRICES);
+    [line.delay, line.reportAfter] = [0, 300];
+    const { t, port } = await forecourtTill(2, undefined, line);
+    port.lift(1);
+    await t.ok('pump-release', { pump: 1 });
+    expect(port.pump(1)!.state).toBe('calling'); // acknowledged, not yet reported
+    const r = await t.call('pump-authorise', { pump: 1, transaction_id: await cashPrepay(t) });
+    expect(r.body).toMatchObject({ error: { code: 'pump-busy', path: 'pump' } });
+    expect(line.sent).toBe(1);
   }, 30_000);
 
   it('stacks two unpaid fills on a pump and refuses a third release until one is paid', async () => {

@@ -164,7 +164,10 @@ describe('a fleet prepay', () => {
     );
     expect(authorised.check.amount_to_pay).toBe(150);
     expect(authorised.warnings).toContainEqual(
-      expect.objectContaining({ code: 'prepay-capped', message: expect.stringContaining('150') }),
+      expect.objectContaining({
+        code: 'prepay-capped',
+        message: "the driver's day limit leaves 150.00: the pump is preset to stop there",
+      }),
     );
   }, 30_000);
 });
