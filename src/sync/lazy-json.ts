@@ -15,10 +15,11 @@ export class LazyJsonError extends Error {
 }
 
 /**
- * Elements parsed together: one JSON.parse per run costs much less than one per element, and
- * a run of small records is still garbage long before the next scavenge.
+ * Elements parsed together: one JSON.parse per run costs much less than one per element. Kept
+ * small: with 64 a run often survived a scavenge and the young generation grew to 64 MB
+ * (docs/sync.md, "Snapshot memory and speed").
  */
-const PARSE_RUN = 64;
+const PARSE_RUN = 16;
 
 /** The elements of a JSON array as byte offsets, parsed when iterated. */
 export class LazyArray implements Iterable<unknown> {
