@@ -7,7 +7,7 @@
 // heap before the pull, at the highest staging sample, after the swap, and the kernel's
 // high-water mark of the process (getrusage maxrss), which is the peak the target is about.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -162,6 +162,19 @@ async function benchDrain(dir: string): Promise<string> {
 
 const MB = (bytes: number) => Math.round(bytes / 2 ** 20);
 
+/** A child's CPU seconds (user + system) from /proc; null off Linux. */
+function childCpu(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
+
 /** RSS and the V8 heap (committed, of which the young generation) right now. */
 function memory(): { rss: number; heap: number; young: number } {
   const young = getHeapSpaceStatistics()
@@ -183,6 +196,8 @@ export async function benchSnapshot(dir: string): Promise<string> {
     let staging = before;
     const t0 = process.hrtime.bigint();
     let swapFrom = t0;
+    const cpu0 = process.cpuUsage();
+    const sandboxCpu0 = childCpu(sandbox.child.pid);
     const r = await puller.pull({
       limit: 5_000,
       onProgress: (p) => {
@@ -195,6 +210,12 @@ export async function benchSnapshot(dir: string): Promise<string> {
     });
     const t1 = process.hrtime.bigint();
     const after = memory();
+    const cpu = cpuSeconds(process.cpuUsage(cpu0));
+    const sandboxCpu1 = childCpu(sandbox.child.pid);
+    const sandboxCpu =
+      sandboxCpu0 === null || sandboxCpu1 === null
+        ? 'n/a'
+        : `${(sandboxCpu1 - sandboxCpu0).toFixed(2)} s`;
     const s = Number(t1 - t0) / 1e9;
     const maxRss = Math.max(staging.rss, after.rss, process.resourceUsage().maxRSS * 1024);
     const applied = r.ok ? r.applied : 0;
@@ -204,7 +225,8 @@ export async function benchSnapshot(dir: string): Promise<string> {
     return (
       `sync apply a ${applied}-record snapshot          ${s.toFixed(2)} s   ${rate}/s   peak RSS ${mb} MB   target >= ${APPLY_TARGET}/s, <= 300 MB ${ok ? 'MET' : 'MISSED'}\n` +
       `     memory: before ${shown(before)}; staging peak ${shown(staging)}; after the swap ${shown(after)}; ` +
-      `process max ${mb} MB; the last page with the swap ${(Number(t1 - swapFrom) / 1e9).toFixed(2)} s`
+      `process max ${mb} MB; the last page with the swap ${(Number(t1 - swapFrom) / 1e9).toFixed(2)} s\n` +
+      `     CPU: terminal ${cpu.toFixed(2)} s, sandbox ${sandboxCpu} (it serves the pages on the other core)`
     );
   } finally {
     await http.close();

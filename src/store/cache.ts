@@ -122,6 +122,12 @@ function entityStatements(db: Database.Database) {
 /** The live table's staging twin (migration 0013): the same columns and indexes. */
 export const stagedTable = (entity: Entity): string => `staged_${tables[entity].table}`;
 
+/**
+ * Rows per staging INSERT: one statement for this many records costs far less than as many
+ * single-row statements (binding and stepping once; docs/sync.md, "Apply speed").
+ */
+export const STAGE_BATCH = 100;
+
 /** One entity's staging statements. */
 function stagedStatements(db: Database.Database, e: Entity) {
   const { table, columns } = tables[e];
@@ -131,11 +137,15 @@ function stagedStatements(db: Database.Database, e: Entity) {
     .slice(1)
     .map((c) => `${c} = ?`)
     .join(', ');
+  const insert = (rows: number) =>
+    db.prepare(
+      `INSERT INTO ${staged} (${cols.join(', ')}) VALUES ${Array.from({ length: rows }, () => `(${cols.map(() => '?').join(', ')})`).join(', ')} ON CONFLICT (id) DO NOTHING`,
+    );
   return {
+    width: cols.length,
     // Insert and update apart, so staging knows how many rows it holds without counting them.
-    stage: db.prepare(
-      `INSERT INTO ${staged} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (id) DO NOTHING`,
-    ),
+    stage: insert(1),
+    stageMany: insert(STAGE_BATCH),
     restage: db.prepare(`UPDATE ${staged} SET ${set} WHERE id = ?`),
     unstage: db.prepare(`DELETE FROM ${staged} WHERE id = ?`),
     clear: db.prepare(`DELETE FROM ${staged}`),
@@ -144,6 +154,8 @@ function stagedStatements(db: Database.Database, e: Entity) {
     copy: db.prepare(`INSERT INTO ${table} SELECT * FROM ${staged}`),
   };
 }
+
+type StagedStatements = ReturnType<typeof stagedStatements>;
 
 /**
  * The statements of the snapshot staging area and of the rule-by-POS index. Staging's are
@@ -246,14 +258,78 @@ function remove(w: Writer, entity: Entity, id: string): void {
   if (entity === 'rule') w.onRulesChanged();
 }
 
+/** A staged row's values in column order: id, lookup columns, JSON, updated_at. */
+function stagedRow(change: Extract<CheckedChange, { op: 'upsert' }>, nowMs: number): unknown[] {
+  return [
+    change.id,
+    ...columnsOf(change.entity, change.record),
+    JSON.stringify(change.record),
+    nowMs,
+  ];
+}
+
+/** Writes rows already in the staging table again, in order (the last of an id wins). */
+function restage(s: StagedStatements, values: readonly unknown[]): void {
+  for (let at = 0; at < values.length; at += s.width) {
+    const row = values.slice(at, at + s.width);
+    s.restage.run(...row.slice(1), row[0]);
+  }
+}
+
+/** Stages `rows` rows (their values flat, in order); how many were new. */
+function stageRows(s: StagedStatements, values: unknown[], rows: number): number {
+  let added = 0;
+  if (rows === STAGE_BATCH) added = s.stageMany.run(values).changes;
+  else
+    for (let at = 0; at < values.length; at += s.width)
+      added += s.stage.run(values.slice(at, at + s.width)).changes;
+  // Some ids were staged already (a resumed page, an id twice): update every row of the
+  // batch in order, which leaves each id with its last record, as row-by-row staging did.
+  if (added < rows) restage(s, values);
+  return added;
+}
+
+/**
+ * Stages the changes of one snapshot page, upserts gathered per entity and written
+ * STAGE_BATCH rows per statement. `add` and `flush` return how the number of staged rows
+ * changed; a delete first writes what its entity has pending, so the page's order holds.
+ */
+function stager(w: Writer, nowMs: number) {
+  const pending = new Map<Entity, { values: unknown[]; rows: number }>();
+  const flushOne = (entity: Entity): number => {
+    const p = pending.get(entity);
+    if (!p || p.rows === 0) return 0;
+    const added = stageRows(w.staging.of(entity), p.values, p.rows);
+    pending.set(entity, { values: [], rows: 0 });
+    return added;
+  };
+  return {
+    add(change: Extract<CheckedChange, { ok: true }>): number {
+      if (change.op === 'delete') {
+        const added = flushOne(change.entity);
+        return added - w.staging.of(change.entity).unstage.run(change.id).changes;
+      }
+      let p = pending.get(change.entity);
+      if (!p) pending.set(change.entity, (p = { values: [], rows: 0 }));
+      for (const v of stagedRow(change, nowMs)) p.values.push(v);
+      p.rows += 1;
+      return p.rows === STAGE_BATCH ? flushOne(change.entity) : 0;
+    },
+    /** Writes what is pending; call before the page commits. */
+    flush(): number {
+      let added = 0;
+      for (const entity of pending.keys()) added += flushOne(entity);
+      return added;
+    },
+  };
+}
+
+export type Stager = ReturnType<typeof stager>;
+
 /** Stages a checked change; how the number of staged rows changed (+1, -1 or 0). */
 function stage(w: Writer, change: Extract<CheckedChange, { ok: true }>, nowMs: number): number {
-  const s = w.staging.of(change.entity);
-  if (change.op === 'delete') return -s.unstage.run(change.id).changes;
-  const values = [...columnsOf(change.entity, change.record), JSON.stringify(change.record), nowMs];
-  if (s.stage.run(change.id, ...values).changes === 1) return 1;
-  s.restage.run(...values, change.id);
-  return 0;
+  const one = stager(w, nowMs);
+  return one.add(change) + one.flush();
 }
 
 /** The lookup columns of a checked record (TypeScript cannot follow the entity's index). */
@@ -347,6 +423,8 @@ export function createCache(
      * keys on it (the till's catalogue, src/terminal/catalog.ts).
      */
     posVersion: (): string => `${posWrites}:${dataVersion.get() ?? 0}`,
+    /** Stages one snapshot page's changes in batches (flush before the page commits). */
+    stager: (nowMs: number): Stager => stager(w, nowMs),
     clearStaging: (): void => {
       for (const e of ENTITIES) w.staging.of(e).clear.run();
     },

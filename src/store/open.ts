@@ -294,12 +294,14 @@ function pragmasOf(db: Database.Database): {
   synchronous: number;
   foreignKeys: number;
   busyTimeout: number;
+  walAutocheckpoint: number;
 } {
   return {
     journalMode: db.pragma('journal_mode', { simple: true }) as string,
     synchronous: db.pragma('synchronous', { simple: true }) as number,
     foreignKeys: db.pragma('foreign_keys', { simple: true }) as number,
     busyTimeout: db.pragma('busy_timeout', { simple: true }) as number,
+    walAutocheckpoint: db.pragma('wal_autocheckpoint', { simple: true }) as number,
   };
 }
 

@@ -3,7 +3,8 @@
 // applied, and even its text as one JS string survives scavenges; V8 answers survival in the
 // young generation by growing it to its maximum, which was most of a snapshot's peak RSS
 // (docs/sync.md, "Snapshot memory and speed"). Here the page stays in a Buffer (outside the JS heap)
-// and each record is decoded, parsed, applied and garbage before the next scavenge.
+// and each record (in runs of a few dozen) is decoded, parsed, applied and garbage before the
+// next scavenge.
 // JSON's structural characters are ASCII and never occur inside a UTF-8 multi-byte
 // sequence, so the bytes can be scanned without decoding them.
 import type { Buffer } from 'node:buffer';
@@ -12,6 +13,13 @@ import type { Buffer } from 'node:buffer';
 export class LazyJsonError extends Error {
   override readonly name = 'LazyJsonError';
 }
+
+/**
+ * Elements parsed together: one JSON.parse per run costs much less than one per element. Kept
+ * small: with 64 a run often survived a scavenge and the young generation grew to 64 MB
+ * (docs/sync.md, "Snapshot memory and speed").
+ */
+const PARSE_RUN = 16;
 
 /** The elements of a JSON array as byte offsets, parsed when iterated. */
 export class LazyArray implements Iterable<unknown> {
@@ -27,12 +35,34 @@ export class LazyArray implements Iterable<unknown> {
   }
 
   *[Symbol.iterator](): Iterator<unknown> {
-    for (let i = 0; i < this.length; i++) {
-      const text = this.bytes.toString('utf8', this.bounds[2 * i], this.bounds[2 * i + 1]);
+    for (let i = 0; i < this.length; i += PARSE_RUN) {
+      const n = Math.min(PARSE_RUN, this.length - i);
+      yield* this.run(i, n) ?? this.oneByOne(i, n);
+    }
+  }
+
+  /**
+   * Elements i .. i+n-1 parsed with one JSON.parse of their text as an array (between two
+   * elements there is only a comma and space), or null when that fails or does not give n
+   * elements: then they are parsed one by one, which names the bad element.
+   */
+  private run(i: number, n: number): unknown[] | null {
+    const text = this.bytes.toString('utf8', this.bounds[2 * i], this.bounds[2 * (i + n) - 1]);
+    try {
+      const values = JSON.parse(`[${text}]`) as unknown;
+      return Array.isArray(values) && values.length === n ? values : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private *oneByOne(i: number, n: number): Generator<unknown> {
+    for (let k = i; k < i + n; k++) {
+      const text = this.bytes.toString('utf8', this.bounds[2 * k], this.bounds[2 * k + 1]);
       try {
         yield JSON.parse(text) as unknown;
       } catch (error) {
-        throw new LazyJsonError(`element ${i}: ${(error as Error).message}`);
+        throw new LazyJsonError(`element ${k}: ${(error as Error).message}`);
       }
     }
   }

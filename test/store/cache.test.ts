@@ -257,6 +257,55 @@ describe('pulling pages', () => {
     expect(db.store.pragmas().synchronous).toBe(2);
   });
 
+  it('checkpoints a snapshot page every 64 MiB of log and gives the connection its 1,000 pages back', () => {
+    const seen: number[] = [];
+    function* watched(): Generator<Change> {
+      seen.push(db.store.pragmas().walAutocheckpoint);
+      yield customer('w1');
+    }
+    const at = { cursor: 's1', requestedAt: db.clock.now(), snapshot: true };
+    db.store.applyPage({ ...at, changes: watched(), hasMore: true });
+    expect(db.store.pragmas().walAutocheckpoint).toBe(1_000);
+    db.store.applyPage({ ...at, changes: watched(), hasMore: false });
+    expect(seen).toEqual([16_384, 16_384]);
+    expect(db.store.pragmas().walAutocheckpoint).toBe(1_000);
+  });
+
+  it('stages a page of many records in batches: each id once, with its last record, a deleted one gone', () => {
+    // More records than one staging statement takes (STAGE_BATCH), ids repeated across and
+    // within batches, a delete between them.
+    const changes: Change[] = [];
+    for (let i = 0; i < 250; i++) changes.push(customer(`m${i}`));
+    changes.push(customer('m5', { phone: '+49 30 5' }));
+    changes.push({ entity: 'customer', op: 'delete', id: 'm7' });
+    for (let i = 0; i < 120; i++) changes.push(customer(`m${i % 3 === 0 ? i : 1000 + i}`));
+    changes.push(customer('m6', { phone: '+49 30 6' }));
+    const at = { requestedAt: db.clock.now(), snapshot: true };
+    const first = db.store.applyPage({ ...at, changes, cursor: 'p1', hasMore: true });
+    expect(first.applied).toBe(changes.length);
+    // 250 ids, m7 deleted, 80 new ids (i % 3 !== 0) among the 120.
+    expect(db.store.sync.snapshot()?.staged).toBe(250 - 1 + 80);
+    db.store.applyPage({ ...at, changes: [], cursor: 'p2', hasMore: false });
+    expect(db.store.cache.count('customer')).toBe(329);
+    expect(db.store.cache.customerById('m7')).toBeNull();
+    expect(db.store.cache.customerByPhone('+49 30 5')?.id).toBe('m5');
+    expect(db.store.cache.customerByPhone('+49 30 6')?.id).toBe('m6');
+  });
+
+  it('stages a page resumed after a crash over its own rows without counting them twice', () => {
+    const changes: Change[] = [];
+    for (let i = 0; i < 150; i++) changes.push(customer(`r${i}`));
+    const at = { requestedAt: db.clock.now(), snapshot: true, hasMore: true };
+    db.store.applyPage({ ...at, changes, cursor: 'p1' });
+    // The same records again (the page asked for a second time), one of them changed.
+    changes[120] = customer('r120', { phone: '+49 30 120' });
+    db.store.applyPage({ ...at, changes, cursor: 'p2' });
+    expect(db.store.sync.snapshot()?.staged).toBe(150);
+    db.store.applyPage({ ...at, changes: [], cursor: 'p3', hasMore: false });
+    expect(db.store.cache.count('customer')).toBe(150);
+    expect(db.store.cache.customerByPhone('+49 30 120')?.id).toBe('r120');
+  });
+
   it('gives the connection FULL back when a snapshot page fails', () => {
     function* broken(): Generator<Change> {
       yield customer('b1');

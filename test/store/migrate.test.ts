@@ -80,6 +80,7 @@ describe('migrations', () => {
       synchronous: 2,
       foreignKeys: 1,
       busyTimeout: 5000,
+      walAutocheckpoint: 1000,
     });
     store.close();
   });

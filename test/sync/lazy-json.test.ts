@@ -91,6 +91,20 @@ describe('parseWithLazyArray', () => {
     expect(() => lazy.changes.toArray()).toThrow(LazyJsonError);
   });
 
+  it('names the malformed record among many by its index, after giving the ones before it', () => {
+    const records = Array.from({ length: 200 }, (_, i) =>
+      i === 150 ? '{"b":nope}' : `{"a":${i}}`,
+    );
+    const lazy = parseWithLazyArray(bytes(`{"changes":[${records.join(', ')}]}`), 'changes') as {
+      changes: LazyArray;
+    };
+    const seen: unknown[] = [];
+    expect(() => {
+      for (const r of lazy.changes) seen.push(r);
+    }).toThrow(/^element 150: /);
+    expect(seen).toEqual(Array.from({ length: 150 }, (_, i) => ({ a: i })));
+  });
+
   it('keeps a "__proto__" key as data, not as the prototype', () => {
     const lazy = parseWithLazyArray(
       bytes('{"__proto__":{"polluted":true},"changes":[]}'),
