@@ -121,8 +121,9 @@ async function arm(page: Page, lines: number, before: string | null): Promise<vo
             const ch = new g.MessageChannel();
             ch.port1.onmessage = () => {
               const painted = performance.now();
-              // named in a trace (BENCH_UI_TRACE): the sample's window
-              performance.measure('bench-sample', { start, end: painted });
+              // named in a trace (BENCH_UI_TRACE): a timed sample's window (the untimed
+              // removals have no key to start it)
+              if (start) performance.measure('bench-sample', { start, end: painted });
               resolve({ start, committed, painted });
             };
             ch.port2.postMessage(0);
