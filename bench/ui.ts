@@ -119,7 +119,13 @@ async function arm(page: Page, lines: number, before: string | null): Promise<vo
           const committed = performance.now();
           g.requestAnimationFrame(() => {
             const ch = new g.MessageChannel();
-            ch.port1.onmessage = () => resolve({ start, committed, painted: performance.now() });
+            ch.port1.onmessage = () => {
+              const painted = performance.now();
+              // named in a trace (BENCH_UI_TRACE): a timed sample's window (the untimed
+              // removals have no key to start it)
+              if (start) performance.measure('bench-sample', { start, end: painted });
+              resolve({ start, committed, painted });
+            };
             ch.port2.postMessage(0);
           });
         });
@@ -215,6 +221,38 @@ interface BenchGlobal {
   };
 }
 
+/** Starts Chromium's tracing of the page; the returned function ends it with the trace's JSON. */
+async function startTrace(page: Page): Promise<() => Promise<string>> {
+  const cdp = await page.context().newCDPSession(page);
+  const categories = [
+    'devtools.timeline',
+    'disabled-by-default-devtools.timeline',
+    'blink.user_timing',
+    'v8.execute',
+    'loading',
+    'netlog',
+  ];
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReturnAsStream',
+    traceConfig: { includedCategories: categories },
+  });
+  return async () => {
+    const done = new Promise<string>((resolve) =>
+      cdp.once('Tracing.tracingComplete', (e) => resolve(e.stream!)),
+    );
+    await cdp.send('Tracing.end');
+    const handle = await done;
+    let text = '';
+    for (;;) {
+      const chunk = await cdp.send('IO.read', { handle, size: 1 << 20 });
+      text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString() : chunk.data;
+      if (chunk.eof) break;
+    }
+    await cdp.send('IO.close', { handle });
+    return text;
+  };
+}
+
 /** The calculation alone, as the page asks it (fetch to the agent, same origin), timed in the page. */
 async function calcOverHttp(page: Page, codes: string[]): Promise<number[]> {
   return page.evaluate(
@@ -236,6 +274,25 @@ async function calcOverHttp(page: Page, codes: string[]): Promise<number[]> {
     },
     codes.map((code) => ({ code, quantity: 1 })),
   );
+}
+
+/** A request with nothing to compute (`status`) from the page: the fixed cost of a fetch. */
+async function statusOverHttp(page: Page): Promise<number[]> {
+  return page.evaluate(async () => {
+    const out: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const t0 = performance.now();
+      const res = await fetch('/api/commands/status', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{}',
+        credentials: 'same-origin',
+      });
+      await res.text();
+      if (i >= 10) out.push(performance.now() - t0);
+    }
+    return out.sort((a, b) => a - b);
+  });
 }
 
 /** The calculation inside the agent: the command map's dispatch, no HTTP, no page. */
@@ -286,6 +343,8 @@ export async function benchUi(): Promise<void> {
     const cdp = profile ? await browser.newCDPSession(page) : null;
     await cdp?.send('Profiler.enable');
     await cdp?.send('Profiler.start');
+    // BENCH_UI_TRACE=FILE: Chromium's trace of the timed samples (Perfetto / DevTools).
+    const trace = process.env.BENCH_UI_TRACE ? await startTrace(page) : null;
     const samples: number[] = [];
     const outside: number[] = [];
     const splits: Split[] = [];
@@ -310,16 +369,21 @@ export async function benchUi(): Promise<void> {
     }
     samples.sort((a, b) => a - b);
     outside.sort((a, b) => a - b);
+    if (trace) writeFileSync(process.env.BENCH_UI_TRACE!, await trace());
     if (cdp && profile) {
       const { profile: taken } = await cdp.send('Profiler.stop');
       writeFileSync(profile, JSON.stringify(taken));
     }
     const calc = await calcOverHttp(page, [...seen, EXTRA]);
     const inAgent = await calcInAgent(till.agent, [...seen, EXTRA]);
+    const status = await statusOverHttp(page);
     const ms = (x: number) => `${x.toFixed(1)} ms`;
     const p95 = percentile(samples, 95);
     console.log(
       `check-calc of the same check over the page's HTTP (no paint)         median ${ms(percentile(calc, 50))}   p95 ${ms(percentile(calc, 95))}   (n=${calc.length})`,
+    );
+    console.log(
+      `status (nothing to compute) over the page's HTTP                   median ${ms(percentile(status, 50))}   p95 ${ms(percentile(status, 95))}   (n=${status.length})`,
     );
     console.log(
       `check-calc of the same check in the agent (dispatch + JSON, no HTTP)     median ${ms(percentile(inAgent, 50))}   p95 ${ms(percentile(inAgent, 95))}   (n=${inAgent.length})`,

@@ -191,8 +191,13 @@ export class Controller implements Till {
     const seq = ++this.calcSeq;
     this.dispatch({ type: 'calc-started', seq });
     const check = calcCheck(this.state.sale.draft);
-    // an answer started ahead for exactly this check saves the round trip; any other is stale
-    const result = await (this.ahead.take(check) ?? this.api.call('check-calc', { check }));
+    // an answer started ahead for exactly this check saves the round trip; any other is stale.
+    // One already in is used without an await: the render queued for the new line then shows
+    // its figures too (one render and one layout instead of two renders).
+    const ahead = this.ahead.take(check);
+    const result = ahead?.ready
+      ? ahead.value
+      : await (ahead?.answer ?? this.api.call('check-calc', { check }));
     this.dispatch({ type: 'calc-done', seq, result });
     if (!this.quickKeysAsked && this.state.sale.calc.check) {
       // once the POS's enter mode is known: the quick keys for touch
