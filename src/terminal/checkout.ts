@@ -1021,7 +1021,9 @@ export class CheckoutService {
         ),
       };
     const open = this.p.store.pumpFills.pumpHolding(ref);
-    if (open !== null)
+    // a pump that can no longer deliver on it (stopped, found idle) lets its prepay go
+    if (open !== null && !this.pumps.mayDeliver(open)) this.p.store.pumpFills.forget(open);
+    else if (open !== null)
       return {
         error: refuse(
           'prepay-pump-open',

@@ -204,6 +204,8 @@ function authorisedLine(a: EngineCheckItem): EngineCheckItem {
 export class FillDesk {
   private readonly taken = new Set<string>();
   private afterSale: (fills: readonly PumpFill[]) => void = () => {};
+  /** Whether a pump may still deliver on its release (the forecourt's answer; none: yes). */
+  private delivering: (pump: number) => boolean = () => true;
 
   claim(fills: readonly PumpFill[]): { release: () => void } | { error: ErrorResponse } {
     const busy = fills.findIndex((f) => this.taken.has(f.id));
@@ -221,6 +223,15 @@ export class FillDesk {
 
   taking(id: string): boolean {
     return this.taken.has(id);
+  }
+
+  /** The forecourt tells whether a pump may still deliver on the release it holds. */
+  onAsked(fn: (pump: number) => boolean): void {
+    this.delivering = fn;
+  }
+
+  mayDeliver(pump: number): boolean {
+    return this.delivering(pump);
   }
 
   onSold(fn: (fills: readonly PumpFill[]) => void): void {

@@ -11,7 +11,7 @@ import {
   type HandlerInput,
   type SignedInStaff,
 } from '../contract/commands.js';
-import type { FillView, PumpState, PumpView } from '../contract/forecourt.js';
+import type { FillView, PumpState, PumpStateName, PumpView } from '../contract/forecourt.js';
 import type { Filling, ForecourtPort, Preset } from '../devices/forecourt/port.js';
 import { dec } from '../money/index.js';
 import type { PumpFill, PumpFills } from '../store/pump-fills.js';
@@ -26,6 +26,14 @@ export type GradeOf = (pump: number, nozzle: number) => string | null;
 
 /** Unpaid fills a pump may hold before it is released again (one stacked behind another). */
 export const MAX_UNPAID = 2;
+
+/** States in which a released pump may still deliver fuel on its release. */
+const DELIVERING: ReadonlySet<PumpStateName> = new Set<PumpStateName>([
+  'authorised',
+  'fuelling',
+  'suspended',
+  'offline',
+]);
 
 /** How long a pump may take to report a release it acknowledged (a few DART polls). */
 const REPORT_WITHIN_MS = 2_000;
@@ -64,6 +72,7 @@ export class ForecourtService {
     this.desk = desk;
     this.releases = port ? new PumpReleases(p, port) : null;
     desk.onSold((fills) => this.clearPumps(fills));
+    desk.onAsked((n) => this.mayDeliver(n));
   }
 
   /** Follows the pumps; a fill finished while the till was down is kept now. */
@@ -250,6 +259,16 @@ export class ForecourtService {
         if (!done.ok) this.p.log.warn('pump not cleared', { pump: f.pump, error: done.message });
       });
     }
+  }
+
+  /**
+   * Whether a pump may still deliver on the release it holds: released, fuelling or paused, or
+   * not answering (nobody knows). One stopped (a DART pump stopped ends its authorisation) or
+   * idle (switched off and on) cannot.
+   */
+  private mayDeliver(pump: number): boolean {
+    const state = this.port?.pump(pump)?.state;
+    return state === undefined || DELIVERING.has(state);
   }
 
   /** A pump that may be released: known, not fuelling, not holding too many unpaid fills. */
