@@ -121,3 +121,45 @@ describe('fuel', () => {
     });
   });
 });
+
+// engine.md 12 divides the discounted amount by the request's quantity, so the prepay
+// quantity a caller sends decides the litres sold (docs/engine.md 29).
+describe('prepay quantity', () => {
+  const fleet = rule('fleet', {
+    value: { type: 'amount-per-unit', thresholds: [{ from: 0, value: 0.03 }] },
+  });
+  const diesel = (quantity: number, amount: number) =>
+    checkOf(
+      fixture({
+        rules: [fleet],
+        check: {
+          check_items: [
+            item('DIESEL', quantity, 1.659, {
+              amount,
+              quantity_recalculate_type: 'recalculate-by-amount',
+            }),
+          ],
+        },
+      }),
+    ).check_items?.[0];
+
+  it('sells what the prepaid amount buys at the discounted price when the quantity matches it', () => {
+    // 150.00 buys 90.416 l at 1.659; D = 2.71; (150 - 2.71) / 90.416 = 1.63; 150 / 1.63 = 92.025 l
+    expect(diesel(90.416, 150)).toMatchObject({
+      quantity: 92.025,
+      amount: 152.67,
+      discount_amount: 2.67,
+      calculated_price: 1.63,
+    });
+  });
+
+  it('reads a quantity left at a larger amount as a shortfall spread over the litres', () => {
+    // the request's 120.55 l is what 200.00 bought: (150 - 3.62) / 120.55 = 1.21 a litre
+    expect(diesel(120.55, 150)).toMatchObject({
+      quantity: 123.967,
+      amount: 205.66,
+      discount_amount: 55.66,
+      calculated_price: 1.21,
+    });
+  });
+});
