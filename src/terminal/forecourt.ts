@@ -13,7 +13,7 @@ import {
 } from '../contract/commands.js';
 import type { FillView, PumpState, PumpStateName, PumpView } from '../contract/forecourt.js';
 import type { Filling, ForecourtPort, Preset } from '../devices/forecourt/port.js';
-import { dec } from '../money/index.js';
+import { dec, round, toFixed } from '../money/index.js';
 import type { PumpFill, PumpFills } from '../store/pump-fills.js';
 import { refuse } from './command-map.js';
 import { FillDesk, fillNotUnpaid } from './fill-lines.js';
@@ -334,7 +334,10 @@ export class ForecourtService {
     return false;
   }
 
-  /** The preset a prepay paid for: its fuel line's amount, else its litres. */
+  /**
+   * The preset a prepay paid for: its fuel line's amount when prepaid by amount at the list
+   * price, else its litres (a quantity prepay, or one the engine recalculated at a discount).
+   */
   private presetOf(
     id: string,
   ):
@@ -354,13 +357,22 @@ export class ForecourtService {
     if (inUse) return inUse;
     const line = kept.response.check.check_items?.[0];
     const code = line?.code ?? null;
-    if (line?.amount !== undefined && line.quantity_recalculate_type !== undefined) {
+    // A prepay the engine recalculated sold litres at a discounted price: the pump, knowing only
+    // its list price, is preset to those litres (docs/forecourt.md, "A prepay capped").
+    const recalculated = line?.additions?.quantity_recalculate_skipped === false;
+    if (
+      !recalculated &&
+      line?.amount !== undefined &&
+      line.quantity_recalculate_type !== undefined
+    ) {
       const value = String(line.amount);
       const amount = dec(value);
       return { preset: { kind: 'amount', amount }, shown: { kind: 'amount', value }, code };
     }
-    const value = String(line?.quantity ?? 0);
-    const volume = dec(value);
+    // Pumps measure hundredths of a litre (a finer preset is refused on the wire): rounded
+    // down, so the pump never delivers more than was sold.
+    const volume = round(dec(line?.quantity ?? 0), 2, 'down');
+    const value = toFixed(volume);
     return { preset: { kind: 'volume', volume }, shown: { kind: 'volume', value }, code };
   }
 

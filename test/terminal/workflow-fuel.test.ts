@@ -4,9 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
-import { driver1Fleet, tillPerTest } from './helpers.js';
+import { forecourtTill, unpaid } from './forecourt-till.js';
+import { driver1Fleet, tillPerTest, type Till } from './helpers.js';
 
-const { signedIn } = tillPerTest();
+const { open, signedIn } = tillPerTest();
 const cashier = () => signedIn(DEMO.authCodes.cashier);
 
 type Fields = Record<string, unknown>;
@@ -170,4 +171,47 @@ describe('a fleet prepay', () => {
       }),
     );
   }, 30_000);
+
+  it('capped at 150.00 sells the litres 150.00 buys at the fleet’s price', async () => {
+    const authorised = await fleetPrepayOf200(await cashier());
+    // 150.00 buys 90.416 l at 1.659; 3 cents off each: (150 - 2.71) / 90.416 = 1.63 a litre,
+    // so 150 / 1.63 = 92.025 l, worth 152.67 at the list price (not 123.967 l, 205.66 worth)
+    expect(authorised.check.check_items?.[0]).toMatchObject({
+      quantity: 92.025,
+      amount: 152.67,
+      discount_amount: 2.67,
+      calculated_price: 1.63,
+    });
+    expect(authorised.check.amount_to_pay).toBe(150);
+  }, 30_000);
+
+  it('capped at 150.00 presets the pump to the litres it sold, in hundredths', async () => {
+    const { t, port } = await forecourtTill(open);
+    const auth = (await fleetPrepayOf200(t)).transaction_id;
+    port.lift(1, 2);
+    const out = await t.ok('pump-authorise', { pump: 1, transaction_id: auth });
+    expect(out.preset).toEqual({ kind: 'volume', value: '92.02' });
+    port.fill(1, '200');
+    // the pump, at its own 1.659, stops at the litres sold: 92.02 l, 152.66 on its display
+    expect((await unpaid(t, 1)).unpaid[0]).toMatchObject({ volume: '92.02', amount: '152.66' });
+  }, 30_000);
 });
+
+/** Driver 1 asks for 200.00 of diesel on the fleet; the day limit leaves 150.00. */
+async function fleetPrepayOf200(t: Till) {
+  return t.ok(
+    'sale-process',
+    preauthorisation(
+      uuidv7(Date.now()),
+      [
+        {
+          code: 'DIESEL',
+          quantity: 120.55,
+          amount: 200,
+          quantity_recalculate_type: 'recalculate-by-amount',
+        },
+      ],
+      { ...driver1Fleet, odometer: 120_600, special_account_pin: DEMO.pins.driver1 },
+    ),
+  );
+}
