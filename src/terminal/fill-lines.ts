@@ -184,11 +184,18 @@ function pumpsFigures(
   return null;
 }
 
-/** The authorised line's goods and litres, as a completion books against them. */
+/**
+ * The authorised line's goods and litres, as a completion books against them; its category
+ * too, which the rules look at (the fleet's cents off a litre of fuel: without it a completion
+ * lost the discount its prepay was sold with, and a capped prepay went over its limit).
+ */
 function authorisedLine(a: EngineCheckItem): EngineCheckItem {
   return {
     code: a.code,
     quantity: a.quantity,
+    ...(a.category !== undefined ? { category: a.category } : {}),
+    ...(a.title !== undefined ? { title: a.title } : {}),
+    ...(a.unit !== undefined ? { unit: a.unit } : {}),
     ...(a.quantity_decimal_digits !== undefined
       ? { quantity_decimal_digits: a.quantity_decimal_digits }
       : {}),

@@ -197,6 +197,24 @@ describe('a fleet prepay', () => {
   }, 30_000);
 });
 
+describe('a fleet prepay completed from its fill', () => {
+  it('keeps the fleet’s discount, so the capped prepay completes within its limit', async () => {
+    const { t, port } = await forecourtTill(open);
+    const auth = (await fleetPrepayOf200(t)).transaction_id;
+    port.lift(1, 2);
+    await t.ok('pump-authorise', { pump: 1, transaction_id: auth });
+    port.fill(1, '200');
+    const fill = (await unpaid(t, 1)).unpaid[0]!;
+    const sale = await t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: { transaction_type: 'completion', preliminary_transaction_id: auth, fills: [fill.id] },
+    });
+    // 92.02 l at 1.659 = 152.66 on the pump; 3 cents off each litre: 2.76; 149.90 to pay
+    expect(sale.check.check_items?.[0]).toMatchObject({ discount_amount: 2.76 });
+    expect(sale.check.amount_to_pay).toBe(149.9);
+  }, 30_000);
+});
+
 /** Driver 1 asks for 200.00 of diesel on the fleet; the day limit leaves 150.00. */
 async function fleetPrepayOf200(t: Till) {
   return t.ok(
