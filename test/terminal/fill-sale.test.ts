@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { FakeForecourt } from './fake-forecourt.js';
-import { cashPrepay, forecourtTill, PRICES, unpaid } from './forecourt-till.js';
+import { cashPrepay, forecourtTill, PRICES, unpaid, untilIdle } from './forecourt-till.js';
 import { tempDir, tillPerTest, type Till } from './helpers.js';
 
 const { open } = tillPerTest();
@@ -189,8 +189,7 @@ describe('selling a pump’s fill', () => {
     port.clearing = true;
     expect(port.pump(1)!.state).toBe('finished');
     const again = await forecourtTill(open, 2, dir, port);
-    for (let i = 0; i < 50 && port.pump(1)!.state !== 'idle'; i++)
-      await new Promise((r) => setTimeout(r, 10));
+    await untilIdle(port, 1);
     expect(port.pump(1)!.state).toBe('idle');
     expect((await again.t.ok('forecourt-state', {})).unpaid).toEqual([]);
   }, 30_000);
@@ -357,8 +356,7 @@ describe('completing a prepay from its fill', () => {
     const { t, port } = await forecourtTill(open, 2, undefined, undefined, quick);
     const prepay = await cashPrepay(t);
     await t.ok('pump-authorise', { pump: 1, transaction_id: prepay });
-    for (let i = 0; i < 100 && port.pump(1)!.state !== 'idle'; i++)
-      await new Promise((r) => setTimeout(r, 20));
+    await untilIdle(port, 1);
     const sale = await t.ok('sale-process', completion(prepay, []));
     // the prepay's line, booked by the terminal at what the pump dispensed: nothing
     expect(sale.check.check_items).toEqual([
@@ -378,8 +376,7 @@ describe('completing a prepay from its fill', () => {
     const { t, port } = await forecourtTill(open, 2, undefined, undefined, quick);
     const prepay = await cashPrepay(t);
     await t.ok('pump-authorise', { pump: 1, transaction_id: prepay });
-    for (let i = 0; i < 100 && port.pump(1)!.state !== 'idle'; i++)
-      await new Promise((r) => setTimeout(r, 20));
+    await untilIdle(port, 1);
     const r = await t.call(
       'sale-process',
       completion(prepay, [], {

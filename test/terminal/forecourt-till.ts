@@ -60,3 +60,9 @@ export async function cashPrepay(t: Till, amount = 20): Promise<string> {
   });
   return id;
 }
+
+/** Waits (bounded, 2 s) until the port shows `pump` idle: a release run out, a fill cleared. */
+export async function untilIdle(port: FakeForecourt, pump: number): Promise<void> {
+  for (let i = 0; i < 100 && port.pump(pump)!.state !== 'idle'; i++)
+    await new Promise((r) => setTimeout(r, 20));
+}

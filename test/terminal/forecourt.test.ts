@@ -8,7 +8,13 @@ import { DEMO } from '../../src/central/index.js';
 import type { Authorisation, PortResult } from '../../src/devices/forecourt/port.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { FakeForecourt } from './fake-forecourt.js';
-import { cashPrepay, forecourtTill as forecourtTillOf, PRICES, unpaid } from './forecourt-till.js';
+import {
+  cashPrepay,
+  forecourtTill as forecourtTillOf,
+  PRICES,
+  unpaid,
+  untilIdle,
+} from './forecourt-till.js';
 import { tempDir, tillPerTest } from './helpers.js';
 
 const { open } = tillPerTest();
@@ -183,8 +189,7 @@ describe('the forecourt at the till', () => {
     const { t, port } = await forecourtTillOf(open, 2, undefined, undefined, quick);
     const id = await cashPrepay(t);
     await t.ok('pump-authorise', { pump: 1, transaction_id: id });
-    for (let i = 0; i < 100 && port.pump(1)!.state !== 'idle'; i++)
-      await new Promise((r) => setTimeout(r, 20));
+    await untilIdle(port, 1);
     port.lift(2);
     const again = await t.ok('pump-authorise', { pump: 2, transaction_id: id });
     expect(again.pump).toMatchObject({ state: 'authorised', authorisation_id: id });
@@ -263,8 +268,7 @@ describe('the forecourt at the till', () => {
     });
     const out = await t.ok('pump-authorise', { pump: 1, transaction_id: id });
     expect(out.pump.release_expires_at).not.toBeNull();
-    for (let i = 0; i < 100 && port.pump(1)!.state !== 'idle'; i++)
-      await new Promise((r) => setTimeout(r, 20));
+    await untilIdle(port, 1);
     const s = await t.ok('forecourt-state', {});
     expect(s.pumps[0]).toMatchObject({
       state: 'idle',

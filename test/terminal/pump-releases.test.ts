@@ -2,8 +2,7 @@
 // pump nobody used in time is released again, and the owner is told its money waits to be
 // given back (an attention item naming the prepay), since nobody at the till may be looking.
 import { describe, expect, it } from 'vitest';
-import { uuidv7 } from '../../src/sync/ids.js';
-import { forecourtTill, PRICES } from './forecourt-till.js';
+import { cashPrepay, forecourtTill, PRICES, untilIdle } from './forecourt-till.js';
 import { FakeForecourt } from './fake-forecourt.js';
 import { tillPerTest } from './helpers.js';
 
@@ -14,19 +13,9 @@ describe('a release that runs out', () => {
     const quick = { forecourt: { release_after_ms: 100 } };
     const port = new FakeForecourt(2, PRICES);
     const { t } = await forecourtTill(open, 2, undefined, port, quick);
-    const id = uuidv7(Date.now());
-    await t.ok('sale-process', {
-      transaction_id: id,
-      check: {
-        transaction_type: 'preauthorization',
-        payment_type: 'cash',
-        check_items: [{ code: 'DIESEL', quantity: 10 }],
-      },
-      cash_given: 20,
-    });
+    const id = await cashPrepay(t);
     await t.ok('pump-authorise', { pump: 1, transaction_id: id });
-    for (let i = 0; i < 100 && port.pump(1)!.state !== 'idle'; i++)
-      await new Promise((r) => setTimeout(r, 20));
+    await untilIdle(port, 1);
     const list = await t.ok('attention-list', {});
     const item = list.items.find((a) => a.kind === 'prepay-unused');
     expect(item).toMatchObject({
@@ -42,8 +31,7 @@ describe('a release that runs out', () => {
     const { t } = await forecourtTill(open, 2, undefined, port, quick);
     await t.ok('pump-release', { pump: 2 });
     expect(port.pump(2)!.state).toBe('authorised');
-    for (let i = 0; i < 100 && port.pump(2)!.state !== 'idle'; i++)
-      await new Promise((r) => setTimeout(r, 20));
+    await untilIdle(port, 2);
     expect(port.pump(2)!.state).toBe('idle');
     const list = await t.ok('attention-list', {});
     expect(list.items.filter((a) => a.kind === 'prepay-unused')).toEqual([]);
