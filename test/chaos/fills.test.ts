@@ -39,6 +39,7 @@ import {
   command,
   Link,
   sandbox,
+  simBooks,
   sleep,
   startChild,
   stopChild,
@@ -108,10 +109,10 @@ interface PumpFill {
   nozzle: number;
   volume: number;
   amount: number;
-  kind: 'postpay' | 'prepay' | 'fleet' | 'drive-off';
+  kind: 'postpay' | 'prepay' | 'card' | 'fleet' | 'drive-off';
   /**
    * The prepay's transaction and what was paid for it (raw 0.01), when prepaid: cash handed
-   * over, or for a fleet prepay what its access allowed (the cap).
+   * over, pre-authorised on the card, or for a fleet prepay what its access allowed (the cap).
    */
   prepay?: { id: string; paid: number };
   dartFault?: DartFault;
@@ -234,8 +235,9 @@ describe('the chaos run over the forecourt', () => {
             },
             retry: { base_ms: 50, max_ms: 1_000, drain_interval_ms: 1_000 },
           },
-          // The pumps only: a real DART line on the pty (no card unit: the run sells cash).
-          devices: { pumps: { path: pty.a, pumps: PUMPS } },
+          // A real DART line on the pty, and the simulated card unit (its books kept on disk
+          // in the data directory, so they outlive the kills).
+          devices: { pumps: { path: pty.a, pumps: PUMPS }, payment: { simulated: true } },
         }),
       );
 
@@ -441,7 +443,9 @@ describe('the chaos run over the forecourt', () => {
         const kind: PumpFill['kind'] = isFleetFill(n)
           ? 'fleet'
           : chance(0.3)
-            ? 'prepay'
+            ? chance(0.35)
+              ? 'card'
+              : 'prepay'
             : chance(0.15)
               ? 'drive-off'
               : 'postpay';
@@ -449,7 +453,7 @@ describe('the chaos run over the forecourt', () => {
         // pump no allowed nozzles, and a cheaper grade would give more litres than the prepay's
         // line holds, which its completion refuses (a finding of this run, reported).
         const drawn = 1 + Math.floor(random() * PRICES.length);
-        const prepaid = kind === 'prepay' || kind === 'fleet';
+        const prepaid = kind === 'prepay' || kind === 'card' || kind === 'fleet';
         const nozzle = prepaid ? 1 : drawn;
         const killAt =
           kills < KILLS && chance((KILLS - kills) / Math.max(1, FILLS - n + 1))
@@ -476,6 +480,23 @@ describe('the chaos run over the forecourt', () => {
           });
           if (r?.status !== 200) {
             problems.push(`prepay of fill ${n}: ${r?.status} ${JSON.stringify(r?.json)}`);
+            continue;
+          }
+          f.prepay = { id, paid: amount * 100 };
+        } else if (kind === 'card') {
+          // The card is pre-authorised for the amount; its completion books what was pumped.
+          const amount = pick([20, 30, 40]);
+          const id = uuidv7(Date.now());
+          const r = await call('sale-process', {
+            transaction_id: id,
+            check: {
+              transaction_type: 'preauthorization',
+              payment_type: 'bank-card',
+              check_items: [fuelByAmount(amount)],
+            },
+          });
+          if (r?.status !== 200) {
+            problems.push(`card prepay of fill ${n}: ${r?.status} ${JSON.stringify(r?.json)}`);
             continue;
           }
           f.prepay = { id, paid: amount * 100 };
@@ -738,7 +759,9 @@ describe('the chaos run over the forecourt', () => {
               figures.push(`completion of fill ${f.n}: told ${told / 100}, want ${raw2(want)}`);
             if (cash) changesChecked++;
           } else if (f.sale!.cash)
-            figures.push(`fleet completion of fill ${f.n}: cash ${JSON.stringify(f.sale!.cash)}`);
+            figures.push(
+              `${f.kind} completion of fill ${f.n}: cash ${JSON.stringify(f.sale!.cash)}`,
+            );
         } else {
           if (cents(c.amount_to_pay) !== f.amount || cents(line.amount) !== f.amount)
             figures.push(`sale of fill ${f.n}: ${c.amount_to_pay}, pumped ${raw2(f.amount)}`);
@@ -846,6 +869,49 @@ describe('the chaos run over the forecourt', () => {
       );
       if (tillCash !== sum(postpays) + sum(cashPrepays)) moneyWrong.push(moneyRows.at(-1)!);
       threeWays('fleet prepay', fleetFills, paid('corporate-special-account'));
+      // Card prepays: the unit's journal (pre-authorisations, their bookings) against the books,
+      // the central's card rows and the till's card takings.
+      const cardFills = sold.filter((f) => f.kind === 'card');
+      const cardAsked = fills.filter((f) => f.kind === 'card' && f.prepay);
+      const unit = ((await simBooks(dataDir)).zvt as Json[] | undefined) ?? [];
+      const preAuths = unit.filter((o) => o.kind === 'pre-auth' && !o.reversed);
+      const bookings = unit.filter((o) => o.kind === 'book-total' && !o.reversed);
+      const booked = new Set(bookings.map((o) => o.refers_to));
+      const openPreAuths = preAuths.filter((o) => !booked.has(o.receipt_no)).length;
+      const unitSum = (xs: Json[]) => xs.reduce((t, o) => t + (o.amount_cents as number), 0);
+      const otherOps = unit.filter((o) => !['pre-auth', 'book-total'].includes(o.kind as string));
+      const cardRows = server.filter(
+        (t) =>
+          !baselineIds.has(t.transaction_id as string) &&
+          t.operation === 'bank_card_payments' &&
+          t.status === 'success',
+      );
+      const centralCard = cardRows.reduce(
+        (t, r) =>
+          t +
+          (r.operation_type === 'completion' ? 1 : r.operation_type === 'purchase' ? 1 : 0) *
+            cents(r.amount),
+        0,
+      );
+      threeWays(
+        'card prepay',
+        cardFills,
+        paid('bank-card'),
+        `; unit: pre-authorised ${preAuths.length} (${raw2(unitSum(preAuths))}, books ` +
+          `${raw2(cardAsked.reduce((t, f) => t + f.prepay!.paid, 0))}), booked ${bookings.length} ` +
+          `(${raw2(unitSum(bookings))}), open ${openPreAuths}, other operations ${otherOps.length}; ` +
+          `central card rows ${cardRows.length} (${raw2(centralCard)})`,
+      );
+      if (
+        preAuths.length !== cardAsked.length ||
+        unitSum(preAuths) !== cardAsked.reduce((t, f) => t + f.prepay!.paid, 0) ||
+        bookings.length !== cardFills.length ||
+        unitSum(bookings) !== sum(cardFills) ||
+        centralCard !== sum(cardFills) ||
+        openPreAuths !== 0 ||
+        otherOps.length !== 0
+      )
+        moneyWrong.push(moneyRows.at(-1)!);
 
       // The drawer: the float, the postpay cash, the cash prepaid less the change given back.
       const prepaidOpen = fills
