@@ -61,6 +61,8 @@ const PUMPS = [1, 2, 3, 4];
 const OPENING = 100;
 /** What a fleet driver asks to prepay: more than driver 1's day limit (150) ever leaves. */
 const FLEET_ASK = 200;
+/** A bottle of water (WTR-1) sold beside a postpay fill, raw 0.01. */
+const WATER = 149;
 const FLEET_DAY_LIMIT = 15_000; // raw 0.01
 /** Every 7th fill from the 3rd is a fleet prepay: at least a few per run, by design. */
 const isFleetFill = (n: number) => n % 7 === 3;
@@ -116,6 +118,9 @@ interface PumpFill {
    */
   prepay?: { id: string; paid: number };
   dartFault?: DartFault;
+  /** A postpay's tender, and the shop goods sold beside the fill (raw 0.01). */
+  tender?: 'cash' | 'bank-card';
+  goods?: number;
   /** The link to the central was cut while this fill was sold. */
   offline?: boolean;
   kill?: Moment;
@@ -143,6 +148,8 @@ afterAll(async () => {
 });
 
 const cents = (v: unknown) => Math.round(Number(v ?? 0) * 100);
+/** What a fill's sale asks: the fill and the shop goods beside it (raw 0.01). */
+const total = (f: PumpFill) => f.amount + (f.goods ?? 0);
 const raw2 = (r: number) => (r / 100).toFixed(2);
 /** A prepay's one fuel line, by amount (FUEL-95, the prepay nozzle's grade). */
 const fuelByAmount = (amount: number) => ({
@@ -668,7 +675,14 @@ describe('the chaos run over the forecourt', () => {
             saleKill,
             opMs,
           );
-        } else await sell(f, { payment_type: 'cash', fills: [f.fillId] }, saleKill, opMs);
+        } else {
+          // A postpay: cash or card, sometimes with a bottle of water from the shop beside it.
+          f.tender = chance(0.3) ? 'bank-card' : 'cash';
+          f.goods = chance(0.3) ? WATER : 0;
+          const body: Json = { payment_type: f.tender, fills: [f.fillId] };
+          if (f.goods > 0) body.check_items = [{ code: 'WTR-1', quantity: 1 }];
+          await sell(f, body, saleKill, opMs);
+        }
         if (agent!.proc.exitCode !== null || agent!.proc.signalCode !== null) await revive();
         if (!saleKill) opMs = opMs * 0.8 + (Date.now() - t0) * 0.2;
       }
@@ -733,7 +747,8 @@ describe('the chaos run over the forecourt', () => {
       let changesChecked = 0;
       for (const f of fills.filter((x) => x.sale)) {
         const c = f.sale!.check;
-        const line = (c.check_items as Json[])[0]!;
+        // The fill's line comes after the caller's lines.
+        const line = (c.check_items as Json[]).at(-1)!;
         if (f.prepay) {
           if (cents(c.amount_to_pay) !== f.amount)
             figures.push(
@@ -763,8 +778,11 @@ describe('the chaos run over the forecourt', () => {
               `${f.kind} completion of fill ${f.n}: cash ${JSON.stringify(f.sale!.cash)}`,
             );
         } else {
-          if (cents(c.amount_to_pay) !== f.amount || cents(line.amount) !== f.amount)
-            figures.push(`sale of fill ${f.n}: ${c.amount_to_pay}, pumped ${raw2(f.amount)}`);
+          if (cents(c.amount_to_pay) !== total(f) || cents(line.amount) !== f.amount)
+            figures.push(
+              `sale of fill ${f.n}: ${c.amount_to_pay} (fill line ${line.amount}), pumped ` +
+                `${raw2(f.amount)}, goods ${raw2(f.goods ?? 0)}`,
+            );
           if (Math.round(Number(line.quantity) * 100) !== f.volume)
             figures.push(`sale of fill ${f.n}: ${line.quantity} l, pumped ${raw2(f.volume)}`);
         }
@@ -811,7 +829,7 @@ describe('the chaos run over the forecourt', () => {
         const rows = fresh.filter((t) => t.transaction_id === f.sale!.id);
         if (rows.length !== 1)
           centralWrong.push(`fill ${f.n}: ${rows.length} sales at the central`);
-        else if (cents(rows[0]!.check?.amount_to_pay) !== f.amount)
+        else if (cents(rows[0]!.check?.amount_to_pay) !== total(f))
           centralWrong.push(
             `fill ${f.n}: central ${rows[0]!.check?.amount_to_pay}, pumped ${raw2(f.amount)}`,
           );
@@ -827,7 +845,7 @@ describe('the chaos run over the forecourt', () => {
       // ---- (d) each kind of money three ways: the books, the till's report, the central ----
       const moneyRows: string[] = [];
       const moneyWrong: string[] = [];
-      const sum = (xs: PumpFill[]) => xs.reduce((t, f) => t + f.amount, 0);
+      const sum = (xs: PumpFill[]) => xs.reduce((t, f) => t + total(f), 0);
       const centralSum = (xs: PumpFill[]) =>
         xs.reduce(
           (t, f) =>
@@ -850,10 +868,17 @@ describe('the chaos run over the forecourt', () => {
         if (books !== there || (till !== null && till !== books))
           moneyWrong.push(moneyRows.at(-1)!);
       };
-      const postpays = sold.filter((f) => f.kind === 'postpay');
+      const postpays = sold.filter((f) => f.kind === 'postpay' && f.tender === 'cash');
+      const cardPostpays = sold.filter((f) => f.kind === 'postpay' && f.tender === 'bank-card');
+      const withGoods = sold.filter((f) => (f.goods ?? 0) > 0).length;
       const cashPrepays = sold.filter((f) => f.kind === 'prepay');
       const fleetFills = sold.filter((f) => f.kind === 'fleet');
-      threeWays('cash postpay', postpays, null);
+      threeWays(
+        'cash postpay',
+        postpays,
+        null,
+        `; ${withGoods} sales of all kinds with shop goods`,
+      );
       const cashPaid = cashPrepays.reduce((t, f) => t + f.prepay!.paid, 0);
       threeWays(
         'cash prepay',
@@ -879,27 +904,38 @@ describe('the chaos run over the forecourt', () => {
       const booked = new Set(bookings.map((o) => o.refers_to));
       const openPreAuths = preAuths.filter((o) => !booked.has(o.receipt_no)).length;
       const unitSum = (xs: Json[]) => xs.reduce((t, o) => t + (o.amount_cents as number), 0);
-      const otherOps = unit.filter((o) => !['pre-auth', 'book-total'].includes(o.kind as string));
+      const otherOps = unit.filter(
+        (o) => !['pre-auth', 'book-total', 'purchase'].includes(o.kind as string) && !o.reversed,
+      );
       const cardRows = server.filter(
         (t) =>
           !baselineIds.has(t.transaction_id as string) &&
           t.operation === 'bank_card_payments' &&
           t.status === 'success',
       );
+      // Money back (a charge a kill left without its sale, reversed at start) counts against.
+      const signOf = (op: unknown) =>
+        op === 'purchase' || op === 'completion' ? 1 : op === 'cancel' || op === 'refund' ? -1 : 0;
       const centralCard = cardRows.reduce(
-        (t, r) =>
-          t +
-          (r.operation_type === 'completion' ? 1 : r.operation_type === 'purchase' ? 1 : 0) *
-            cents(r.amount),
+        (t, r) => t + signOf(r.operation_type) * cents(r.amount),
         0,
       );
+      threeWays('card postpay', cardPostpays, null);
+      const cardTill = paid('bank-card');
+      moneyRows.push(
+        `card sales: books ${raw2(sum(cardPostpays) + sum(cardFills))}, till ${raw2(cardTill)}`,
+      );
+      if (cardTill !== sum(cardPostpays) + sum(cardFills)) moneyWrong.push(moneyRows.at(-1)!);
+      const purchases = unit.filter((o) => o.kind === 'purchase' && !o.reversed);
       threeWays(
         'card prepay',
         cardFills,
-        paid('bank-card'),
+        null,
         `; unit: pre-authorised ${preAuths.length} (${raw2(unitSum(preAuths))}, books ` +
           `${raw2(cardAsked.reduce((t, f) => t + f.prepay!.paid, 0))}), booked ${bookings.length} ` +
-          `(${raw2(unitSum(bookings))}), open ${openPreAuths}, other operations ${otherOps.length}; ` +
+          `(${raw2(unitSum(bookings))}), open ${openPreAuths}, purchases ${purchases.length} ` +
+          `(${raw2(unitSum(purchases))}, card postpays ${raw2(sum(cardPostpays))}), ` +
+          `reversed ${unit.filter((o) => o.reversed).length}, other operations ${otherOps.length}; ` +
           `central card rows ${cardRows.length} (${raw2(centralCard)})`,
       );
       if (
@@ -907,7 +943,9 @@ describe('the chaos run over the forecourt', () => {
         unitSum(preAuths) !== cardAsked.reduce((t, f) => t + f.prepay!.paid, 0) ||
         bookings.length !== cardFills.length ||
         unitSum(bookings) !== sum(cardFills) ||
-        centralCard !== sum(cardFills) ||
+        centralCard !== sum(cardFills) + sum(cardPostpays) ||
+        purchases.length !== cardPostpays.length ||
+        unitSum(purchases) !== sum(cardPostpays) ||
         openPreAuths !== 0 ||
         otherOps.length !== 0
       )
@@ -975,7 +1013,7 @@ describe('the chaos run over the forecourt', () => {
 
       const summary =
         `chaos fills summary: seed ${SEED}; fills ${fills.length} (postpay ` +
-        `${fills.filter((f) => f.kind === 'postpay').length}, cash prepay ${fills.filter((f) => f.kind === 'prepay').length}, ` +
+        `${fills.filter((f) => f.kind === 'postpay').length} (card ${cardPostpays.length}), cash prepay ${fills.filter((f) => f.kind === 'prepay').length}, ` +
         `fleet prepay ${fills.filter((f) => f.kind === 'fleet').length}, ` +
         `drive-off ${drives.length}); kills ${kills} (${[...killsAt].map(([k, v]) => `${k} ${v}`).join(', ')}), ` +
         `restarts ${restarts}, sale-status ${statusQueries}, same-id resends ${resends}, ` +
