@@ -437,6 +437,8 @@ describe('the chaos run over the forecourt', () => {
       /** Fleet prepays the till refused (the access had too little left), and capped right. */
       let fleetRefused = 0;
       let fleetCapped = 0;
+      /** Fleet prepays capped short of what the books leave: cap of left. */
+      const fleetShort: string[] = [];
       for (let n = 1; n <= FILLS; n++) {
         // The central's faults and the link: switched now and then, between fills.
         if (chance(0.2)) await setFaults(!faultsOn);
@@ -524,10 +526,10 @@ describe('the chaos run over the forecourt', () => {
             },
           });
           if (r?.status !== 200) {
-            // Nothing left to spend (the last fleet fill ran to the cap), or the till could
-            // not check the limits: the driver goes; wrong only if money was left.
-            fleetRefused++;
-            if (left >= 100)
+            // The till saw nothing left on the limit (see below, short): the driver goes.
+            const code = r?.json.error?.code as string | undefined;
+            if (code === 'limit-exceeded' || code === 'insufficient-funds') fleetRefused++;
+            else
               problems.push(
                 `fleet prepay of fill ${n} (${raw2(left)} left on the day limit, link ` +
                   `${link.isUp ? 'up' : 'cut'}): ${r?.status} ${JSON.stringify(r?.json)}`,
@@ -538,11 +540,15 @@ describe('the chaos run over the forecourt', () => {
           const warned = ((r.json.warnings as Json[] | undefined) ?? []).some(
             (w) => w.code === 'prepay-capped',
           );
-          if (cap !== left || !warned)
+          // Capped at what the limit leaves, never over. Short is allowed: a sale the central
+          // holds while the till still holds it too (stand-in still queued, or confirmed after
+          // the last pull asked) counts twice until the next pull (docs/sync.md, "Holds").
+          if (cap > left || !warned)
             problems.push(
               `fleet prepay of fill ${n}: authorised ${raw2(cap)} (capped warning ${warned}), ` +
                 `the books leave ${raw2(left)} of the day limit`,
             );
+          else if (cap < left) fleetShort.push(`${raw2(cap)} of ${raw2(left)}`);
           else fleetCapped++;
           f.prepay = { id, paid: cap };
         }
@@ -989,7 +995,8 @@ describe('the chaos run over the forecourt', () => {
         `fleet account: balance books ${raw2(fleetBefore - fleetUsed)}, central ${raw2(fleetThere)}; ` +
           `driver 1's day limit used books ${raw2(fleetUsed)}, central ${raw2(usedThere)}; left ` +
           `books ${raw2(FLEET_DAY_LIMIT - fleetUsed)}, till shows ${shownTill === null ? '?' : raw2(shownTill)}; ` +
-          `prepays capped right ${fleetCapped}, refused ${fleetRefused}; ` +
+          `prepays capped at what is left ${fleetCapped}, short ${fleetShort.length}` +
+          `${fleetShort.length > 0 ? ` (${fleetShort.join(', ')})` : ''}, refused ${fleetRefused}; ` +
           `preset checked and run to the cap ${FLEET_CAP ? 'yes' : 'no (CHAOS_FLEET_CAP=1)'}`,
       );
       if (
