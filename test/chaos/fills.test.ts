@@ -708,7 +708,8 @@ describe('the chaos run over the forecourt', () => {
           !deferred &&
           !saleKill &&
           (f.dartFault !== 'switch-off' || STACK_AFTER_SWITCH_OFF) &&
-          chance(0.15)
+          // At least one per run: the first postpay that may be after half the run.
+          (chance(0.2) || (stacked === 0 && n > FILLS / 2))
         ) {
           // The driver pays later: the pump holds this unpaid fill while the next driver
           // fuels at it (stacking), then both are sold, the newer first.
