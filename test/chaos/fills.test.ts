@@ -77,7 +77,7 @@ const FLEET_CAP = process.env.CHAOS_FLEET_CAP === '1';
 /**
  * CHAOS_STACK_AFTER_SWITCH_OFF=1: a fill whose pump was switched off mid-fill may be left unpaid
  * while the next driver fuels at that pump. Off by default until the known bug is fixed: the
- * till kept such a fill twice, the copy unpaid at the end (seed 12, about one run in four:
+ * till kept such a fill twice, the copy unpaid at the end (seed 12 at 4eb5482, one run in four:
  * fill 11 switched off and on, fill 12 on the same pump and nozzle; see the report).
  */
 const STACK_AFTER_SWITCH_OFF = process.env.CHAOS_STACK_AFTER_SWITCH_OFF === '1';
