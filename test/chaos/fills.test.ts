@@ -4,13 +4,22 @@
 // drives the pumps over the other end as a real serial line (`devices.pumps`), so the pumps
 // live on across the agent's kills like real pumps. The test is the drivers at the pumps (lift,
 // dispense, hang up) and the cashier over HTTP: postpay fills released and sold as lines
-// (`check.fills`), cash prepays by amount completed from their fill, some fills recorded as
-// drive-offs. The agent is SIGKILLed at random moments: while a pump is fuelling, right after
-// a hang-up (before the till kept the fill), between a sale-process and its answer, and right
-// after the answer (before the pump is cleared). Every sale goes under a client-made id and is
-// sent again under it after a kill until it answers (sale-status says what happened first).
-// At the end it compares three ways: what the pumps dispensed (the simulator's fills and its
-// totalizers), what the till knows (its fills, sales and drive-offs) and what the central holds.
+// (`check.fills`), cash prepays by amount completed from their fill, fleet prepays (driver 1's
+// access, PIN and odometer) capped by the access's day limit and completed from their fill,
+// some fills recorded as drive-offs. The agent is SIGKILLed at random moments: while a pump is
+// fuelling, right after a hang-up (before the till kept the fill), between a sale-process and
+// its answer, and right after the answer (before the pump is cleared). Faults besides the
+// kills: the sandbox central's faults (503, 429, resets, commits whose answer is dropped)
+// switched on and off, the agent's link to the central cut for stretches of fills (the sales
+// stand in offline and are delivered at the end), and DART line faults from the simulator
+// (corrupt and cut blocks, NAKs, a pump silent for a moment, a pump switched off mid-fill).
+// Every sale goes under a client-made id and is sent again under it after a kill until it
+// answers (sale-status says what happened first; the same id sent again gives the recorded
+// answer, with the prepay's change). At the end it compares three ways: what the pumps
+// dispensed and what the driver's books hold (the simulator's fills and totalizers, the cash
+// and the fleet's spending), what the till knows (its fills, sales, drive-offs, the shift
+// report's drawer and the fleet account it shows) and what the central holds (one
+// process_check per sale, the fleet account's balance and the access's used limit).
 //
 // CHAOS_FILLS, CHAOS_FILL_KILLS size the run (default 20 and 6, the CI run); CHAOS_SEED
 // replays the driver's choices (printed); CHAOS_FILL_MOMENTS=after-hang-up,fuelling aims the
@@ -26,8 +35,11 @@ import { uuidv7 } from '../../src/sync/ids.js';
 import { PtyPair } from '../devices/support/pty.js';
 import { attachToPty } from '../devices/support/sim-host.js';
 import {
+  centralRecords,
   command,
+  Link,
   sandbox,
+  simBooks,
   sleep,
   startChild,
   stopChild,
@@ -45,6 +57,50 @@ const SEED = SEED_ASKED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Num
 const TEST_MS = Math.max(300_000, FILLS * 6_000 + KILLS * 45_000);
 
 const PUMPS = [1, 2, 3, 4];
+/** The drawer's float at the shift's opening. */
+const OPENING = 100;
+/** What a fleet driver asks to prepay: more than driver 1's day limit (150) ever leaves. */
+const FLEET_ASK = 200;
+/** A bottle of water (WTR-1) sold beside a postpay fill, raw 0.01. */
+const WATER = 149;
+const FLEET_DAY_LIMIT = 15_000; // raw 0.01
+/** Every 7th fill from the 3rd is a fleet prepay: at least a few per run, by design. */
+const isFleetFill = (n: number) => n % 7 === 3;
+/**
+ * CHAOS_FLEET_CAP=1: the pump's preset is compared with the fleet prepay's cap, and the run's
+ * last fleet fill runs until the pump stops. Off by default until the known bug is fixed: the
+ * pump is preset to the prepay line's amount before the fleet's discount (204.85 for a cap of
+ * 150, seed 12), so the driver runs past the cap and the completion is refused
+ * (limit-exceeded), leaving the fill unpaid.
+ */
+const FLEET_CAP = process.env.CHAOS_FLEET_CAP === '1';
+/**
+ * CHAOS_STACK_AFTER_SWITCH_OFF=1: a fill whose pump was switched off mid-fill may be left unpaid
+ * while the next driver fuels at that pump. Off by default until the known bug is fixed: the
+ * till kept such a fill twice, the copy unpaid at the end (seed 12 at 4eb5482, one run in four:
+ * fill 11 switched off and on, fill 12 on the same pump and nozzle; see the report).
+ */
+const STACK_AFTER_SWITCH_OFF = process.env.CHAOS_STACK_AFTER_SWITCH_OFF === '1';
+/** The sandbox central's faults, switched on and off during the run (as mix.test.ts). */
+const FAULTS_ON = {
+  latency_ms: 5,
+  error_rate: 0.1,
+  rate_429: 0.05,
+  retry_after_s: 1,
+  reset_rate: 0.05,
+  commit_then_drop_rate: 0.1,
+};
+const FAULTS_OFF = {
+  latency_ms: 0,
+  error_rate: 0,
+  rate_429: 0,
+  retry_after_s: 1,
+  reset_rate: 0,
+  commit_then_drop_rate: 0,
+};
+/** DART faults the simulator plays during a fill. */
+const DART_FAULTS = ['corrupt', 'cut', 'nak', 'silent', 'switch-off'] as const;
+type DartFault = (typeof DART_FAULTS)[number];
 /** The simulator's unit prices per nozzle (raw, 3 decimals), as the registry's simulated pumps. */
 const PRICES = [1799, 1659, 1899];
 /** Where a kill lands in a fill's life. */
@@ -62,16 +118,27 @@ interface PumpFill {
   nozzle: number;
   volume: number;
   amount: number;
-  kind: 'postpay' | 'prepay' | 'drive-off';
-  /** The prepay's transaction and what was paid for it (raw 0.01), when prepaid. */
+  kind: 'postpay' | 'prepay' | 'card' | 'fleet' | 'drive-off';
+  /**
+   * The prepay's transaction and what was paid for it (raw 0.01), when prepaid: cash handed
+   * over, pre-authorised on the card, or for a fleet prepay what its access allowed (the cap).
+   */
   prepay?: { id: string; paid: number };
+  dartFault?: DartFault;
+  /** A postpay's tender, and the shop goods sold beside the fill (raw 0.01). */
+  tender?: 'cash' | 'bank-card';
+  /** The unpaid fill its pump held while this one ran (stacking). */
+  stackedOn?: number;
+  goods?: number;
+  /** The link to the central was cut while this fill was sold. */
+  offline?: boolean;
   kill?: Moment;
   /** The nozzle's volume totalizer moved this much from the release to the hang-up. */
   metered: number;
   /** The till's fill id, once the till lists it. */
   fillId?: string;
   /** The sale (or completion) that sold it, once answered; or the drive-off. */
-  sale?: { id: string; check: Json; warnings?: Json[] };
+  sale?: { id: string; check: Json; warnings?: Json[]; cash?: Json; subtype?: string };
   driveOff?: Json;
 }
 
@@ -79,16 +146,37 @@ const dirs: string[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
 let agent: Child | null = null;
 let central: Child | null = null;
+let link: Link | null = null;
 
 afterAll(async () => {
   await stopChild(agent);
   await stopChild(central);
+  await link?.close();
   for (const c of cleanups.reverse()) await c();
   if (!process.env.KEEP_CHAOS) for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 const cents = (v: unknown) => Math.round(Number(v ?? 0) * 100);
+/** What a fill's sale asks: the fill and the shop goods beside it (raw 0.01). */
+const total = (f: PumpFill) => f.amount + (f.goods ?? 0);
 const raw2 = (r: number) => (r / 100).toFixed(2);
+/** A prepay's one fuel line, by amount (FUEL-95, the prepay nozzle's grade). */
+const fuelByAmount = (amount: number) => ({
+  code: 'FUEL-95',
+  quantity: Number((amount / 1.789).toFixed(2)),
+  amount,
+  quantity_recalculate_type: 'recalculate-by-amount',
+});
+/** Driver 1 pays from the fleet account through its access (PIN, odometer, vehicle). */
+const DRIVER1_FLEET = {
+  customer_id: DEMO.customers.driver1,
+  id: DEMO.cards.driver1,
+  id_type: 'card',
+  corporate_customer_id: DEMO.customers.fleet,
+  payment_type: 'corporate-special-account',
+  payment_id: DEMO.accesses.driver1,
+  vehicle_id: 'TRUCK-1',
+};
 
 describe('the chaos run over the forecourt', () => {
   it(
@@ -128,32 +216,58 @@ describe('the chaos run over the forecourt', () => {
 
       central = await startChild(['central', '--port', '0', '--db', dbFile, '--seed', 'demo']);
       const creds = { url: central.info.url!, api_key: central.info.api_key! };
+      // The agent reaches the central through a link the run cuts; the test reads the sandbox
+      // straight.
+      link = new Link({ port: Number(new URL(central.info.url!).port) });
+      await link.listen();
+      let faultsOn = false;
+      let faultPhases = 0;
+      const setFaults = async (on: boolean) => {
+        await sandbox(creds, 'PUT', '/sandbox/faults', on ? FAULTS_ON : FAULTS_OFF);
+        if (on && !faultsOn) faultPhases++;
+        faultsOn = on;
+      };
       const baseline = await sandbox(creds, 'GET', '/sandbox/transactions');
       const baselineIds = new Set<string>(
         (baseline.transactions as Json[]).map((t) => t.transaction_id as string),
+      );
+      const balancesBefore = await sandbox(creds, 'GET', '/sandbox/balances');
+      const fleetBefore = cents(
+        (balancesBefore.accounts as Json[]).find((a) => a.account_id === DEMO.accounts.fleet)
+          ?.balance,
       );
       writeFileSync(
         join(dataDir, 'config.json'),
         JSON.stringify({
           central: {
-            url: central.info.url,
+            url: link.url,
             terminal_id: central.info.terminal_id,
             api_key: central.info.api_key,
-            timeouts: { connect_ms: 300, headers_ms: 1_000, body_ms: 1_500 },
+            timeouts: {
+              connect_ms: 300,
+              headers_ms: 1_000,
+              body_ms: 1_500,
+              online_deadline_ms: 800,
+            },
             retry: { base_ms: 50, max_ms: 1_000, drain_interval_ms: 1_000 },
           },
-          // The pumps only: a real DART line on the pty (no card unit: the run sells cash).
-          devices: { pumps: { path: pty.a, pumps: PUMPS } },
+          // A real DART line on the pty, and the simulated card unit (its books kept on disk
+          // in the data directory, so they outlive the kills).
+          devices: { pumps: { path: pty.a, pumps: PUMPS }, payment: { simulated: true } },
         }),
       );
 
       const problems: string[] = [];
       const fills: PumpFill[] = [];
+      /** What the fleet's completed fills spent (raw 0.01): the books of the access. */
+      const fleetUsedBooks = () =>
+        fills.filter((f) => f.kind === 'fleet' && f.sale).reduce((t, f) => t + f.amount, 0);
       let kills = 0;
       let restarts = 0;
       let statusQueries = 0;
       let resends = 0;
       let offlineRetries = 0;
+      let recordedAnswers = 0;
       /** How long each start took until every pump answered. */
       const onlineMs: number[] = [];
       const slowStarts: string[] = [];
@@ -186,7 +300,7 @@ describe('the chaos run over the forecourt', () => {
           if (st.json.staff && st.json.shift) return;
           if (!st.json.staff)
             await command(api(), 'staff-sign-in', { auth_code: DEMO.authCodes.manager });
-          else await command(api(), 'shift-open', { opening_cash: 0 });
+          else await command(api(), 'shift-open', { opening_cash: OPENING });
           await sleep(i < 5 ? 20 : 200);
         }
         throw new Error('could not sign in and open a shift within 50 tries');
@@ -263,11 +377,17 @@ describe('the chaos run over the forecourt', () => {
           await (killed ?? kill('during-sale'));
           r = null; // whatever came, the run asks the restarted till
         } else if (killAt === 'after-answer' && r) await kill('after-answer');
+        const answered = (json: Json) => {
+          f.sale = {
+            id,
+            check: json.check as Json,
+            warnings: json.warnings as Json[],
+            cash: json.cash as Json | undefined,
+            subtype: json.subtype as string,
+          };
+        };
         for (let round = 0; round < 10; round++) {
-          if (r?.status === 200) {
-            f.sale = { id, check: r.json.check as Json, warnings: r.json.warnings as Json[] };
-            return;
-          }
+          if (r?.status === 200) return answered(r.json);
           if (r && r.status !== 200) {
             problems.push(`sale of fill ${f.n} (${f.kind}): ${r.status} ${JSON.stringify(r.json)}`);
             return;
@@ -276,7 +396,16 @@ describe('the chaos run over the forecourt', () => {
           statusQueries++;
           const st = await call('sale-status', { transaction_id: id });
           if (st?.status === 200 && st.json.state === 'committed') {
-            f.sale = { id, check: st.json.check as Json };
+            // The sale is kept: the same id sent again answers what was recorded (the
+            // prepay's change with it), as a cashier reprinting it would see.
+            recordedAnswers++;
+            const again = await call('sale-process', input);
+            if (again?.status === 200) return answered(again.json);
+            f.sale = { id, check: st.json.check as Json, subtype: st.json.subtype as string };
+            problems.push(
+              `fill ${f.n}: the kept sale sent again under its id answered ` +
+                `${again?.status} ${JSON.stringify(again?.json)}`,
+            );
             return;
           }
           resends++;
@@ -285,49 +414,166 @@ describe('the chaos run over the forecourt', () => {
         problems.push(`sale of fill ${f.n} never answered`);
       };
 
+      const dartFaults = new Map<DartFault, number>();
+      /**
+       * A DART fault while the pump runs: broken or cut blocks and NAKs on the line (the
+       * master asks again), the pump silent for a moment (offline on the till, back with its
+       * fill), or switched off mid-fill and on again (its fill kept, finished).
+       */
+      const dartFaultNow = async (pump: number, fault: DartFault) => {
+        dartFaults.set(fault, (dartFaults.get(fault) ?? 0) + 1);
+        const k = 1 + Math.floor(random() * 3);
+        if (fault === 'corrupt') sim.faults.corrupt += k;
+        else if (fault === 'cut') sim.cut += k;
+        else if (fault === 'nak') sim.faults.nak += k;
+        else if (fault === 'silent') {
+          sim.get(pump).silent = true;
+          await sleep(300 + random() * 1_200);
+          sim.get(pump).silent = false;
+        } else {
+          sim.switchOff(pump);
+          await sleep(200 + random() * 800);
+          sim.switchOn(pump);
+        }
+      };
+
+      /** A postpay: cash or card, sometimes with a bottle of water from the shop beside it. */
+      const sellPostpay = async (f: PumpFill, saleKill: Moment | null) => {
+        f.tender = chance(0.3) ? 'bank-card' : 'cash';
+        f.goods = chance(0.3) ? WATER : 0;
+        const body: Json = { payment_type: f.tender, fills: [f.fillId] };
+        if (f.goods > 0) body.check_items = [{ code: 'WTR-1', quantity: 1 }];
+        await sell(f, body, saleKill, opMs);
+      };
+      /** A postpay fill left unpaid while the next fill runs on its pump, and how many. */
+      let deferred: PumpFill | null = null;
+      let stacked = 0;
+
       // ---- the run: one fill at a time, on a pump picked at random ----
       let opMs = 300;
+      let cuts = 0;
+      /** Fills left until the cut link is restored (0: the link is up). */
+      let cutFor = 0;
+      let odometer = 120_600;
+      /** Fleet prepays the till refused (the access had too little left), and capped right. */
+      let fleetRefused = 0;
+      let fleetCapped = 0;
+      /** Fleet prepays capped short of what the books leave: cap of left. */
+      const fleetShort: string[] = [];
       for (let n = 1; n <= FILLS; n++) {
-        const pump = pick(PUMPS);
-        const kind = chance(0.3) ? 'prepay' : chance(0.15) ? 'drive-off' : 'postpay';
+        // The central's faults and the link: switched now and then, between fills.
+        if (chance(0.2)) await setFaults(!faultsOn);
+        if (cutFor > 0 && --cutFor === 0) link.restore();
+        else if (link.isUp && chance(0.12)) {
+          link.cut();
+          cuts++;
+          cutFor = 1 + Math.floor(random() * 3);
+        }
+        const drawnPump = pick(PUMPS);
+        const pump = deferred ? deferred.pump : drawnPump;
+        const kind: PumpFill['kind'] = isFleetFill(n)
+          ? 'fleet'
+          : chance(0.3)
+            ? chance(0.35)
+              ? 'card'
+              : 'prepay'
+            : chance(0.15)
+              ? 'drive-off'
+              : 'postpay';
         // A prepay's driver takes the prepaid grade's nozzle (1, FUEL-95): the till sends the
         // pump no allowed nozzles, and a cheaper grade would give more litres than the prepay's
         // line holds, which its completion refuses (a finding of this run, reported).
         const drawn = 1 + Math.floor(random() * PRICES.length);
-        const nozzle = kind === 'prepay' ? 1 : drawn;
+        const prepaid = kind === 'prepay' || kind === 'card' || kind === 'fleet';
+        const nozzle = prepaid ? 1 : drawn;
         const killAt =
           kills < KILLS && chance((KILLS - kills) / Math.max(1, FILLS - n + 1))
             ? pick(MOMENTS)
             : null;
+        const dartFault = chance(0.4) ? pick(DART_FAULTS) : null;
         const f: PumpFill = { n, pump, nozzle, volume: 0, amount: 0, kind, metered: 0 };
         if (killAt) f.kill = killAt;
+        if (dartFault) f.dartFault = dartFault;
+        if (deferred) f.stackedOn = deferred.n;
+        if (!link.isUp) f.offline = true;
 
         // The cashier sells the prepay first, then the driver lifts the nozzle.
         if (kind === 'prepay') {
           const amount = pick([10, 15, 20, 30]);
           const id = uuidv7(Date.now());
-          const body = {
+          const r = await call('sale-process', {
             transaction_id: id,
             check: {
               transaction_type: 'preauthorization',
               payment_type: 'cash',
-              check_items: [
-                {
-                  code: 'FUEL-95',
-                  quantity: Number((amount / 1.789).toFixed(2)),
-                  amount,
-                  quantity_recalculate_type: 'recalculate-by-amount',
-                },
-              ],
+              check_items: [fuelByAmount(amount)],
             },
             cash_given: amount,
-          };
-          const r = await call('sale-process', body);
+          });
           if (r?.status !== 200) {
             problems.push(`prepay of fill ${n}: ${r?.status} ${JSON.stringify(r?.json)}`);
             continue;
           }
           f.prepay = { id, paid: amount * 100 };
+        } else if (kind === 'card') {
+          // The card is pre-authorised for the amount; its completion books what was pumped.
+          const amount = pick([20, 30, 40]);
+          const id = uuidv7(Date.now());
+          const r = await call('sale-process', {
+            transaction_id: id,
+            check: {
+              transaction_type: 'preauthorization',
+              payment_type: 'bank-card',
+              check_items: [fuelByAmount(amount)],
+            },
+          });
+          if (r?.status !== 200) {
+            problems.push(`card prepay of fill ${n}: ${r?.status} ${JSON.stringify(r?.json)}`);
+            continue;
+          }
+          f.prepay = { id, paid: amount * 100 };
+        } else if (kind === 'fleet') {
+          // Driver 1 asks for more than the access's day limit leaves: the till authorises
+          // what is left (prepay-capped) and presets the pump there.
+          const left = FLEET_DAY_LIMIT - fleetUsedBooks();
+          const id = uuidv7(Date.now());
+          odometer += 50;
+          const r = await call('sale-process', {
+            transaction_id: id,
+            check: {
+              ...DRIVER1_FLEET,
+              odometer,
+              special_account_pin: DEMO.pins.driver1,
+              transaction_type: 'preauthorization',
+              check_items: [fuelByAmount(FLEET_ASK)],
+            },
+          });
+          if (r?.status !== 200) {
+            // The till saw nothing left on the limit (see below, short): the driver goes.
+            const code = r?.json.error?.code as string | undefined;
+            if (code === 'limit-exceeded' || code === 'insufficient-funds') fleetRefused++;
+            else
+              problems.push(
+                `fleet prepay of fill ${n} (${raw2(left)} left on the day limit, link ` +
+                  `${link.isUp ? 'up' : 'cut'}): ${r?.status} ${JSON.stringify(r?.json)}`,
+              );
+            continue;
+          }
+          const cap = cents(r.json.check.amount_to_pay);
+          const warned = ((r.json.warnings as Json[] | undefined) ?? []).some(
+            (w) => w.code === 'prepay-capped',
+          );
+          // Capped at what the limit leaves, never over. Short is allowed: a sale the central
+          // holds while the till still holds it too (stand-in still queued, or confirmed after
+          // the last pull asked) counts twice until the next pull (docs/sync.md, "Holds").
+          if (cap > left || !warned)
+            problems.push(
+              `fleet prepay of fill ${n}: authorised ${raw2(cap)} (capped warning ${warned}), ` +
+                `the books leave ${raw2(left)} of the day limit`,
+            );
+          else if (cap < left) fleetShort.push(`${raw2(cap)} of ${raw2(left)}`);
+          else fleetCapped++;
+          f.prepay = { id, paid: cap };
         }
         const meterBefore = sim.get(pump).totals[nozzle - 1]!.volume;
         sim.lift(pump, nozzle);
@@ -354,12 +600,25 @@ describe('the chaos run over the forecourt', () => {
           continue;
         }
 
-        // The driver fuels in steps; a prepay stops at its preset on its own.
+        const preset = sim.get(pump).preset;
+        if (
+          FLEET_CAP &&
+          kind === 'fleet' &&
+          (!preset || !('amount' in preset) || preset.amount !== f.prepay!.paid)
+        )
+          problems.push(
+            `fleet fill ${n}: the pump is preset to ${JSON.stringify(preset)}, the cap is ${raw2(f.prepay!.paid)}`,
+          );
+        // The driver fuels in steps; a prepay stops at its preset on its own. The last fleet
+        // fill runs until its preset: the pump stops where the account does.
         const steps = 3 + Math.floor(random() * 6);
         const killStep = killAt === 'fuelling' ? Math.floor(random() * steps) : -1;
+        const faultStep = dartFault ? Math.floor(random() * steps) : -1;
+        const toCap = FLEET_CAP && kind === 'fleet' && n + 7 > FILLS;
         let down = false;
         for (let s = 0; s < steps && sim.get(pump).status !== 5; s++) {
-          sim.dispense(pump, 50 + Math.floor(random() * 250));
+          sim.dispense(pump, toCap ? 100_000 : 50 + Math.floor(random() * 250));
+          if (s === faultStep) await dartFaultNow(pump, dartFault!);
           if (s === killStep) {
             await kill('fuelling');
             down = true;
@@ -445,12 +704,30 @@ describe('the chaos run over the forecourt', () => {
             saleKill,
             opMs,
           );
-        } else await sell(f, { payment_type: 'cash', fills: [f.fillId] }, saleKill, opMs);
+        } else if (
+          !deferred &&
+          !saleKill &&
+          (f.dartFault !== 'switch-off' || STACK_AFTER_SWITCH_OFF) &&
+          // At least one per run: the first postpay that may be after half the run.
+          (chance(0.2) || (stacked === 0 && n > FILLS / 2))
+        ) {
+          // The driver pays later: the pump holds this unpaid fill while the next driver
+          // fuels at it (stacking), then both are sold, the newer first.
+          deferred = f;
+          stacked++;
+        } else await sellPostpay(f, saleKill);
         if (agent!.proc.exitCode !== null || agent!.proc.signalCode !== null) await revive();
         if (!saleKill) opMs = opMs * 0.8 + (Date.now() - t0) * 0.2;
+        if (deferred && deferred !== f) {
+          await sellPostpay(deferred, null);
+          deferred = null;
+        }
       }
+      if (deferred) await sellPostpay(deferred, null);
 
-      // ---- the end: everything drained to the central ----
+      // ---- the end: the link back, faults off, everything drained to the central ----
+      link.restore();
+      await setFaults(false);
       let drained = false;
       let last: Json = {};
       for (let i = 0; i < 60 && !drained; i++) {
@@ -505,9 +782,11 @@ describe('the chaos run over the forecourt', () => {
         .filter((f) => f.fillId && !f.sale && !f.driveOff)
         .map((f) => `fill ${f.n} (${f.kind}, kill ${f.kill})`);
       const figures: string[] = [];
+      let changesChecked = 0;
       for (const f of fills.filter((x) => x.sale)) {
         const c = f.sale!.check;
-        const line = (c.check_items as Json[])[0]!;
+        // The fill's line comes after the caller's lines.
+        const line = (c.check_items as Json[]).at(-1)!;
         if (f.prepay) {
           if (cents(c.amount_to_pay) !== f.amount)
             figures.push(
@@ -515,18 +794,33 @@ describe('the chaos run over the forecourt', () => {
             );
           if (cents(line.processed_amount ?? line.amount) !== f.amount)
             figures.push(`completion of fill ${f.n}: line ${JSON.stringify(line)}`);
-          const change = f.sale!.warnings?.find((w) => w.code === 'change-due');
-          const want = f.prepay.paid - f.amount;
-          if (f.sale!.warnings) {
-            const given = change
-              ? cents(/give back ([\d.]+)/.exec(change.message as string)?.[1])
+          // The change, from the sale as answered or as recorded (sent again under its id
+          // after a kill): the cash handed over less the fill. A fleet prepay gives none.
+          if (f.kind === 'prepay') {
+            const want = f.prepay.paid - f.amount;
+            const cash = f.sale!.cash;
+            if (!cash || cents(cash.given) !== f.prepay.paid || cents(cash.change) !== want)
+              figures.push(
+                `completion of fill ${f.n} (kill ${f.kill ?? 'none'}): cash ${JSON.stringify(cash)}, ` +
+                  `want given ${raw2(f.prepay.paid)} change ${raw2(want)}`,
+              );
+            const warned = f.sale!.warnings?.find((w) => w.code === 'change-due');
+            const told = warned
+              ? cents(/give back ([\d.]+)/.exec(warned.message as string)?.[1])
               : 0;
-            if (given !== want)
-              figures.push(`completion of fill ${f.n}: change ${given / 100}, want ${raw2(want)}`);
-          }
+            if (f.sale!.warnings && told !== want)
+              figures.push(`completion of fill ${f.n}: told ${told / 100}, want ${raw2(want)}`);
+            if (cash) changesChecked++;
+          } else if (f.sale!.cash)
+            figures.push(
+              `${f.kind} completion of fill ${f.n}: cash ${JSON.stringify(f.sale!.cash)}`,
+            );
         } else {
-          if (cents(c.amount_to_pay) !== f.amount || cents(line.amount) !== f.amount)
-            figures.push(`sale of fill ${f.n}: ${c.amount_to_pay}, pumped ${raw2(f.amount)}`);
+          if (cents(c.amount_to_pay) !== total(f) || cents(line.amount) !== f.amount)
+            figures.push(
+              `sale of fill ${f.n}: ${c.amount_to_pay} (fill line ${line.amount}), pumped ` +
+                `${raw2(f.amount)}, goods ${raw2(f.goods ?? 0)}`,
+            );
           if (Math.round(Number(line.quantity) * 100) !== f.volume)
             figures.push(`sale of fill ${f.n}: ${line.quantity} l, pumped ${raw2(f.volume)}`);
         }
@@ -549,10 +843,12 @@ describe('the chaos run over the forecourt', () => {
       const driveBooks = {
         count: drives.length,
         litres: raw2(drives.reduce((s, f) => s + f.volume, 0)),
+        amount: raw2(drives.reduce((s, f) => s + f.amount, 0)),
       };
       const driveTill = {
         count: (report.drive_offs?.count as number | undefined) ?? 0,
         litres: Number(report.drive_offs?.litres ?? 0).toFixed(2),
+        amount: Number(report.drive_offs?.amount ?? 0).toFixed(2),
       };
       // Pumps still showing a fill (sold or not) at the end: none should.
       const stillShown = ((end.pumps as Json[]) ?? [])
@@ -571,7 +867,7 @@ describe('the chaos run over the forecourt', () => {
         const rows = fresh.filter((t) => t.transaction_id === f.sale!.id);
         if (rows.length !== 1)
           centralWrong.push(`fill ${f.n}: ${rows.length} sales at the central`);
-        else if (cents(rows[0]!.check?.amount_to_pay) !== f.amount)
+        else if (cents(rows[0]!.check?.amount_to_pay) !== total(f))
           centralWrong.push(
             `fill ${f.n}: central ${rows[0]!.check?.amount_to_pay}, pumped ${raw2(f.amount)}`,
           );
@@ -584,10 +880,181 @@ describe('the chaos run over the forecourt', () => {
             `${t.transaction_id}${prepayIds.has(t.transaction_id as string) ? ' (a prepay)' : ''}`,
         );
 
+      // ---- (d) each kind of money three ways: the books, the till's report, the central ----
+      const moneyRows: string[] = [];
+      const moneyWrong: string[] = [];
+      const sum = (xs: PumpFill[]) => xs.reduce((t, f) => t + total(f), 0);
+      const centralSum = (xs: PumpFill[]) =>
+        xs.reduce(
+          (t, f) =>
+            t +
+            fresh
+              .filter((r) => r.transaction_id === f.sale!.id)
+              .reduce((u, r) => u + cents(r.check?.amount_to_pay), 0),
+          0,
+        );
+      const paid = (type: string) =>
+        cents((report.payments as Json[]).find((p) => p.type === type)?.amount);
+      const threeWays = (what: string, xs: PumpFill[], till: number | null, extra = '') => {
+        const books = sum(xs);
+        const there = centralSum(xs);
+        const offline = xs.filter((f) => f.sale?.subtype === 'offline').length;
+        moneyRows.push(
+          `${what}: ${xs.length} sold (${offline} offline), books ${raw2(books)}, ` +
+            `central ${raw2(there)}${till === null ? '' : `, till ${raw2(till)}`}${extra}`,
+        );
+        if (books !== there || (till !== null && till !== books))
+          moneyWrong.push(moneyRows.at(-1)!);
+      };
+      const postpays = sold.filter((f) => f.kind === 'postpay' && f.tender === 'cash');
+      const cardPostpays = sold.filter((f) => f.kind === 'postpay' && f.tender === 'bank-card');
+      const withGoods = sold.filter((f) => (f.goods ?? 0) > 0).length;
+      const cashPrepays = sold.filter((f) => f.kind === 'prepay');
+      const fleetFills = sold.filter((f) => f.kind === 'fleet');
+      threeWays(
+        'cash postpay',
+        postpays,
+        null,
+        `; ${withGoods} sales of all kinds with shop goods`,
+      );
+      const cashPaid = cashPrepays.reduce((t, f) => t + f.prepay!.paid, 0);
+      threeWays(
+        'cash prepay',
+        cashPrepays,
+        null,
+        `; prepaid ${raw2(cashPaid)}, change books ${raw2(cashPaid - sum(cashPrepays))} ` +
+          `(checked on ${changesChecked} of ${cashPrepays.length} answers, kills included)`,
+      );
+      // The till's cash takings are the postpay sales and the prepays' completions together.
+      const tillCash = paid('cash');
+      moneyRows.push(
+        `cash sales: books ${raw2(sum(postpays) + sum(cashPrepays))}, till ${raw2(tillCash)}`,
+      );
+      if (tillCash !== sum(postpays) + sum(cashPrepays)) moneyWrong.push(moneyRows.at(-1)!);
+      threeWays('fleet prepay', fleetFills, paid('corporate-special-account'));
+      // Card prepays: the unit's journal (pre-authorisations, their bookings) against the books,
+      // the central's card rows and the till's card takings.
+      const cardFills = sold.filter((f) => f.kind === 'card');
+      const cardAsked = fills.filter((f) => f.kind === 'card' && f.prepay);
+      const unit = ((await simBooks(dataDir)).zvt as Json[] | undefined) ?? [];
+      const preAuths = unit.filter((o) => o.kind === 'pre-auth' && !o.reversed);
+      const bookings = unit.filter((o) => o.kind === 'book-total' && !o.reversed);
+      const booked = new Set(bookings.map((o) => o.refers_to));
+      const openPreAuths = preAuths.filter((o) => !booked.has(o.receipt_no)).length;
+      const unitSum = (xs: Json[]) => xs.reduce((t, o) => t + (o.amount_cents as number), 0);
+      const otherOps = unit.filter(
+        (o) => !['pre-auth', 'book-total', 'purchase'].includes(o.kind as string) && !o.reversed,
+      );
+      const cardRows = server.filter(
+        (t) =>
+          !baselineIds.has(t.transaction_id as string) &&
+          t.operation === 'bank_card_payments' &&
+          t.status === 'success',
+      );
+      // Money back (a charge a kill left without its sale, reversed at start) counts against.
+      const signOf = (op: unknown) =>
+        op === 'purchase' || op === 'completion' ? 1 : op === 'cancel' || op === 'refund' ? -1 : 0;
+      const centralCard = cardRows.reduce(
+        (t, r) => t + signOf(r.operation_type) * cents(r.amount),
+        0,
+      );
+      threeWays('card postpay', cardPostpays, null);
+      const cardTill = paid('bank-card');
+      moneyRows.push(
+        `card sales: books ${raw2(sum(cardPostpays) + sum(cardFills))}, till ${raw2(cardTill)}`,
+      );
+      if (cardTill !== sum(cardPostpays) + sum(cardFills)) moneyWrong.push(moneyRows.at(-1)!);
+      const purchases = unit.filter((o) => o.kind === 'purchase' && !o.reversed);
+      threeWays(
+        'card prepay',
+        cardFills,
+        null,
+        `; unit: pre-authorised ${preAuths.length} (${raw2(unitSum(preAuths))}, books ` +
+          `${raw2(cardAsked.reduce((t, f) => t + f.prepay!.paid, 0))}), booked ${bookings.length} ` +
+          `(${raw2(unitSum(bookings))}), open ${openPreAuths}, purchases ${purchases.length} ` +
+          `(${raw2(unitSum(purchases))}, card postpays ${raw2(sum(cardPostpays))}), ` +
+          `reversed ${unit.filter((o) => o.reversed).length}, other operations ${otherOps.length}; ` +
+          `central card rows ${cardRows.length} (${raw2(centralCard)})`,
+      );
+      if (
+        preAuths.length !== cardAsked.length ||
+        unitSum(preAuths) !== cardAsked.reduce((t, f) => t + f.prepay!.paid, 0) ||
+        bookings.length !== cardFills.length ||
+        unitSum(bookings) !== sum(cardFills) ||
+        centralCard !== sum(cardFills) + sum(cardPostpays) ||
+        purchases.length !== cardPostpays.length ||
+        unitSum(purchases) !== sum(cardPostpays) ||
+        openPreAuths !== 0 ||
+        otherOps.length !== 0
+      )
+        moneyWrong.push(moneyRows.at(-1)!);
+
+      // The drawer: the float, the postpay cash, the cash prepaid less the change given back.
+      const prepaidOpen = fills
+        .filter((f) => f.kind === 'prepay' && f.prepay && !f.sale)
+        .reduce((t, f) => t + f.prepay!.paid, 0);
+      const drawerBooks = OPENING * 100 + sum(postpays) + cashPaid - (cashPaid - sum(cashPrepays));
+      const drawerTill = {
+        expected: cents(report.expected_cash),
+        prepaid: cents(report.pump_prepaid_cash),
+      };
+      moneyRows.push(
+        `drawer: books ${raw2(drawerBooks + prepaidOpen)} (float ${OPENING}.00 + postpay ` +
+          `${raw2(sum(postpays))} + prepaid ${raw2(cashPaid + prepaidOpen)} - change ` +
+          `${raw2(cashPaid - sum(cashPrepays))}), till expected_cash ${raw2(drawerTill.expected)}; ` +
+          `prepaid at the pumps books ${raw2(prepaidOpen)}, till ${raw2(drawerTill.prepaid)}`,
+      );
+      if (drawerTill.expected !== drawerBooks + prepaidOpen || drawerTill.prepaid !== prepaidOpen)
+        moneyWrong.push(moneyRows.at(-1)!);
+
+      // The fleet: the account's balance and the access's day limit, three ways.
+      const fleetUsed = fleetUsedBooks();
+      const balancesAfter = await sandbox(creds, 'GET', '/sandbox/balances');
+      const fleetThere = cents(
+        (balancesAfter.accounts as Json[]).find((a) => a.account_id === DEMO.accounts.fleet)
+          ?.balance,
+      );
+      const access = centralRecords(dbFile, 'corporate_access').find(
+        (a) => a.id === DEMO.accesses.driver1,
+      );
+      const usedThere = cents(access?.limits?.user_day_limit_used);
+      const shown = (
+        (await command(api(), 'customer-identify', { id: DEMO.cards.driver1, id_type: 'card' }))
+          .json.customer?.special_accounts as Json[] | undefined
+      )?.find((a) => a.id === DEMO.accesses.driver1)?.available;
+      const shownTill = shown == null ? null : cents(shown);
+      moneyRows.push(
+        `fleet account: balance books ${raw2(fleetBefore - fleetUsed)}, central ${raw2(fleetThere)}; ` +
+          `driver 1's day limit used books ${raw2(fleetUsed)}, central ${raw2(usedThere)}; left ` +
+          `books ${raw2(FLEET_DAY_LIMIT - fleetUsed)}, till shows ${shownTill === null ? '?' : raw2(shownTill)}; ` +
+          `prepays capped at what is left ${fleetCapped}, short ${fleetShort.length}` +
+          `${fleetShort.length > 0 ? ` (${fleetShort.join(', ')})` : ''}, refused ${fleetRefused}; ` +
+          `preset checked and run to the cap ${FLEET_CAP ? 'yes' : 'no (CHAOS_FLEET_CAP=1)'}`,
+      );
+      if (
+        fleetThere !== fleetBefore - fleetUsed ||
+        usedThere !== fleetUsed ||
+        shownTill !== FLEET_DAY_LIMIT - fleetUsed
+      )
+        moneyWrong.push(moneyRows.at(-1)!);
+      moneyRows.push(
+        `drive-offs: books ${driveBooks.count} (${driveBooks.litres} l, ${driveBooks.amount}), ` +
+          `till ${driveTill.count} (${driveTill.litres} l, ${driveTill.amount}); central none`,
+      );
+      const lc = link.counts;
+      moneyRows.push(
+        `faults: central fault phases ${faultPhases}, link cuts ${cuts} (5xx ${lc.errors_5xx}, ` +
+          `429 ${lc.rate_limited_429}, dropped answers ${lc.dropped_answers}, cut connections ` +
+          `${lc.cut_connections}); DART ${[...dartFaults].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}; ` +
+          `fills sold while the link was cut ${fills.filter((f) => f.offline && f.sale).length}, ` +
+          `recorded answers read after a kill ${recordedAnswers}`,
+      );
+
       const summary =
         `chaos fills summary: seed ${SEED}; fills ${fills.length} (postpay ` +
-        `${fills.filter((f) => f.kind === 'postpay').length}, prepay ${fills.filter((f) => f.prepay).length}, ` +
-        `drive-off ${drives.length}); kills ${kills} (${[...killsAt].map(([k, v]) => `${k} ${v}`).join(', ')}), ` +
+        `${fills.filter((f) => f.kind === 'postpay').length} (card ${cardPostpays.length}), cash prepay ${fills.filter((f) => f.kind === 'prepay').length}, ` +
+        `fleet prepay ${fills.filter((f) => f.kind === 'fleet').length}, ` +
+        `drive-off ${drives.length}; stacked on an unpaid fill ${stacked}); kills ${kills} (${[...killsAt].map(([k, v]) => `${k} ${v}`).join(', ')}), ` +
         `restarts ${restarts}, sale-status ${statusQueries}, same-id resends ${resends}, ` +
         `releases asked again of a pump offline for a moment ${offlineRetries}, ` +
         `pumps online after a start in at most ${Math.max(0, ...onlineMs)} ms; ` +
@@ -595,9 +1062,21 @@ describe('the chaos run over the forecourt', () => {
         `unsold ${unsold.length}; central sales ${fresh.length}; ${Math.round((Date.now() - started) / 1000)} s`;
       console.log(summary);
       console.log(`chaos fills nozzles:\n  ${nozzleRows.join('\n  ')}`);
-      console.log(
-        `chaos fills drive-offs: books ${JSON.stringify(driveBooks)}, till ${JSON.stringify(driveTill)}`,
-      );
+      console.log(`chaos fills money:\n  ${moneyRows.join('\n  ')}`);
+      // A fill kept twice: the fills of its pump, in order, to read what led to it.
+      for (const u of unpaidAtEnd.filter((x) => !ids.includes(x.id as string)))
+        console.log(
+          `chaos fills pump ${u.pump} (a copy ${JSON.stringify(u)}):\n  ` +
+            fills
+              .filter((f) => f.pump === u.pump)
+              .map(
+                (f) =>
+                  `fill ${f.n} ${f.kind} nozzle ${f.nozzle} ${raw2(f.volume)} l, kill ` +
+                  `${f.kill ?? 'none'}, DART ${f.dartFault ?? 'none'}${f.stackedOn ? `, on fill ${f.stackedOn}` : ''}` +
+                  `${f.fillId ? `, till ${f.fillId}` : ''}`,
+              )
+              .join('\n  '),
+        );
       if (midFill.length > 0) problems.push(...midFill);
       if (slowStarts.length > 0) problems.push(...slowStarts);
       if (problems.length > 0) console.log(`chaos fills problems:\n  ${problems.join('\n  ')}`);
@@ -618,6 +1097,7 @@ describe('the chaos run over the forecourt', () => {
       expect.soft(driveTill, 'drive-offs: the till’s shift report').toEqual(driveBooks);
       expect.soft(centralWrong, 'sold fills at the central').toEqual([]);
       expect.soft(strangers, 'sales at the central no fill was sold by').toEqual([]);
+      expect.soft(moneyWrong, 'money three ways: books, till, central').toEqual([]);
       expect.soft(stillShown, 'pumps still showing a fill at the end').toEqual([]);
       expect.soft(problems, 'refusals, unanswered commands, failed restarts').toEqual([]);
       expect(kills).toBeGreaterThanOrEqual(Math.min(KILLS, FILLS));
