@@ -399,21 +399,26 @@ export class ForecourtService {
   private async keepFill(s: PumpState): Promise<void> {
     const port = this.port;
     const f = s.filling;
-    if (port && !f) {
-      // A restarted till reads the pump's status, not its filling: asked for, the filling
-      // comes back as another 'finished' event, which keeps it (or clears it, if sold).
-      const read = await port.readFilling(s.pump);
-      if (!read.ok) this.p.log.warn('fill not read', { pump: s.pump, error: read.message });
-      return;
-    }
-    if (!port || !f?.nozzle || f.price === null) return;
-    if (this.keeping.has(s.pump)) return; // the same fill reported again while it is read
+    if (!port || this.keeping.has(s.pump)) return; // the same fill, being read already
+    // The pump is held from here until the fill is kept: a release meanwhile would let the
+    // next driver's litres into the totalizer that names it (review 26, A5).
     this.keeping.add(s.pump);
     try {
-      await this.keepShown(port, s, f, { nozzle: f.nozzle, price: f.price });
+      // A restarted till reads the pump's status, not its filling: it asks for the filling.
+      const shown = f ? s : await this.readShown(port, s);
+      const g = shown?.filling;
+      if (!shown || !g?.nozzle || g.price === null) return;
+      await this.keepShown(port, shown, g, { nozzle: g.nozzle, price: g.price });
     } finally {
       this.keeping.delete(s.pump);
     }
+  }
+
+  /** The pump's state with the filling it reports when asked; null when it does not say. */
+  private async readShown(port: ForecourtPort, s: PumpState): Promise<PumpState | null> {
+    const read = await port.readFilling(s.pump);
+    if (!read.ok) this.p.log.warn('fill not read', { pump: s.pump, error: read.message });
+    return read.ok && read.value ? { ...s, filling: read.value } : null;
   }
 
   /** Keeps the fill a pump shows, or finds it kept before (read again after a restart). */

@@ -67,11 +67,18 @@ const FLEET_DAY_LIMIT = 15_000; // raw 0.01
 /** Every 7th fill from the 3rd is a fleet prepay: at least a few per run, by design. */
 const isFleetFill = (n: number) => n % 7 === 3;
 /**
- * CHAOS_FLEET_CAP=1: the pump's preset is compared with the fleet prepay's cap, and the run's
- * last fleet fill runs until the pump stops. Off by default until the known bug is fixed: the
- * pump is preset to the prepay line's amount before the fleet's discount (204.85 for a cap of
- * 150, seed 12), so the driver runs past the cap and the completion is refused
- * (limit-exceeded), leaving the fill unpaid.
+ * The fleet's rule: 3 cents off each litre (raw 0.001). A capped fleet prepay presets the pump
+ * by the litres the cap buys at the fleet's price (docs/forecourt.md, "A prepay capped by the
+ * account's limits"), so those litres at the pump's price less the cents off stay within it.
+ */
+const FLEET_CENTS_OFF = 30;
+/**
+ * CHAOS_FLEET_CAP=1: the pump's preset is checked against each fleet prepay's cap, and the
+ * run's last fleet fill runs until the pump stops. Off by default while it fails (seed 12 on
+ * eb9d8ce): the litres preset stay within the cap at the catalogue's price, not at the price
+ * the simulated pump sells at when the run's pumps were not told the catalogue's (1.799 against
+ * 1.789); and the last fill, run to its preset in one step between two polls, was reported
+ * under another nozzle and kept twice (docs/forecourt.md, "Open bugs").
  */
 const FLEET_CAP = process.env.CHAOS_FLEET_CAP === '1';
 /**
@@ -103,6 +110,19 @@ const DART_FAULTS = ['corrupt', 'cut', 'nak', 'silent', 'switch-off'] as const;
 type DartFault = (typeof DART_FAULTS)[number];
 /** The simulator's unit prices per nozzle (raw, 3 decimals), as the registry's simulated pumps. */
 const PRICES = [1799, 1659, 1899];
+/**
+ * A fleet prepay's preset stays within what it paid: by volume, the litres at the pump's price
+ * less the fleet's cents off (raw 0.01 l x raw 0.001 = raw 0.00001, so / 1000 is raw 0.01).
+ */
+function presetWithin(
+  preset: { volume: number } | { amount: number } | null,
+  price: number,
+  paid: number,
+): boolean {
+  if (!preset) return false;
+  if ('amount' in preset) return preset.amount <= paid;
+  return Math.round((preset.volume * (price - FLEET_CENTS_OFF)) / 1000) <= paid;
+}
 /** Where a kill lands in a fill's life. */
 const ALL_MOMENTS = ['fuelling', 'after-hang-up', 'during-sale', 'after-answer'] as const;
 type Moment = (typeof ALL_MOMENTS)[number];
@@ -602,9 +622,8 @@ describe('the chaos run over the forecourt', () => {
 
         const preset = sim.get(pump).preset;
         if (
-          FLEET_CAP &&
           kind === 'fleet' &&
-          (!preset || !('amount' in preset) || preset.amount !== f.prepay!.paid)
+          !presetWithin(preset, sim.get(pump).prices[nozzle - 1]!, f.prepay!.paid)
         )
           problems.push(
             `fleet fill ${n}: the pump is preset to ${JSON.stringify(preset)}, the cap is ${raw2(f.prepay!.paid)}`,

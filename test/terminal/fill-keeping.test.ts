@@ -4,10 +4,10 @@
 // the fill a second time. Over a forecourt port whose totalizer answers slowly, as DART's
 // CD101 does (a poll cycle or two).
 import { describe, expect, it } from 'vitest';
-import type { PortResult, Totals } from '../../src/devices/forecourt/port.js';
+import type { Filling, PortResult, PumpState, Totals } from '../../src/devices/forecourt/port.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { FakeForecourt } from './fake-forecourt.js';
-import { forecourtTill, PRICES, unpaid } from './forecourt-till.js';
+import { forecourtTill, PRICES, unpaid, untilIdle } from './forecourt-till.js';
 import { tempDir, tillPerTest } from './helpers.js';
 
 const { open } = tillPerTest();
@@ -21,6 +21,26 @@ class SlowTotals extends FakeForecourt {
 }
 
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A restarted line: pump 1 shows its finished fill's state, its figures only once asked for. */
+class FillingUnread extends SlowTotals {
+  unread = false;
+  private hide(s: PumpState): PumpState {
+    return this.unread && s.pump === 1 ? { ...s, filling: null } : s;
+  }
+  override pumps(): PumpState[] {
+    return super.pumps().map((s) => this.hide(s));
+  }
+  override pump(n: number): PumpState | null {
+    const s = super.pump(n);
+    return s ? this.hide(s) : null;
+  }
+  override async readFilling(pump: number): Promise<PortResult<Filling | null>> {
+    await settle(300);
+    this.unread = false;
+    return super.readFilling(pump);
+  }
+}
 
 describe('a fill being kept', () => {
   it('holds its pump: a release while its totalizer is read is refused, naming the pump', async () => {
@@ -73,5 +93,31 @@ describe('a fill being kept', () => {
       ['8.24', 'sold'],
       ['5.00', 'unpaid'],
     ]);
+  }, 30_000);
+
+  it('holds its pump while a restarted till asks the pump for the fill’s figures', async () => {
+    const dir = tempDir();
+    const port = new FillingUnread(2, PRICES);
+    const first = await forecourtTill(open, 2, dir, port);
+    port.lift(1);
+    await first.t.ok('pump-release', { pump: 1 });
+    port.fill(1, '8.24');
+    const sold = (await unpaid(first.t, 1)).unpaid[0]!.id;
+    port.clearing = false; // the till goes down before the pump is cleared
+    await first.t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: { payment_type: 'cash', fills: [sold] },
+    });
+    await first.t.close();
+    port.clearing = true;
+    port.unread = true; // the restarted till sees the pump finished, its figures not yet read
+    const again = await forecourtTill(open, 2, dir, port);
+    port.lift(1);
+    const r = await again.t.call('pump-release', { pump: 1 });
+    expect(r.body).toMatchObject({ error: { code: 'pump-fill-unread', path: 'pump' } });
+    // read, the fill on show is the one sold: the pump is cleared and free again
+    await untilIdle(port, 1);
+    const fills = again.t.terminal.store.pumpFills.since(0).map((f) => [f.volume, f.state]);
+    expect(fills).toEqual([['8.24', 'sold']]);
   }, 30_000);
 });
