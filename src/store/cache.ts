@@ -137,10 +137,14 @@ function stagedStatements(db: Database.Database, e: Entity) {
     .slice(1)
     .map((c) => `${c} = ?`)
     .join(', ');
-  const insert = (rows: number) =>
-    db.prepare(
-      `INSERT INTO ${staged} (${cols.join(', ')}) VALUES ${Array.from({ length: rows }, () => `(${cols.map(() => '?').join(', ')})`).join(', ')} ON CONFLICT (id) DO NOTHING`,
+  // placeholders only: `(?, ?, ...)` once per row
+  const row = `(${cols.map(() => '?').join(', ')})`;
+  const insert = (rows: number) => {
+    const values = Array<string>(rows).fill(row).join(', ');
+    return db.prepare(
+      `INSERT INTO ${staged} (${cols.join(', ')}) VALUES ${values} ON CONFLICT (id) DO NOTHING`,
     );
+  };
   return {
     width: cols.length,
     // Insert and update apart, so staging knows how many rows it holds without counting them.

@@ -29,6 +29,8 @@ const REVIEWED: Record<string, string[]> = {
     "cols.join(', ')",
     "cols.map(() => '?').join(', ')",
     'set',
+    // a staging INSERT's rows: `row` (placeholders only) repeated
+    'values',
   ],
   // A WHERE clause built only from q()-quoted primary-key column names.
   'src/store/recovery-salvage.ts': ['where'],
