@@ -231,6 +231,8 @@ describe('the cashier screen: selling fuel at the forecourt', () => {
         await toForecourt(page);
         await pressEnterOn(page, 'forecourt-tanks');
         await page.getByTestId('screen-tanks').waitFor();
+        // the gauge is read now (its poller may not have read it yet this early in the shift)
+        await pressEnterOn(page, 'tanks-gauge');
         await page.getByTestId('tank-reading-1').waitFor();
         await typeInto(page, 'delivery-note', '1000');
         await typeInto(page, 'delivery-before', '12345.5');
