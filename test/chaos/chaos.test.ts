@@ -19,6 +19,8 @@ import { add, dec, gte, sub, toFixed, ZERO, type Dec } from '../../src/money/ind
 import { uuidv7 } from '../../src/sync/ids.js';
 import {
   command,
+  FAULTS_OFF,
+  FAULTS_ON,
   Link,
   sandbox,
   sleep,
@@ -33,23 +35,6 @@ const KILLS = Number(process.env.CHAOS_KILLS ?? 50);
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 // Generous: a start of the agent is about a second on two loaded cores.
 const TEST_MS = Math.max(300_000, SALES * 150 + KILLS * 6_000);
-
-const FAULTS_ON = {
-  latency_ms: 5,
-  error_rate: 0.1,
-  rate_429: 0.05,
-  retry_after_s: 1,
-  reset_rate: 0.05,
-  commit_then_drop_rate: 0.1,
-};
-const FAULTS_OFF = {
-  latency_ms: 0,
-  error_rate: 0,
-  rate_429: 0,
-  retry_after_s: 1,
-  reset_rate: 0,
-  commit_then_drop_rate: 0,
-};
 
 const GOODS = ['WTR-1', 'SNK-1', 'COF-1', 'COF-2', 'OIL-1', 'FUEL-95', 'DIESEL'];
 const CUSTOMERS = [DEMO.customers.anna, DEMO.customers.ben];

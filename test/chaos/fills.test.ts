@@ -37,6 +37,8 @@ import { attachToPty } from '../devices/support/sim-host.js';
 import {
   centralRecords,
   command,
+  FAULTS_OFF,
+  FAULTS_ON,
   Link,
   sandbox,
   simBooks,
@@ -88,23 +90,6 @@ const FLEET_CAP = process.env.CHAOS_FLEET_CAP === '1';
  * fill 11 switched off and on, fill 12 on the same pump and nozzle; see the report).
  */
 const STACK_AFTER_SWITCH_OFF = process.env.CHAOS_STACK_AFTER_SWITCH_OFF === '1';
-/** The sandbox central's faults, switched on and off during the run (as mix.test.ts). */
-const FAULTS_ON = {
-  latency_ms: 5,
-  error_rate: 0.1,
-  rate_429: 0.05,
-  retry_after_s: 1,
-  reset_rate: 0.05,
-  commit_then_drop_rate: 0.1,
-};
-const FAULTS_OFF = {
-  latency_ms: 0,
-  error_rate: 0,
-  rate_429: 0,
-  retry_after_s: 1,
-  reset_rate: 0,
-  commit_then_drop_rate: 0,
-};
 /** DART faults the simulator plays during a fill. */
 const DART_FAULTS = ['corrupt', 'cut', 'nak', 'silent', 'switch-off'] as const;
 type DartFault = (typeof DART_FAULTS)[number];

@@ -254,3 +254,21 @@ export function centralRecords(dbFile: string, entity: string): Json[] {
     db.close();
   }
 }
+
+/** The sandbox central's faults the chaos runs switch on and off (`PUT /sandbox/faults`). */
+export const FAULTS_ON = {
+  latency_ms: 5,
+  error_rate: 0.1,
+  rate_429: 0.05,
+  retry_after_s: 1,
+  reset_rate: 0.05,
+  commit_then_drop_rate: 0.1,
+};
+export const FAULTS_OFF = {
+  latency_ms: 0,
+  error_rate: 0,
+  rate_429: 0,
+  retry_after_s: 1,
+  reset_rate: 0,
+  commit_then_drop_rate: 0,
+};

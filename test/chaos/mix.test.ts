@@ -28,6 +28,8 @@ import { uuidv7 } from '../../src/sync/ids.js';
 import {
   centralRecords,
   command,
+  FAULTS_OFF,
+  FAULTS_ON,
   Link,
   sandbox,
   simBooks,
@@ -51,23 +53,6 @@ const TEST_MS = Math.max(360_000, OPS * 2_000 + KILLS * 10_000);
  * completed after a restart.
  */
 const AUTH_LIFETIME_S = 30;
-
-const FAULTS_ON = {
-  latency_ms: 5,
-  error_rate: 0.1,
-  rate_429: 0.05,
-  retry_after_s: 1,
-  reset_rate: 0.05,
-  commit_then_drop_rate: 0.1,
-};
-const FAULTS_OFF = {
-  latency_ms: 0,
-  error_rate: 0,
-  rate_429: 0,
-  retry_after_s: 1,
-  reset_rate: 0,
-  commit_then_drop_rate: 0,
-};
 
 const C = DEMO.customers;
 const BONUS_CUSTOMERS = [C.anna, C.ben, C.driver1, C.driver2];

@@ -42,6 +42,24 @@ class FillingUnread extends SlowTotals {
   }
 }
 
+/** A fill of 8.24 l on pump 1 sold, and the till down before the pump was cleared; its dir. */
+async function soldThenDown(port: FakeForecourt): Promise<string> {
+  const dir = tempDir();
+  const first = await forecourtTill(open, 2, dir, port);
+  port.lift(1);
+  await first.t.ok('pump-release', { pump: 1 });
+  port.fill(1, '8.24');
+  const sold = (await unpaid(first.t, 1)).unpaid[0]!.id;
+  port.clearing = false;
+  await first.t.ok('sale-process', {
+    transaction_id: uuidv7(Date.now()),
+    check: { payment_type: 'cash', fills: [sold] },
+  });
+  await first.t.close();
+  port.clearing = true;
+  return dir;
+}
+
 describe('a fill being kept', () => {
   it('holds its pump: a release while its totalizer is read is refused, naming the pump', async () => {
     const port = new SlowTotals(2, PRICES);
@@ -63,20 +81,8 @@ describe('a fill being kept', () => {
   }, 30_000);
 
   it('is kept once when the next driver is released after a restart', async () => {
-    const dir = tempDir();
     const port = new SlowTotals(2, PRICES);
-    const first = await forecourtTill(open, 2, dir, port);
-    port.lift(1);
-    await first.t.ok('pump-release', { pump: 1 });
-    port.fill(1, '8.24');
-    const sold = (await unpaid(first.t, 1)).unpaid[0]!.id;
-    port.clearing = false; // the till goes down before the pump is cleared
-    await first.t.ok('sale-process', {
-      transaction_id: uuidv7(Date.now()),
-      check: { payment_type: 'cash', fills: [sold] },
-    });
-    await first.t.close();
-    port.clearing = true;
+    const dir = await soldThenDown(port);
     port.delayMs = 300; // the restarted till reads the fill on show slowly
     const again = await forecourtTill(open, 2, dir, port);
     port.lift(1);
@@ -96,20 +102,8 @@ describe('a fill being kept', () => {
   }, 30_000);
 
   it('holds its pump while a restarted till asks the pump for the fill’s figures', async () => {
-    const dir = tempDir();
     const port = new FillingUnread(2, PRICES);
-    const first = await forecourtTill(open, 2, dir, port);
-    port.lift(1);
-    await first.t.ok('pump-release', { pump: 1 });
-    port.fill(1, '8.24');
-    const sold = (await unpaid(first.t, 1)).unpaid[0]!.id;
-    port.clearing = false; // the till goes down before the pump is cleared
-    await first.t.ok('sale-process', {
-      transaction_id: uuidv7(Date.now()),
-      check: { payment_type: 'cash', fills: [sold] },
-    });
-    await first.t.close();
-    port.clearing = true;
+    const dir = await soldThenDown(port);
     port.unread = true; // the restarted till sees the pump finished, its figures not yet read
     const again = await forecourtTill(open, 2, dir, port);
     port.lift(1);
