@@ -393,6 +393,17 @@ export class OwnCentral {
     await r?.close();
   }
 
+  /** Sets a good's price in the central's POS catalogue (the station changed its price). */
+  setPrice(code: string, price: number): void {
+    const store = this.running!.store;
+    type Pos = Record<string, unknown> & { catalog: Array<Record<string, unknown>> };
+    const pos = store.getRecord('pos', DEMO.posId) as Pos;
+    store.upsert('pos', DEMO.posId, {
+      ...pos,
+      catalog: pos.catalog.map((g) => (g.code === code ? { ...g, price } : g)),
+    });
+  }
+
   /** GET /sandbox/NAME with the demo terminal's API key. */
   async sandbox<T>(name: 'transactions' | 'balances'): Promise<T> {
     return (await getJson(`${this.url}/sandbox/${name}`, DEMO.apiKey)) as T;
