@@ -75,6 +75,7 @@ export type PastShift = CommandOutput<'shifts-recent'>['shifts'][number];
 export type ForecourtState = CommandOutput<'forecourt-state'>;
 export type PumpView = ForecourtState['pumps'][number];
 export type FillView = ForecourtState['unpaid'][number];
+export type PumpGrade = ForecourtState['grades'][number];
 export type PumpStateEvent = EventPayload<'pump-state'>;
 export type PumpStateName = PumpView['state'];
 export type SimulatedPump = CommandOutput<'simulator-pump'>['simulated'];

@@ -633,6 +633,7 @@ export const de: Table = {
   'sale.prepay-for':
     'Vorauszahlung für Säule {pump}: die Säule wird für den bezahlten Betrag freigegeben.',
   'sale.prepay-cancel': 'Keine Vorauszahlung',
+  'sale.prepay-grades': 'Die Kraftstoffe der Säule mit ihren Preisen',
   'lines.fill': 'Säule {pump}',
   'pump.state.idle': 'Frei',
   'pump.state.calling': 'Zapfventil gezogen',

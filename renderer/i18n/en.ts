@@ -612,6 +612,7 @@ export const en = {
   'forecourt.prepay': 'Prepay',
   'sale.prepay-for': 'Prepay for pump {pump}: the pump is released for what is paid.',
   'sale.prepay-cancel': 'Not a prepay',
+  'sale.prepay-grades': 'The pump’s fuels at their prices',
   'lines.fill': 'Pump {pump}',
   'pump.state.idle': 'Idle',
   'pump.state.calling': 'Nozzle up',

@@ -1,8 +1,10 @@
 // The pump's part of the check on the sale screen (docs/forecourt.md, "Selling a fill"): the
 // pump this check prepays, and each fill sold on it with the pump's figures as the engine
 // answered them (its lines follow the cashier's), each with a way off the check.
-import { formatAmount, formatQuantity } from '../format.js';
-import { amountDigits } from '../slices/sale/state.js';
+import { formatAmount, formatDec, formatQuantity } from '../format.js';
+import { dec } from '../money.js';
+import { gradesOf } from '../slices/forecourt/state.js';
+import { amountDigits, enterMode } from '../slices/sale/state.js';
 import { Button, type Ctx } from './common.js';
 
 export function PumpLines({ ctx }: { ctx: Ctx }) {
@@ -23,6 +25,7 @@ export function PumpLines({ ctx }: { ctx: Ctx }) {
           />
         </p>
       ) : null}
+      {draft.prepayPump !== null ? <PrepayGrades ctx={ctx} pump={draft.prepayPump} /> : null}
       {draft.fills.length > 0 ? (
         <ul class="fill-lines" data-testid="fill-lines">
           {draft.fills.map((f, i) => {
@@ -51,5 +54,34 @@ export function PumpLines({ ctx }: { ctx: Ctx }) {
         </ul>
       ) : null}
     </>
+  );
+}
+
+/** The prepaid pump's grades at their catalogue prices: one press fills the fuel line's form. */
+function PrepayGrades({ ctx, pump }: { ctx: Ctx; pump: number }) {
+  const { t, state, num } = ctx;
+  // a till that sells catalogue figures only takes no typed fuel line (sale slice, item-add)
+  const grades = gradesOf(state, pump).filter((g) => g.price !== null);
+  if (grades.length === 0 || enterMode(state) === 'presets-only') return null;
+  return (
+    <div
+      class="actions"
+      role="group"
+      aria-label={t('sale.prepay-grades')}
+      data-testid="sale-prepay-grades"
+    >
+      {grades.map((g, i) => {
+        const price = dec(g.price!);
+        return (
+          <Button
+            key={g.code}
+            ctx={ctx}
+            testid={`sale-prepay-grade-${i}`}
+            does={{ type: 'prepay-grade', code: g.code, price: g.price! }}
+            label={`${g.title ?? g.code} ${formatDec(price, price.scale, num)}`}
+          />
+        );
+      })}
+    </div>
   );
 }

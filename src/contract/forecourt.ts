@@ -90,10 +90,29 @@ export const PumpView = PumpSchema.extend({
 });
 export type PumpView = z.infer<typeof PumpView>;
 
-/** `forecourt-state`: every pump, and every fill waiting to be paid, oldest first. */
+/**
+ * A grade a pump sells on one nozzle, at the catalogue's price: what a prepay's fuel line sells
+ * at (the pumps are told the same price, docs/forecourt.md "Prices at the pumps"), so the
+ * cashier picks it rather than types it.
+ */
+export const PumpGrade = z.strictObject({
+  pump: z.int().min(1),
+  nozzle: z.int().min(1).max(15),
+  /** The grade's good code (the catalogue's fuel line). */
+  code: z.string(),
+  /** The catalogue's name for it; null when the catalogue does not list it. */
+  title: z.string().nullable(),
+  /** The catalogue's price per litre; null when it has none (no prepay can be priced). */
+  price: DecimalText.nullable(),
+});
+export type PumpGrade = z.infer<typeof PumpGrade>;
+
+/** `forecourt-state`: every pump, every fill waiting to be paid (oldest first), every grade. */
 export const ForecourtState = z.strictObject({
   pumps: z.array(PumpView),
   unpaid: z.array(FillView),
+  /** Each set-up pump's nozzles in order, pump by pump. */
+  grades: z.array(PumpGrade),
 });
 export type ForecourtState = z.infer<typeof ForecourtState>;
 

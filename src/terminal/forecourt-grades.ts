@@ -4,7 +4,10 @@
 // fill under its nozzle's goods code, the pump prices come from those goods' catalogue prices,
 // and the wet stock balances each tank against its grade.
 import type { Config } from '../contract/config.js';
+import type { PumpGrade } from '../contract/forecourt.js';
 import { resolveFuelGrades, type NozzleGrade } from '../contract/fuel-grades.js';
+import { dec, toFixed } from '../money/index.js';
+import type { PosCatalog } from './catalog.js';
 import type { GradeOf } from './forecourt.js';
 
 export interface FuelGrades {
@@ -30,4 +33,20 @@ export function fuelGrades(config: Config): FuelGrades {
     pumps: () => [...resolved.pumps.keys()].sort((a, b) => a - b),
     tanks: resolved.tanks,
   };
+}
+
+/** Every set-up pump's nozzles with their grade's catalogue name and price (`forecourt-state`). */
+export function pumpGrades(grades: FuelGrades, cat: PosCatalog): PumpGrade[] {
+  return grades.pumps().flatMap((pump) =>
+    grades.nozzlesOf(pump).map((n) => {
+      const item = cat.byCode(n.goodsCode);
+      return {
+        pump,
+        nozzle: n.nozzle,
+        code: n.goodsCode,
+        title: item?.title ?? null,
+        price: item?.price === undefined ? null : toFixed(dec(item.price)),
+      };
+    }),
+  );
 }

@@ -11,7 +11,13 @@ import {
   type HandlerInput,
   type SignedInStaff,
 } from '../contract/commands.js';
-import type { FillView, PumpState, PumpStateName, PumpView } from '../contract/forecourt.js';
+import type {
+  FillView,
+  PumpGrade,
+  PumpState,
+  PumpStateName,
+  PumpView,
+} from '../contract/forecourt.js';
 import type { Filling, ForecourtPort, Preset } from '../devices/forecourt/port.js';
 import { dec, round, toFixed } from '../money/index.js';
 import type { PumpFill, PumpFills } from '../store/pump-fills.js';
@@ -45,6 +51,8 @@ export class ForecourtService {
   private readonly p: TerminalPorts;
   private readonly port: ForecourtPort | null;
   private readonly gradeOf: GradeOf;
+  /** The pumps' grades at the catalogue's prices, as a prepay sells them. */
+  private readonly gradesOnSale: () => PumpGrade[];
   private unsubscribe: (() => void) | null = null;
   /** Told when a pump's unpaid fills change without a pump event (the screen's, issue 16). */
   changed: ((pump: number) => void) | null = null;
@@ -65,10 +73,12 @@ export class ForecourtService {
     port: ForecourtPort | null,
     gradeOf: GradeOf,
     desk: FillDesk = new FillDesk(),
+    gradesOnSale: () => PumpGrade[] = () => [],
   ) {
     this.p = p;
     this.port = port;
     this.gradeOf = gradeOf;
+    this.gradesOnSale = gradesOnSale;
     this.desk = desk;
     this.releases = port ? new PumpReleases(p, port) : null;
     desk.onSold((fills) => this.clearPumps(fills));
@@ -104,6 +114,7 @@ export class ForecourtService {
     return {
       pumps: this.port.pumps().map((s) => this.view(s, unpaid)),
       unpaid: unpaid.map(fillView),
+      grades: this.gradesOnSale(),
     };
   }
 

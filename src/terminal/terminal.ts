@@ -53,7 +53,7 @@ import { loadOrCreateHashKey, resolveSecret } from './secrets.js';
 import { ShiftService } from './shifts.js';
 import { ForecourtService, type GradeOf } from './forecourt.js';
 import { FillDesk } from './fill-lines.js';
-import { fuelGrades, type FuelGrades } from './forecourt-grades.js';
+import { fuelGrades, pumpGrades, type FuelGrades } from './forecourt-grades.js';
 import { PumpPriceService } from './pump-prices.js';
 import { PumpTotalsService } from './pump-totals.js';
 import { followPumpEvents } from './forecourt-events.js';
@@ -392,6 +392,7 @@ function buildServices(
     forecourt?.port ?? null,
     forecourt?.gradeOf ?? (() => null),
     fills,
+    () => pumpGrades(grades, catalog.catalog(catalog.pos())),
   );
   const checkout = new CheckoutService(ports, cards, sales, receipts.printSale, catalog, fills);
   const bonusOps = new BonusOperationService(ports, workflow, identify);

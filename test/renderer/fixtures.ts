@@ -386,5 +386,11 @@ export function forecourtState(): ForecourtState {
         finished_at: '2026-11-27T09:01:00.000Z',
       },
     ],
+    grades: [
+      { pump: 1, nozzle: 1, code: 'FUEL-95', title: 'Super 95', price: '1.759' },
+      { pump: 1, nozzle: 2, code: 'DIESEL', title: 'Diesel', price: '1.659' },
+      { pump: 1, nozzle: 3, code: 'FUEL-95', title: 'Super 95', price: '1.759' },
+      { pump: 2, nozzle: 1, code: 'FUEL-98', title: null, price: null },
+    ],
   };
 }

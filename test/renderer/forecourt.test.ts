@@ -93,6 +93,42 @@ describe('the forecourt on screen', () => {
     expect(s.forecourt.unpaid.map((f) => f.id)).toEqual([FILL_ID]);
   });
 
+  it('fills a prepay’s fuel line from the grade picked: its code and price as the cashier types them', () => {
+    const s = run(
+      loaded(),
+      { type: 'language', value: 'de' },
+      { type: 'prepay-for', pump: 1 },
+      { type: 'prepay-grade', code: 'FUEL-95', price: '1.759' },
+    );
+    expect(s.form).toMatchObject({
+      'item-kind': 'fuel-amount',
+      'item-code': 'FUEL-95',
+      'item-price': '1,759',
+    });
+    expect(s.focus?.testid).toBe('item-amount');
+  });
+
+  it('prices a prepay of 20.00 from the grade picked: 11.370 l at 1.759', () => {
+    const s = run(
+      loaded(),
+      { type: 'prepay-for', pump: 1 },
+      { type: 'prepay-grade', code: 'FUEL-95', price: '1.759' },
+      { type: 'field', name: 'item-amount', value: '20' },
+      { type: 'item-add' },
+    );
+    expect(s.sale.draft.lines.map((l) => l.item)).toEqual([
+      {
+        code: 'FUEL-95',
+        quantity: 11.37,
+        price: 1.759,
+        price_decimal_digits: 3,
+        quantity_decimal_digits: 3,
+        amount: 20,
+        quantity_recalculate_type: 'recalculate-by-amount',
+      },
+    ]);
+  });
+
   it('reads a dispense’s litres in the language, and none as up to the preset', () => {
     const s = run(loaded(), { type: 'language', value: 'de' });
     const typed = run(s, { type: 'field', name: 'sim-litres', value: '2,5' });

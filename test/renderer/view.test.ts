@@ -296,6 +296,12 @@ function screens(): Record<string, State> {
       { type: 'forecourt-loaded', forecourt: forecourtState() },
       { type: 'prepay-ready', transactionId: TX_ID },
     ),
+    prepaySale: run(
+      base,
+      { type: 'forecourt-open' },
+      { type: 'forecourt-loaded', forecourt: forecourtState() },
+      { type: 'prepay-for', pump: 1 },
+    ),
     tanks: run(
       base,
       { type: 'tanks-open' },
@@ -815,6 +821,15 @@ describe('views', () => {
     expect(byTestId(tree, 'pump-4-resume')).toBeDefined();
     expect(textOf(byTestId(tree, 'pump-5-state')!)).toBe('Not answering');
     expect(byTestId(tree, 'pump-5')!.attrs['data-state']).toBe('offline');
+  });
+
+  it('offer a prepay the pump’s fuels at their catalogue prices, each once', () => {
+    const tree = render(all.prepaySale!);
+    expect(textOf(byTestId(tree, 'sale-prepay-grade-0')!)).toBe('Super 95 1.759');
+    expect(textOf(byTestId(tree, 'sale-prepay-grade-1')!)).toBe('Diesel 1.659');
+    expect(byTestId(tree, 'sale-prepay-grade-2')).toBeUndefined();
+    // a plain sale offers none
+    expect(byTestId(render(all.sale!), 'sale-prepay-grades')).toBeUndefined();
   });
 
   it('offer the simulated pumps’ controls on the settings screen only for simulated pumps', () => {

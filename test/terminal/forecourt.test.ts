@@ -52,6 +52,17 @@ describe('the forecourt at the till', () => {
     ]);
   }, 30_000);
 
+  it('lists each pump’s grades at the catalogue’s prices, as a prepay sells them', async () => {
+    const { t } = await forecourtTill();
+    const s = await t.ok('forecourt-state', {});
+    expect(s.grades.filter((g) => g.pump === 1)).toEqual([
+      { pump: 1, nozzle: 1, code: 'FUEL-95', title: 'Super 95', price: '1.789' },
+      { pump: 1, nozzle: 2, code: 'DIESEL', title: 'Diesel', price: '1.659' },
+      { pump: 1, nozzle: 3, code: 'FUEL-98', title: 'Super Plus 98', price: '1.899' },
+    ]);
+    expect(new Set(s.grades.map((g) => g.pump))).toEqual(new Set([1, 2, 3, 4]));
+  }, 30_000);
+
   it('releases a calling pump for postpay, and keeps its fill with the pump’s own figures', async () => {
     const { t, port } = await forecourtTill();
     port.lift(1);

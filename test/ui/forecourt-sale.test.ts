@@ -132,12 +132,12 @@ describe('the cashier screen: selling fuel at the forecourt', () => {
           await pressEnterOn(page, 'pump-1-prepay-sale');
           await page.getByTestId('screen-sale').waitFor();
           await expectText(page.getByTestId('sale-prepay-for'), /pump 1/i);
-          await chooseByKeys(page, 'item-kind', 'fuel-amount');
-          await typeInto(page, 'item-code', 'FUEL-95');
+          // the pump's fuels at their prices: Super 95 fills the fuel line's form (kind, code,
+          // price), the cashier types the amount
+          await expectText(page.getByTestId('sale-prepay-grade-0'), 'Super 95 1.759');
+          await pressEnterOn(page, 'sale-prepay-grade-0');
+          await expect.poll(() => page.getByTestId('item-price').inputValue()).toBe('1.759');
           await typeInto(page, 'item-amount', '20');
-          // The form asks for the litre price of a fuel line (it looks nothing up): the price the
-          // catalogue sent pump 1 is typed (another would need a reason, catalog-lines.ts).
-          await typeInto(page, 'item-price', '1.759');
           await page.keyboard.press('Enter');
           await page.getByTestId('line-0').waitFor();
           await calculated(page);

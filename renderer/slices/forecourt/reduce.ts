@@ -15,7 +15,8 @@ export const forecourt: Reducer<ForecourtEvent> = {
       ...event.forecourt.unpaid.filter((f) => !newer.has(f.pump)),
       ...state.forecourt.unpaid.filter((f) => newer.has(f.pump)),
     ].sort((a, b) => (a.finished_at < b.finished_at ? -1 : a.finished_at > b.finished_at ? 1 : 0));
-    return { ...state, forecourt: { ...state.forecourt, pumps, unpaid, loaded: true } };
+    const { grades } = event.forecourt;
+    return { ...state, forecourt: { ...state.forecourt, pumps, unpaid, grades, loaded: true } };
   },
   // An event carries one pump and all its unpaid fills: both replace what was known of it.
   'pump-changed': (state, event) => {

@@ -2,7 +2,13 @@
 // as `forecourt-state` answered it and as `pump-state` events changed it since, the fills
 // waiting to be paid, a prepay the sale handed over for a pump to be chosen, and the
 // simulated pumps' controls of the settings screen (what their last `simulator-pump` said).
-import type { FillView, ForecourtState as Answer, PumpStateEvent, PumpView } from '../../types.js';
+import type {
+  FillView,
+  ForecourtState as Answer,
+  PumpGrade,
+  PumpStateEvent,
+  PumpView,
+} from '../../types.js';
 import type { SimulatedPump } from '../../types.js';
 
 export interface ForecourtState {
@@ -10,6 +16,8 @@ export interface ForecourtState {
   pumps: readonly PumpView[];
   /** Every unpaid fill, oldest first. */
   unpaid: readonly FillView[];
+  /** Each pump's nozzles with their grade's catalogue name and price (a prepay picks one). */
+  grades: readonly PumpGrade[];
   /** `forecourt-state` answered at least once (else the screen says it is loading). */
   loaded: boolean;
   /** A prepay's pump authorisation (its transaction id) waiting for the cashier to pick a pump. */
@@ -24,7 +32,7 @@ export type ForecourtField = 'sim-pump' | 'sim-nozzle' | 'sim-litres';
 export const FORECOURT_FORM = { 'sim-pump': '1', 'sim-nozzle': '1', 'sim-litres': '' } as const;
 
 export function initialForecourt(): ForecourtState {
-  return { pumps: [], unpaid: [], loaded: false, prepay: null, simulated: {} };
+  return { pumps: [], unpaid: [], grades: [], loaded: false, prepay: null, simulated: {} };
 }
 
 export type ForecourtEvent =
@@ -55,6 +63,14 @@ export function stoppable(p: PumpView): boolean {
 
 export function resumable(p: PumpView): boolean {
   return p.state === 'stopped' || p.state === 'suspended';
+}
+
+/** The grades a pump sells, one per code, in nozzle order. */
+export function gradesOf(state: { forecourt: ForecourtState }, pump: number): PumpGrade[] {
+  const out: PumpGrade[] = [];
+  for (const g of state.forecourt.grades)
+    if (g.pump === pump && !out.some((o) => o.code === g.code)) out.push(g);
+  return out;
 }
 
 // ---- updates ----

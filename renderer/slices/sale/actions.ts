@@ -46,4 +46,5 @@ export const saleActions: Performers<SaleAction> = {
   'fill-added': send,
   'fill-remove': send,
   'prepay-for': send,
+  'prepay-grade': send,
 };

@@ -183,6 +183,13 @@ export const sale: Reducer<SaleEvent> = {
     }),
   'prepay-for': (state, event) =>
     go(withDraft(state, { ...state.sale.draft, prepayPump: event.pump }), 'sale'),
+  // The price is the catalogue's, shown in the cashier's number style as if typed; the amount
+  // to prepay is what is left to type.
+  'prepay-grade': (state, event) => {
+    const price = typedText(dec(event.price), numberStyle(state.settings.language));
+    const form = { 'item-kind': 'fuel-amount', 'item-code': event.code, 'item-price': price };
+    return focusOn(withForm(state, form), 'item-amount');
+  },
   'rule-toggle': (state, event) => {
     if (!hasRole(state, 'senior-cashier')) {
       return withMessage(state, { kind: 'error', key: 'error.role-required' });

@@ -166,7 +166,9 @@ export type SaleEvent =
   | { type: 'fill-added'; fill: FillView }
   | { type: 'fill-remove'; id: string }
   /** The check becomes the prepay of this pump (null: a plain sale again). */
-  | { type: 'prepay-for'; pump: number | null };
+  | { type: 'prepay-for'; pump: number | null }
+  /** A grade of the prepaid pump picked: the item form gets its code and catalogue price. */
+  | { type: 'prepay-grade'; code: string; price: string };
 
 // ---- selectors ----
 
