@@ -263,13 +263,16 @@ export class TankService {
       const r = rs.find((x) => x.tank === t);
       return r ? dec(r.volume) : null;
     };
+    // An opening read inside the period holds what was delivered before it: those deliveries
+    // are in it already, and counted again they would show as fuel missing.
+    const openedAt = (t: number) => opening.find((r) => r.tank === t)?.readAt ?? from;
     const tanks: TankPeriod[] = [...numbers].map((t) => ({
       tank: t,
       goodsCode: this.gradeOf(t),
       opening: volumeOf(opening, t),
       closing: volumeOf(closing, t),
       deliveries: deliveries
-        .filter((d) => d.tank === t)
+        .filter((d) => d.tank === t && (openedAt(t) <= from || d.recordedAt > openedAt(t)))
         .reduce((sum, d) => add(sum, sub(dec(d.volumeAfter), dec(d.volumeBefore))), ZERO),
     }));
     const threshold = dec(config.terminal.tanks.variance_percent);

@@ -188,6 +188,30 @@ describe('wetstock-report', () => {
     });
   }, 30_000);
 
+  it('counts no delivery twice that came before the shift’s first reading', async () => {
+    const t = await signedIn(DEMO.authCodes.manager, tanks());
+    // no reading yet this shift: the delivery lands first, the first reading holds it
+    await t.ok('tank-delivery', {
+      tank: 1,
+      note_quantity: 1000,
+      volume_before: 10000,
+      volume_after: 11000,
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    setVolume(t, 1, 11000);
+    await t.ok('tank-readings', { read: true });
+    await sell(t, 'DIESEL', 40);
+    setVolume(t, 1, 10960);
+    await t.ok('tank-readings', { read: true });
+    const { report } = await t.ok('wetstock-report', {});
+    expect(report.tanks.find((l) => l.tank === 1)).toMatchObject({
+      opening: 11000,
+      deliveries: 0,
+      book: 10960,
+      variance: 0,
+    });
+  }, 30_000);
+
   it('keeps the report with the Z report of the close', async () => {
     const t = await signedIn(DEMO.authCodes.manager, tanks());
     await t.ok('tank-readings', { read: true });
