@@ -3,7 +3,8 @@
 // recorded against its delivery note, and the open shift's wet stock per tank and per grade
 // (opening + deliveries - sales against the closing reading), printed on request.
 import { formatAmount, formatDateTime, NONE } from '../format.js';
-import { tankNumbers } from '../slices/tanks/state.js';
+import type { MessageKey } from '../i18n.js';
+import { tankNumbers, type TanksField } from '../slices/tanks/state.js';
 import type { TankReading, WetStock, WetStockLine } from '../types.js';
 import { Button, FieldSelect, Form, Input, Section, type Ctx } from './common.js';
 
@@ -40,8 +41,8 @@ export function TanksScreen({ ctx }: { ctx: Ctx }) {
       <div class="body">
         <Readings ctx={ctx} />
         <div class="tank-forms">
-          <DipForm ctx={ctx} />
-          <DeliveryForm ctx={ctx} />
+          <TankForm ctx={ctx} shape={DIP} />
+          <TankForm ctx={ctx} shape={DELIVERY} />
         </div>
         {state.tanks.report ? <WetStockTable ctx={ctx} report={state.tanks.report} /> : null}
       </div>
@@ -110,94 +111,71 @@ function ReadingRow({ ctx, r }: { ctx: Ctx; r: TankReading }) {
 const tankOptions = (ctx: Ctx) =>
   tankNumbers(ctx.state).map((n) => [String(n), ctx.t('tanks.tank-n', { n })] as const);
 
-function DipForm({ ctx }: { ctx: Ctx }) {
-  const { t } = ctx;
-  return (
-    <Section title={t('tanks.dip')} testid="tank-dip">
-      <Form ctx={ctx} submit={{ type: 'tank-dip' }} testid="tank-dip-form">
-        <FieldSelect
-          ctx={ctx}
-          testid="dip-tank"
-          field="dip-tank"
-          label={t('tanks.tank')}
-          options={tankOptions(ctx)}
-        />
-        <Input
-          ctx={ctx}
-          testid="dip-volume"
-          field="dip-volume"
-          label={t('tanks.volume-l')}
-          inputmode="decimal"
-        />
-        <Input
-          ctx={ctx}
-          testid="dip-water"
-          field="dip-water"
-          label={t('tanks.water-l')}
-          inputmode="decimal"
-        />
-        <Input
-          ctx={ctx}
-          testid="dip-temperature"
-          field="dip-temperature"
-          label={t('tanks.temperature-c')}
-          inputmode="decimal"
-        />
-        <div class="actions">
-          <Button
-            ctx={ctx}
-            testid="dip-submit"
-            submit
-            label={t('tanks.dip-record')}
-            disabled={ctx.state.busy !== null}
-          />
-        </div>
-      </Form>
-    </Section>
-  );
+/** A tank's form: the tank, then its figures in litres or degrees, and its button. */
+interface TankFormShape {
+  section: 'tank-dip' | 'tank-delivery';
+  title: MessageKey;
+  tankField: 'dip-tank' | 'delivery-tank';
+  figures: readonly (readonly [TanksField, MessageKey])[];
+  hint?: MessageKey;
+  submit: { testid: string; label: MessageKey; primary?: boolean };
 }
 
-function DeliveryForm({ ctx }: { ctx: Ctx }) {
+const DIP: TankFormShape = {
+  section: 'tank-dip',
+  title: 'tanks.dip',
+  tankField: 'dip-tank',
+  figures: [
+    ['dip-volume', 'tanks.volume-l'],
+    ['dip-water', 'tanks.water-l'],
+    ['dip-temperature', 'tanks.temperature-c'],
+  ],
+  submit: { testid: 'dip-submit', label: 'tanks.dip-record' },
+};
+
+const DELIVERY: TankFormShape = {
+  section: 'tank-delivery',
+  title: 'tanks.delivery',
+  tankField: 'delivery-tank',
+  figures: [
+    ['delivery-note', 'tanks.note-quantity'],
+    ['delivery-before', 'tanks.volume-before'],
+    ['delivery-after', 'tanks.volume-after'],
+  ],
+  hint: 'tanks.volumes-hint',
+  submit: { testid: 'delivery-submit', label: 'tanks.delivery-record', primary: true },
+};
+
+function TankForm({ ctx, shape }: { ctx: Ctx; shape: TankFormShape }) {
   const { t } = ctx;
   return (
-    <Section title={t('tanks.delivery')} testid="tank-delivery">
-      <Form ctx={ctx} submit={{ type: 'tank-delivery' }} testid="tank-delivery-form">
+    <Section title={t(shape.title)} testid={shape.section}>
+      <Form ctx={ctx} submit={{ type: shape.section }} testid={`${shape.section}-form`}>
         <FieldSelect
           ctx={ctx}
-          testid="delivery-tank"
-          field="delivery-tank"
+          testid={shape.tankField}
+          field={shape.tankField}
           label={t('tanks.tank')}
           options={tankOptions(ctx)}
         />
-        <Input
-          ctx={ctx}
-          testid="delivery-note"
-          field="delivery-note"
-          label={t('tanks.note-quantity')}
-          inputmode="decimal"
-        />
-        <Input
-          ctx={ctx}
-          testid="delivery-before"
-          field="delivery-before"
-          label={t('tanks.volume-before')}
-          inputmode="decimal"
-        />
-        <Input
-          ctx={ctx}
-          testid="delivery-after"
-          field="delivery-after"
-          label={t('tanks.volume-after')}
-          inputmode="decimal"
-        />
-        <p class="muted">{t('tanks.volumes-hint')}</p>
+        {shape.figures.map(([field, label]) => (
+          <Input
+            key={field}
+            ctx={ctx}
+            testid={field}
+            field={field}
+            label={t(label)}
+            inputmode="decimal"
+          />
+        ))}
+        {shape.hint ? <p class="muted">{t(shape.hint)}</p> : null}
         <div class="actions">
           <Button
             ctx={ctx}
-            testid="delivery-submit"
+            testid={shape.submit.testid}
             submit
-            label={t('tanks.delivery-record')}
-            kind="primary"
+            label={t(shape.submit.label)}
+            {...(shape.submit.primary ? { kind: 'primary' as const } : {})}
             disabled={ctx.state.busy !== null}
           />
         </div>
