@@ -718,6 +718,8 @@ export const de: Table = {
   'tanks.delivery-record': 'Lieferung erfassen',
   'tanks.delivery-done':
     'Lieferung in Tank {tank}: {received} l erhalten, {difference} l gegenüber dem Lieferschein.',
+  'tanks.delivery-done-tc':
+    'Lieferung in Tank {tank}: {received} l erhalten ({received_tc} l bei 15 °C), {difference_tc} l bei 15 °C gegenüber dem Lieferschein.',
   'tanks.wetstock': 'Kraftstoffbestand dieser Schicht',
   'tanks.wetstock-period':
     'Von {from} bis {to}; eine Abweichung über {threshold} % kommt auf die Hinweisliste.',

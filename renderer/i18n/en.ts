@@ -693,6 +693,8 @@ export const en = {
   'tanks.delivery-record': 'Record the delivery',
   'tanks.delivery-done':
     'Delivery into tank {tank}: {received} l received, {difference} l against the note.',
+  'tanks.delivery-done-tc':
+    'Delivery into tank {tank}: {received} l received ({received_tc} l at 15 °C), {difference_tc} l at 15 °C against the note.',
   'tanks.wetstock': 'Wet stock of this shift',
   'tanks.wetstock-period':
     'From {from} to {to}; a variance over {threshold} % goes to the attention list.',

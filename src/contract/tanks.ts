@@ -21,6 +21,8 @@ export const TankReadingOut = z.strictObject({
   /** The goods code of the grade the tank holds (`terminal.tanks.grades`), when configured. */
   goods_code: z.string().optional(),
   volume: num,
+  /** The volume corrected to 15 °C, when the gauge gave it (a delivery note's litres). */
+  tc_volume: num.optional(),
   water: num.optional(),
   temperature: num.optional(),
   ullage: num.optional(),
@@ -40,6 +42,12 @@ export const TankDeliveryOut = z.strictObject({
   note_quantity: num,
   /** received - note_quantity: negative = less than the note says. */
   difference: num,
+  /**
+   * What the tank gained corrected to 15 °C, and that against the note (whose litres are at
+   * 15 °C): present when both readings came from a gauge that gives TC volumes.
+   */
+  received_tc: num.optional(),
+  difference_tc: num.optional(),
   shift_id: z.uuid().nullable(),
   recorded_at: dateTime,
 });

@@ -11,6 +11,8 @@ export interface TankReadingRecord {
   readonly source: 'gauge' | 'dip';
   readonly productCode: string | null;
   readonly volume: string;
+  /** The volume corrected to 15 degrees C, as the gauge read it (0015); null: none given. */
+  readonly tcVolume: string | null;
   readonly water: string | null;
   readonly temperature: string | null;
   readonly ullage: string | null;
@@ -25,6 +27,9 @@ export interface TankDeliveryRecord {
   readonly source: 'gauge' | 'entered';
   readonly volumeBefore: string;
   readonly volumeAfter: string;
+  /** The gauge's volumes corrected to 15 degrees C before and after (0015); null: none read. */
+  readonly tcBefore: string | null;
+  readonly tcAfter: string | null;
   readonly noteQuantity: string;
   readonly staffId: string | null;
   readonly recordedAt: number;
@@ -36,6 +41,7 @@ interface ReadingRow {
   source: string;
   product_code: string | null;
   volume: string;
+  tc_volume: string | null;
   water: string | null;
   temperature: string | null;
   ullage: string | null;
@@ -50,6 +56,8 @@ interface DeliveryRow {
   source: string;
   volume_before: string;
   volume_after: string;
+  tc_before: string | null;
+  tc_after: string | null;
   note_quantity: string;
   staff_id: string | null;
   recorded_at: number;
@@ -62,6 +70,7 @@ const readingOf = (r: ReadingRow): TankReadingRecord => ({
   source: r.source === 'dip' ? 'dip' : 'gauge',
   productCode: r.product_code,
   volume: r.volume,
+  tcVolume: r.tc_volume,
   water: r.water,
   temperature: r.temperature,
   ullage: r.ullage,
@@ -76,6 +85,8 @@ const deliveryOf = (r: DeliveryRow): TankDeliveryRecord => ({
   source: r.source === 'entered' ? 'entered' : 'gauge',
   volumeBefore: r.volume_before,
   volumeAfter: r.volume_after,
+  tcBefore: r.tc_before,
+  tcAfter: r.tc_after,
   noteQuantity: r.note_quantity,
   staffId: r.staff_id,
   recordedAt: r.recorded_at,
@@ -83,8 +94,8 @@ const deliveryOf = (r: DeliveryRow): TankDeliveryRecord => ({
 
 export function createTanks(db: Database.Database) {
   const insertReading = db.prepare(
-    `INSERT INTO tank_reading (id, tank, source, product_code, volume, water, temperature,
-       ullage, staff_id, read_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO tank_reading (id, tank, source, product_code, volume, tc_volume, water,
+       temperature, ullage, staff_id, read_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const latest = db.prepare<[], ReadingRow>(
     `SELECT r.* FROM tank_reading r
@@ -106,7 +117,8 @@ export function createTanks(db: Database.Database) {
   );
   const insertDelivery = db.prepare(
     `INSERT INTO tank_delivery (id, tank, shift_id, source, volume_before, volume_after,
-       note_quantity, staff_id, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       tc_before, tc_after, note_quantity, staff_id, recorded_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const deliveriesIn = db.prepare<[number, number], DeliveryRow>(
     `SELECT * FROM tank_delivery WHERE recorded_at > ? AND recorded_at <= ?
@@ -127,6 +139,7 @@ export function createTanks(db: Database.Database) {
         r.source,
         r.productCode,
         r.volume,
+        r.tcVolume,
         r.water,
         r.temperature,
         r.ullage,
@@ -150,6 +163,8 @@ export function createTanks(db: Database.Database) {
         d.source,
         d.volumeBefore,
         d.volumeAfter,
+        d.tcBefore,
+        d.tcAfter,
         d.noteQuantity,
         d.staffId,
         d.recordedAt,

@@ -30,6 +30,10 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** Gauge floats to three decimals (millilitres) through src/money, never kept as floats. */
 const litres = (v: number): string => toFixed(round(dec(v), 3));
 
+/** The TC volume a gauge read; a gauge that keeps none sends none (NaN) or 0 for a full tank. */
+const tcOf = (t: TankReading): string | null =>
+  Number.isFinite(t.tc_volume) && !(t.tc_volume === 0 && t.volume > 0) ? litres(t.tc_volume) : null;
+
 /** A sold line as the stored check has it: what a wet-stock report needs of it. */
 const SoldLines = z.array(
   z.looseObject({ code: z.string().optional(), quantity: z.union([z.number(), z.string()]) }),
@@ -111,6 +115,8 @@ export class TankService {
       const v = num(r[k]);
       if (v !== undefined) out[k] = v;
     }
+    const tc = num(r.tcVolume);
+    if (tc !== undefined) out.tc_volume = tc;
     return out;
   }
 
@@ -134,6 +140,7 @@ export class TankService {
           source: 'gauge',
           productCode: t.product_code,
           volume: litres(t.volume),
+          tcVolume: tcOf(t),
           water: litres(t.water),
           temperature: toFixed(round(dec(t.temperature), 2)),
           ullage: litres(t.ullage),
@@ -157,6 +164,7 @@ export class TankService {
         source: 'dip',
         productCode: null,
         volume: toFixed(dec(d.volume)),
+        tcVolume: null,
         water: d.water === undefined ? null : toFixed(dec(d.water)),
         temperature: d.temperature === undefined ? null : toFixed(dec(d.temperature)),
         ullage: null,
@@ -179,6 +187,7 @@ export class TankService {
     const { store } = this.p;
     let before: string;
     let after: string;
+    let tc: { before: string | null; after: string | null } = { before: null, after: null };
     let source: 'gauge' | 'entered';
     if (i.volume_before !== undefined && i.volume_after !== undefined) {
       before = toFixed(dec(i.volume_before));
@@ -205,6 +214,7 @@ export class TankService {
         return refuse('tank-gauge-unavailable', 'the tank gauge did not read this tank', 'tank');
       before = last.volume;
       after = now.volume;
+      tc = { before: last.tcVolume, after: now.tcVolume };
       source = 'gauge';
     }
     const record = store.tanks.addDelivery({
@@ -214,6 +224,8 @@ export class TankService {
       source,
       volumeBefore: before,
       volumeAfter: after,
+      tcBefore: tc.before,
+      tcAfter: tc.after,
       noteQuantity: toFixed(dec(i.note_quantity)),
       staffId: this.wf.staff?.id ?? null,
       recordedAt: this.p.clock.now(),
@@ -396,6 +408,9 @@ function rowsOf(r: WetStockReport, zone: string): ReportRow[] {
 
 export function deliveryOut(d: TankDeliveryRecord): TankDeliveryOut {
   const received = sub(dec(d.volumeAfter), dec(d.volumeBefore));
+  const note = dec(d.noteQuantity);
+  const receivedTc =
+    d.tcBefore === null || d.tcAfter === null ? null : sub(dec(d.tcAfter), dec(d.tcBefore));
   return {
     id: d.id,
     tank: d.tank,
@@ -404,7 +419,10 @@ export function deliveryOut(d: TankDeliveryRecord): TankDeliveryOut {
     volume_after: toNumber(dec(d.volumeAfter)),
     received: toNumber(received),
     note_quantity: toNumber(dec(d.noteQuantity)),
-    difference: toNumber(sub(received, dec(d.noteQuantity))),
+    difference: toNumber(sub(received, note)),
+    ...(receivedTc === null
+      ? {}
+      : { received_tc: toNumber(receivedTc), difference_tc: toNumber(sub(receivedTc, note)) }),
     shift_id: d.shiftId,
     recorded_at: iso(d.recordedAt),
   };

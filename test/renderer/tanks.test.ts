@@ -86,4 +86,28 @@ describe('the tanks screen', () => {
     expect(done.form['delivery-note']).toBe('');
     expect(done.form['delivery-before']).toBe('');
   });
+
+  it('says a delivery read from a gauge against its note at 15 °C, the note’s litres', () => {
+    const done = run(open(), {
+      type: 'tank-delivered',
+      delivery: {
+        id: '0190c2a4-0000-7000-8000-000000000002',
+        tank: 1,
+        source: 'gauge',
+        volume_before: 2000,
+        volume_after: 7000,
+        received: 5000,
+        note_quantity: 4980,
+        difference: 20,
+        received_tc: 4975,
+        difference_tc: -5,
+        shift_id: null,
+        recorded_at: '2026-11-27T08:00:00.000Z',
+      },
+    });
+    expect(done.message).toMatchObject({
+      key: 'tanks.delivery-done-tc',
+      params: { received: '5,000.00', received_tc: '4,975.00', difference_tc: '-5.00' },
+    });
+  });
 });

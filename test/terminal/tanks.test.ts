@@ -26,9 +26,11 @@ const tanks = (extra: Record<string, unknown> = {}): TillOptions => ({
   },
 });
 const gaugeOf = (t: Till) => t.terminal.devices?.simulators.tank_gauge as TlsSimulator;
-const setVolume = (t: Till, tank: number, volume: number) => {
+/** What the gauge reads for a tank: its volume, and that at 15 °C (0: none, as some send). */
+const setVolume = (t: Till, tank: number, volume: number, tc = 0) => {
   const r = gaugeOf(t).tanks.find((x) => x.tank === tank)!;
   r.volume = volume;
+  r.tc_volume = tc;
 };
 const sell = (t: Till, code: string, litres: number) =>
   t.ok('sale-process', {
@@ -45,6 +47,7 @@ describe('tank readings', () => {
       source: 'gauge',
       goods_code: 'DIESEL',
       volume: 12345.5,
+      tc_volume: 12300.25,
       water: 2.5,
       temperature: 14.75,
       ullage: 7654.5,
@@ -130,6 +133,8 @@ describe('tank-delivery', () => {
       volume_after: 5990.25,
     });
     expect(delivery).toMatchObject({ source: 'entered', received: 4989.75, difference: -10.25 });
+    // no gauge read it: nothing at 15 °C to compare
+    expect(delivery).not.toHaveProperty('received_tc');
   });
 
   it('reads the volumes from the gauge when none are entered', async () => {
@@ -143,6 +148,21 @@ describe('tank-delivery', () => {
       volume_before: 2000,
       volume_after: 7000,
       difference: 0,
+    });
+  });
+
+  it('compares a delivery read from the gauge with its note at 15 °C as well', async () => {
+    const t = await signedIn(DEMO.authCodes.cashier, tanks());
+    setVolume(t, 1, 2000, 1990);
+    await t.ok('tank-readings', { read: true });
+    // warm fuel delivered: 5,000 l as it stands, 4,975 l at 15 °C, against a note of 4,980
+    setVolume(t, 1, 7000, 6965);
+    const { delivery } = await t.ok('tank-delivery', { tank: 1, note_quantity: 4980 });
+    expect(delivery).toMatchObject({
+      received: 5000,
+      difference: 20,
+      received_tc: 4975,
+      difference_tc: -5,
     });
   });
 

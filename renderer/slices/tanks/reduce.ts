@@ -31,13 +31,21 @@ export const tanks: Reducer<TanksEvent> = {
       { ...state, tanks: { ...state.tanks, delivery: d } },
       { 'delivery-note': '', 'delivery-before': '', 'delivery-after': '' },
     );
+    // read from a gauge that gives volumes at 15 °C: the note's litres, compared alike
+    const tc = d.received_tc !== undefined && d.difference_tc !== undefined;
     const said = withMessage(next, {
       kind: 'notice',
-      key: 'tanks.delivery-done',
+      key: tc ? 'tanks.delivery-done-tc' : 'tanks.delivery-done',
       params: {
         tank: d.tank,
         received: formatAmount(d.received, 2, num),
         difference: formatAmount(d.difference, 2, num),
+        ...(tc
+          ? {
+              received_tc: formatAmount(d.received_tc, 2, num),
+              difference_tc: formatAmount(d.difference_tc, 2, num),
+            }
+          : {}),
       },
     });
     return focusOn(said, 'delivery-note');
