@@ -684,6 +684,10 @@ export const de: Table = {
     'An Zapfs\u00e4ule {pump} wurde f\u00fcr diese Vorauszahlung getankt: sie mit dieser Betankung abschlie\u00dfen.',
   'error.pump-grade':
     'Diese Säule hat den vorausbezahlten Kraftstoff nicht: eine andere Säule wählen.',
+  'error.pump-price-unconfirmed':
+    'Zapfsäule {pump} hat ihren Kraftstoffpreis dieser Kasse noch nicht bestätigt: gleich noch einmal versuchen oder eine andere Säule wählen.',
+  'error.pump-price-differs':
+    'Zapfsäule {pump} verkauft diesen Kraftstoff zu {pump_price}, die Vorauszahlung wurde zu {prepay_price} verkauft: die Vorauszahlung abschließen und neu verkaufen.',
   'validation.not-negative': 'Muss null oder mehr sein.',
   'forecourt.tanks': 'Tanks und Bestand',
   'tanks.title': 'Tanks und Kraftstoffbestand',

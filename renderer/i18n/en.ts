@@ -659,6 +659,10 @@ export const en = {
   'error.prepay-fill-required':
     'Pump {pump} drew this prepay\u2019s fuel: complete it from that fill.',
   'error.pump-grade': 'This pump does not sell the fuel that was prepaid: choose another pump.',
+  'error.pump-price-unconfirmed':
+    'Pump {pump} has not confirmed its fuel price to this till yet: try again in a moment, or choose another pump.',
+  'error.pump-price-differs':
+    'Pump {pump} sells this fuel at {pump_price}, the prepay was sold at {prepay_price}: complete the prepay and sell it again.',
   'validation.not-negative': 'Must be zero or more.',
   'forecourt.tanks': 'Tanks and wet stock',
   'tanks.title': 'Tanks and wet stock',

@@ -19,7 +19,7 @@ import type {
   PumpView,
 } from '../contract/forecourt.js';
 import type { Filling, ForecourtPort, Preset } from '../devices/forecourt/port.js';
-import { dec, round, toFixed } from '../money/index.js';
+import { dec, eq, round, toFixed } from '../money/index.js';
 import type { PumpFill, PumpFills } from '../store/pump-fills.js';
 import { refuse } from './command-map.js';
 import { FillDesk, fillNotUnpaid } from './fill-lines.js';
@@ -29,6 +29,20 @@ import { iso } from './workflow.js';
 
 /** The good a pump's nozzle sells (its grade), or null when the pump's set-up does not say. */
 export type GradeOf = (pump: number, nozzle: number) => string | null;
+
+/**
+ * The price a pump's nozzle sells at as far as the till knows it (pump-prices.ts): confirmed by
+ * the pump in this run, with no other price on its way to it; null when not known so.
+ */
+export type ConfirmedPrice = (pump: number, nozzle: number) => string | null;
+
+/** The pumps' prices as the till knows them. */
+export interface PumpPrices {
+  /** Each pump's grades at the catalogue's prices, as a prepay sells them. */
+  onSale(): PumpGrade[];
+  /** The price a pump's nozzle confirmed in this run; null: none confirmed. */
+  confirmed: ConfirmedPrice;
+}
 
 /** Unpaid fills a pump may hold before it is released again (one stacked behind another). */
 export const MAX_UNPAID = 2;
@@ -51,8 +65,7 @@ export class ForecourtService {
   private readonly p: TerminalPorts;
   private readonly port: ForecourtPort | null;
   private readonly gradeOf: GradeOf;
-  /** The pumps' grades at the catalogue's prices, as a prepay sells them. */
-  private readonly gradesOnSale: () => PumpGrade[];
+  private readonly prices: PumpPrices;
   private unsubscribe: (() => void) | null = null;
   /** Told when a pump's unpaid fills change without a pump event (the screen's, issue 16). */
   changed: ((pump: number) => void) | null = null;
@@ -73,12 +86,12 @@ export class ForecourtService {
     port: ForecourtPort | null,
     gradeOf: GradeOf,
     desk: FillDesk = new FillDesk(),
-    gradesOnSale: () => PumpGrade[] = () => [],
+    prices: PumpPrices = { onSale: () => [], confirmed: () => null },
   ) {
     this.p = p;
     this.port = port;
     this.gradeOf = gradeOf;
-    this.gradesOnSale = gradesOnSale;
+    this.prices = prices;
     this.desk = desk;
     this.releases = port ? new PumpReleases(p, port) : null;
     desk.onSold((fills) => this.clearPumps(fills));
@@ -114,7 +127,7 @@ export class ForecourtService {
     return {
       pumps: this.port.pumps().map((s) => this.view(s, unpaid)),
       unpaid: unpaid.map(fillView),
-      grades: this.gradesOnSale(),
+      grades: this.prices.onSale(),
     };
   }
 
@@ -154,6 +167,10 @@ export class ForecourtService {
     if ('error' in preset) return preset;
     const nozzles = this.nozzlesOf(i.pump, preset.code);
     if ('error' in nozzles) return nozzles;
+    if (preset.preset.kind === 'volume') {
+      const priced = this.pricedAsSold(i.pump, nozzles.only, preset.code, preset.price);
+      if (priced) return priced;
+    }
     // Before the pump is told: an AUTHORIZE not acknowledged may still have reached it, and
     // from here what the prepay dispensed is the pump's, never the caller's (its completion).
     this.p.store.pumpFills.prepayPumped(i.transaction_id, i.pump, this.p.clock.now());
@@ -335,6 +352,52 @@ export class ForecourtService {
     }
   }
 
+  /**
+   * A release or authorisation of the pump is being sent, or was sent and not reported yet: the
+   * pump is told no prices meanwhile (pump-prices.ts), so it fuels at the price checked here.
+   */
+  releasing(pump: number): boolean {
+    return this.sending.has(pump) || this.unreported(pump);
+  }
+
+  /**
+   * A prepay preset by volume pays for its litres at the price it was sold at: the pump must
+   * sell them at that price, or the money it runs up is not what was paid (a fleet prepay
+   * capped at what the account leaves would run over the cap, and its completion be refused).
+   * So each nozzle that may deliver must have confirmed, in this run, the prepay's price, with
+   * no other price on its way; null when they have, else the refusal (docs/forecourt.md, "A
+   * prepay capped by the account's limits").
+   */
+  private pricedAsSold(
+    pump: number,
+    only: number[] | null,
+    code: string | null,
+    sold: number | undefined,
+  ): ErrorResponse | null {
+    const grade = code ?? 'its fuel';
+    const unconfirmed = refuse(
+      'pump-price-unconfirmed',
+      `pump ${pump} has not confirmed its price for ${grade} to this till: try again in a moment, or use another pump`,
+      'pump',
+      { pump, goods_code: code },
+    );
+    // a pump whose nozzles are not set up is told no prices: its price is never known
+    if (!only || only.length === 0 || sold === undefined) return unconfirmed;
+    const prepay = toFixed(dec(sold), 3);
+    for (const nozzle of only) {
+      const price = this.prices.confirmed(pump, nozzle);
+      if (price === null) return unconfirmed;
+      if (!eq(dec(price), dec(sold)))
+        return refuse(
+          'pump-price-differs',
+          `pump ${pump} sells ${grade} at ${price}, this prepay was sold at ${prepay}: complete it and sell it again`,
+          'pump',
+          { pump, goods_code: code, pump_price: price, prepay_price: prepay },
+        );
+    }
+    return null;
+  }
+
   /** Released a moment ago, and the pump still shows what it showed then (no report yet). */
   private unreported(pump: number): boolean {
     const sent = this.sent.get(pump);
@@ -349,10 +412,14 @@ export class ForecourtService {
    * The preset a prepay paid for: its fuel line's amount when prepaid by amount at the list
    * price, else its litres (a quantity prepay, or one the engine recalculated at a discount).
    */
-  private presetOf(
-    id: string,
-  ):
-    | { preset: Preset; shown: { kind: 'amount' | 'volume'; value: string }; code: string | null }
+  private presetOf(id: string):
+    | {
+        preset: Preset;
+        shown: { kind: 'amount' | 'volume'; value: string };
+        code: string | null;
+        /** The unit price the prepay's line was sold at (the catalogue's, before discounts). */
+        price: number | undefined;
+      }
     | ErrorResponse {
     const { store } = this.p;
     const kept = store.commandResults.get('fuel-authorisation', id);
@@ -368,6 +435,7 @@ export class ForecourtService {
     if (inUse) return inUse;
     const line = kept.response.check.check_items?.[0];
     const code = line?.code ?? null;
+    const price = line?.price;
     // A prepay the engine recalculated sold litres at a discounted price: the pump, knowing only
     // its list price, is preset to those litres (docs/forecourt.md, "A prepay capped").
     const recalculated = line?.additions?.quantity_recalculate_skipped === false;
@@ -378,13 +446,18 @@ export class ForecourtService {
     ) {
       const value = String(line.amount);
       const amount = dec(value);
-      return { preset: { kind: 'amount', amount }, shown: { kind: 'amount', value }, code };
+      return {
+        preset: { kind: 'amount', amount },
+        shown: { kind: 'amount', value },
+        code,
+        price,
+      };
     }
     // Pumps measure hundredths of a litre (a finer preset is refused on the wire): rounded
     // down, so the pump never delivers more than was sold.
     const volume = round(dec(line?.quantity ?? 0), 2, 'down');
     const value = toFixed(volume);
-    return { preset: { kind: 'volume', volume }, shown: { kind: 'volume', value }, code };
+    return { preset: { kind: 'volume', volume }, shown: { kind: 'volume', value }, code, price };
   }
 
   /**

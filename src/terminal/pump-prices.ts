@@ -25,6 +25,11 @@ export interface PumpPriceOptions {
   version(): string;
   /** How often the cache's stamp is looked at (and waiting updates tried again). */
   checkMs?: number;
+  /**
+   * A pump being released or authorised right now (forecourt.ts): it is not told a price then,
+   * so a fill never runs at another price than the one its authorisation was checked against.
+   */
+  held?: (pump: number) => boolean;
 }
 
 const keyOf = (rows: readonly PumpPriceRow[]) =>
@@ -48,7 +53,21 @@ export class PumpPriceService {
 
   constructor(p: TerminalPorts, o: PumpPriceOptions) {
     this.p = p;
-    this.o = { checkMs: 2_000, ...o };
+    this.o = { checkMs: 2_000, held: () => false, ...o };
+  }
+
+  /**
+   * The price a pump's nozzle sells at, as far as this run knows it: the one the pump confirmed
+   * in this run, while the catalogue still wants it there and no update to the pump is under
+   * way; null otherwise (not told yet, refused, a newer price waiting or being sent, a pump or
+   * nozzle not set up). A prepay preset by volume is checked against it (forecourt.ts).
+   */
+  confirmed(pump: number, nozzle: number): string | null {
+    const told = this.told.get(pump);
+    if (told === undefined || this.busy.has(pump)) return null;
+    const rows = this.wanted(pump);
+    if (!rows || keyOf(rows) !== told) return null;
+    return rows.find((r) => r.nozzle === nozzle)?.price ?? null;
   }
 
   /** Tells every pump its prices now (waiting where it sells), then follows pumps and cache. */
@@ -121,6 +140,11 @@ export class PumpPriceService {
     const key = keyOf(rows);
     if (this.told.get(pump) === key || this.refused.get(pump) === key) return;
     const state = this.o.port.pump(pump)?.state;
+    if (this.o.held(pump)) {
+      // tried again at the next check or the pump's next change
+      this.note(pump, `held:${key}`, 'pump prices waiting: the pump is being released', { pump });
+      return;
+    }
     if (!state || !READY.has(state)) {
       this.note(pump, `wait:${key}:${state}`, 'pump prices waiting: the pump is not idle', {
         pump,

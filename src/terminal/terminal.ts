@@ -387,12 +387,26 @@ function buildServices(
   const pumpTotals = new PumpTotalsService(ports, forecourt?.port ?? null, grades);
   const tanks = new TankService(ports, workflow, receipts, grades, pumpTotals);
   const fills = new FillDesk();
-  const forecourtService = new ForecourtService(
+  // Prices and releases of one pump never cross: a pump is told no price while it is being
+  // released, and a prepay preset by volume is checked against the price the pump confirmed.
+  const pumpPrices: PumpPriceService | null = forecourt
+    ? new PumpPriceService(ports, {
+        port: forecourt.port,
+        grades,
+        priceOf: (code) => catalog.catalog(catalog.pos()).byCode(code)?.price,
+        version: () => store.cache.posVersion(),
+        held: (n): boolean => forecourtService.releasing(n),
+      })
+    : null;
+  const forecourtService: ForecourtService = new ForecourtService(
     ports,
     forecourt?.port ?? null,
     forecourt?.gradeOf ?? (() => null),
     fills,
-    () => pumpGrades(grades, catalog.catalog(catalog.pos())),
+    {
+      onSale: () => pumpGrades(grades, catalog.catalog(catalog.pos())),
+      confirmed: (pump, nozzle) => pumpPrices?.confirmed(pump, nozzle) ?? null,
+    },
   );
   const checkout = new CheckoutService(ports, cards, sales, receipts.printSale, catalog, fills);
   const bonusOps = new BonusOperationService(ports, workflow, identify);
@@ -420,14 +434,7 @@ function buildServices(
     attention: new AttentionService(ports, workflow, () => cards.busy),
     tanks,
     pumpTotals,
-    pumpPrices: forecourt
-      ? new PumpPriceService(ports, {
-          port: forecourt.port,
-          grades,
-          priceOf: (code) => catalog.catalog(catalog.pos()).byCode(code)?.price,
-          version: () => store.cache.posVersion(),
-        })
-      : null,
+    pumpPrices,
     syncRunning,
   };
   return { services, cards };

@@ -21,6 +21,14 @@ export class FakeForecourt implements ForecourtPort {
   private readonly totals = new Map<string, Dec>();
   private readonly presets = new Map<number, Authorisation['preset']>();
   private readonly prices: readonly string[];
+  /** Per pump, the prices it took from a price update (`takesPrices`). */
+  private readonly told = new Map<number, readonly string[]>();
+  /**
+   * What the pumps do with a price update: acknowledge it and keep their own prices (`ignore`,
+   * the default: the tests' prices are the catalogue's), sell at it from then on (`take`), or
+   * not acknowledge it (`refuse`: the till keeps it as refused).
+   */
+  takesPrices: 'ignore' | 'take' | 'refuse' = 'ignore';
   /** The pumps (1..n) and each nozzle's unit price ("1.789"). */
   constructor(pumps: number, prices: readonly string[]) {
     this.prices = prices;
@@ -77,8 +85,19 @@ export class FakeForecourt implements ForecourtPort {
       };
     return this.clearFill(pump);
   }
-  async setPrices(): Promise<PortResult> {
+  async setPrices(pump: number, prices: Dec[]): Promise<PortResult> {
+    if (this.takesPrices === 'refuse')
+      return { ok: false, code: 'not-acknowledged', message: `pump ${pump} did not acknowledge` };
+    if (this.takesPrices === 'take')
+      this.told.set(
+        pump,
+        prices.map((p) => toFixed(p, 3)),
+      );
     return ok;
+  }
+  /** The unit price pump `pump`'s nozzle sells at now. */
+  priceOf(pump: number, nozzle: number): string {
+    return this.told.get(pump)?.[nozzle - 1] ?? this.prices[nozzle - 1]!;
   }
   async readTotals(pump: number, nozzle: number): Promise<PortResult<Totals>> {
     const volume = toFixed(this.totals.get(`${pump}/${nozzle}`) ?? dec(100_000), 2);
@@ -95,10 +114,15 @@ export class FakeForecourt implements ForecourtPort {
     this.set(pump, { state: 'calling', nozzle });
   }
 
+  /** The nozzle back in its holster before anything ran: the pump is idle again. */
+  hangUp(pump: number): void {
+    this.set(pump, { state: 'idle', nozzle: null });
+  }
+
   /** The driver has started: the pump runs (nothing measured yet). */
   flowing(pump: number): void {
     const nozzle = this.states.get(pump)?.nozzle ?? 1;
-    const price = this.prices[nozzle - 1]!;
+    const price = this.priceOf(pump, nozzle);
     this.set(pump, {
       state: 'fuelling',
       filling: { volume: '0.00', amount: '0.00', price, nozzle },
@@ -109,7 +133,7 @@ export class FakeForecourt implements ForecourtPort {
   fill(pump: number, litres: string): Filling {
     const s = this.states.get(pump)!;
     const nozzle = s.nozzle ?? 1;
-    const price = dec(this.prices[nozzle - 1]!);
+    const price = dec(this.priceOf(pump, nozzle));
     let volume = dec(litres);
     const preset = this.presets.get(pump);
     if (preset?.kind === 'volume' && lt(preset.volume, volume)) volume = preset.volume;

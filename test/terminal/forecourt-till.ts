@@ -1,5 +1,6 @@
 // A till with pumps for the forecourt tests: a forecourt port held in memory (FakeForecourt)
-// whose nozzle 1 sells FUEL-95 at 1.789 and nozzle 2 DIESEL at 1.659, a cashier signed in and
+// whose nozzle 1 sells FUEL-95 at 1.789 and nozzle 2 DIESEL at 1.659 (pumps 1 to 4 told the
+// catalogue's prices, the embedded default's nozzles), a cashier signed in and
 // a shift open; a cash prepay sold; and a wait for the fills the till keeps as the port reports them.
 import { DEMO } from '../../src/central/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
@@ -23,6 +24,9 @@ export async function forecourtTill(
     ...(terminal_config ? { terminal_config } : {}),
     forecourt: { port, gradeOf: (_pump, nozzle) => GRADES[nozzle - 1] ?? null },
   });
+  // The pumps are told the catalogue's prices now that the till has pulled it (a running till
+  // does so at its next check, within 2 s): a prepay preset by volume needs them confirmed.
+  await t.terminal.services.pumpPrices?.refresh();
   await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
   // a shift left open by the till's last run (a restart) stays the shift
   if (!(await t.ok('status', {})).shift) await t.ok('shift-open', {});

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
+import { FakeForecourt } from './fake-forecourt.js';
 import { forecourtTill, unpaid } from './forecourt-till.js';
 import { driver1Fleet, tillPerTest, type Till } from './helpers.js';
 
@@ -197,6 +198,78 @@ describe('a fleet prepay', () => {
   }, 30_000);
 });
 
+describe('a fleet prepay on a pump that sells at another price than the catalogue’s', () => {
+  // The pump sells diesel at 1.699 (it did not take the catalogue's 1.659): the 92.02 l the
+  // cap buys at 1.659 cost 156.34 there, 153.58 less the cents off, over the cap of 150.00.
+  const dearPump = () => {
+    const port = new FakeForecourt(4, ['1.789', '1.699']);
+    port.takesPrices = 'refuse';
+    return port;
+  };
+
+  it('is not preset until the pump confirmed the prepay’s price, and then completes within its cap', async () => {
+    const port = dearPump();
+    const { t } = await forecourtTill(open, 4, undefined, port);
+    const auth = (await fleetPrepayOf200(t)).transaction_id;
+    port.lift(1, 2);
+    const r = await t.call('pump-authorise', { pump: 1, transaction_id: auth });
+    expect(r.body).toMatchObject({
+      error: { code: 'pump-price-unconfirmed', path: 'pump', details: { goods_code: 'DIESEL' } },
+    });
+    expect(port.authorisations).toEqual([]);
+    // the pump takes the catalogue's price at its next change (the nozzle hung up, lifted)
+    port.takesPrices = 'take';
+    port.hangUp(1);
+    port.lift(1, 2);
+    await until(
+      () => t.terminal.services.pumpPrices?.confirmed(1, 2) === '1.659',
+      'pump 1 confirmed the catalogue’s price',
+    );
+    expect(port.priceOf(1, 2)).toBe('1.659');
+    const out = await t.ok('pump-authorise', { pump: 1, transaction_id: auth });
+    expect(out.preset).toEqual({ kind: 'volume', value: '92.02' });
+    port.fill(1, '200');
+    const fill = (await unpaid(t, 1)).unpaid[0]!;
+    expect(fill).toMatchObject({ volume: '92.02', amount: '152.66' });
+    const sale = await t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: { transaction_type: 'completion', preliminary_transaction_id: auth, fills: [fill.id] },
+    });
+    expect(sale.check.amount_to_pay).toBe(149.9);
+  }, 30_000);
+
+  it('is refused on a pump whose nozzles the till does not know (it tells it no prices)', async () => {
+    // pump 5 is not among the till's set-up pumps (devices.pumps.nozzles): its price is unknown
+    const { t, port } = await forecourtTill(open, 5);
+    const auth = (await fleetPrepayOf200(t)).transaction_id;
+    port.lift(5, 2);
+    await t.refused('pump-authorise', { pump: 5, transaction_id: auth }, 'pump-price-unconfirmed');
+  }, 30_000);
+
+  it('is refused once the pump sells at a price the catalogue changed to after the prepay', async () => {
+    const port = new FakeForecourt(4, ['1.789', '1.659']);
+    port.takesPrices = 'take';
+    const { t } = await forecourtTill(open, 4, undefined, port);
+    const auth = (await fleetPrepayOf200(t)).transaction_id;
+    await centralPrice(t, 'DIESEL', 1.699);
+    await until(() => port.priceOf(1, 2) === '1.699', 'pump 1 told the new price');
+    await until(
+      () => t.terminal.store.pumpPrices.lastConfirmed(1)?.prices[1]?.price === '1.699',
+      'pump 1 confirmed it',
+    );
+    port.lift(1, 2);
+    const r = await t.call('pump-authorise', { pump: 1, transaction_id: auth });
+    expect(r.body).toMatchObject({
+      error: {
+        code: 'pump-price-differs',
+        message:
+          'pump 1 sells DIESEL at 1.699, this prepay was sold at 1.659: complete it and sell it again',
+        path: 'pump',
+      },
+    });
+  }, 30_000);
+});
+
 describe('a fleet prepay completed from its fill', () => {
   it('keeps the fleet’s discount, so the capped prepay completes within its limit', async () => {
     const { t, port } = await forecourtTill(open);
@@ -232,4 +305,21 @@ async function fleetPrepayOf200(t: Till) {
       { ...driver1Fleet, odometer: 120_600, special_account_pin: DEMO.pins.driver1 },
     ),
   );
+}
+
+/** Waits (bounded, 5 s) until `cond` holds. */
+async function until(cond: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 250 && !cond(); i++) await new Promise((r) => setTimeout(r, 20));
+  expect(cond(), what).toBe(true);
+}
+
+/** Sets a good's price in the central service's POS catalogue and pulls it into the till. */
+async function centralPrice(t: Till, code: string, price: number) {
+  type Rec = Record<string, unknown> & { catalog: Array<Record<string, unknown>> };
+  const pos = t.central.store.getRecord('pos', DEMO.posId) as Rec;
+  t.central.store.upsert('pos', DEMO.posId, {
+    ...pos,
+    catalog: pos.catalog.map((g) => (g.code === code ? { ...g, price } : g)),
+  });
+  expect((await t.terminal.sync.pull()).ok).toBe(true);
 }
