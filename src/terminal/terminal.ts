@@ -387,13 +387,14 @@ function buildServices(
   const pumpTotals = new PumpTotalsService(ports, forecourt?.port ?? null, grades);
   const tanks = new TankService(ports, workflow, receipts, grades, pumpTotals);
   const fills = new FillDesk();
+  const posCatalog = () => catalog.catalog(catalog.pos());
   // Prices and releases of one pump never cross: a pump is told no price while it is being
   // released, and a prepay preset by volume is checked against the price the pump confirmed.
   const pumpPrices: PumpPriceService | null = forecourt
     ? new PumpPriceService(ports, {
         port: forecourt.port,
         grades,
-        priceOf: (code) => catalog.catalog(catalog.pos()).byCode(code)?.price,
+        priceOf: (code) => posCatalog().byCode(code)?.price,
         version: () => store.cache.posVersion(),
         held: (n): boolean => forecourtService.releasing(n),
       })
@@ -404,7 +405,7 @@ function buildServices(
     forecourt?.gradeOf ?? (() => null),
     fills,
     {
-      onSale: () => pumpGrades(grades, catalog.catalog(catalog.pos())),
+      onSale: () => pumpGrades(grades, posCatalog()),
       confirmed: (pump, nozzle) => pumpPrices?.confirmed(pump, nozzle) ?? null,
     },
   );
