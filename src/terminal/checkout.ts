@@ -443,7 +443,7 @@ export class CheckoutService {
   ): { check: EngineCheck } | { error: ErrorResponse } {
     const ref = done.check.preliminary_transaction_id;
     if (done.check.transaction_type !== 'completion' || !ref) return done;
-    const held = this.p.store.commandResults.get('fuel-authorisation', ref);
+    const held = this.p.store.commandResults.has('fuel-authorisation', ref);
     if (!held && done.fills.length === 0) return done; // typed figures, as the sale takes them
     const found = this.authorisationFor(done.check, sent, done.fills);
     return 'error' in found ? found : { check: found.check };
@@ -602,6 +602,8 @@ export class CheckoutService {
     if (check.transaction_type === 'completion') {
       const found = this.authorisationFor(check, input.check.check_items, done.fills);
       if ('error' in found) return found.error;
+      // the sale, never a calculation, lets a pump that can no longer deliver go
+      if (found.staleHold !== null) this.p.store.pumpFills.forget(found.staleHold);
       fuel = found.authorisation;
       check = found.check;
     }
@@ -993,7 +995,14 @@ export class CheckoutService {
     check: EngineCheck,
     sent: CheckIn['check_items'],
     fills: readonly PumpFill[],
-  ): { authorisation: Authorisation; check: EngineCheck } | { error: ErrorResponse } {
+  ):
+    | {
+        authorisation: Authorisation;
+        check: EngineCheck;
+        /** A pump that holds the prepay but can no longer deliver on it: the sale lets it go. */
+        staleHold: number | null;
+      }
+    | { error: ErrorResponse } {
     const ref = check.preliminary_transaction_id;
     const kept = ref ? this.p.store.commandResults.get('fuel-authorisation', ref) : null;
     if (!ref || !kept)
@@ -1022,8 +1031,8 @@ export class CheckoutService {
       };
     const open = this.p.store.pumpFills.pumpHolding(ref);
     // a pump that can no longer deliver on it (stopped, found idle) lets its prepay go
-    if (open !== null && !this.pumps.mayDeliver(open)) this.p.store.pumpFills.forget(open);
-    else if (open !== null)
+    const staleHold = open !== null && !this.pumps.mayDeliver(open) ? open : null;
+    if (open !== null && staleHold === null)
       return {
         error: refuse(
           'prepay-pump-open',
@@ -1063,6 +1072,7 @@ export class CheckoutService {
     const verified = isAccountType(a.check.payment_type);
     return {
       authorisation: a,
+      staleHold,
       check: {
         ...same.check,
         check_items: items,

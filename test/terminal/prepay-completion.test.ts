@@ -34,6 +34,21 @@ describe('a prepay whose pump can no longer deliver it', () => {
     expect(port.pump(1)!.state).toBe('stopped');
   }, 30_000);
 
+  it('is calculated without letting its stopped pump go: only the sale does', async () => {
+    const { t } = await forecourtTill(open);
+    const prepay = await cashPrepay(t);
+    await t.ok('pump-authorise', { pump: 1, transaction_id: prepay });
+    await t.ok('pump-stop', { pump: 1 });
+    const calc = await t.ok('check-calc', { check: completion(prepay).check });
+    expect(calc.check.amount_to_pay).toBe(0);
+    // a calculation writes nothing: the pump still holds the prepay
+    expect((await t.ok('forecourt-state', {})).pumps[0]).toMatchObject({
+      authorisation_id: prepay,
+    });
+    await t.ok('sale-process', completion(prepay));
+    expect((await t.ok('forecourt-state', {})).pumps[0]).toMatchObject({ authorisation_id: null });
+  }, 30_000);
+
   it('completes once its pump is found idle, switched off and on', async () => {
     const { t, port } = await forecourtTill(open);
     const prepay = await cashPrepay(t);
