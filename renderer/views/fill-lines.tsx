@@ -62,7 +62,9 @@ function PrepayGrades({ ctx, pump }: { ctx: Ctx; pump: number }) {
   const { t, state, num } = ctx;
   // a till that sells catalogue figures only takes no typed fuel line (sale slice, item-add)
   const grades = gradesOf(state, pump).filter((g) => g.price !== null);
+  // a prepay is one fuel line: once it is on the check, there is nothing left to pick
   if (grades.length === 0 || enterMode(state) === 'presets-only') return null;
+  if (state.sale.draft.lines.length > 0) return null;
   return (
     <div
       class="actions"

@@ -828,8 +828,16 @@ describe('views', () => {
     expect(textOf(byTestId(tree, 'sale-prepay-grade-0')!)).toBe('Super 95 1.759');
     expect(textOf(byTestId(tree, 'sale-prepay-grade-1')!)).toBe('Diesel 1.659');
     expect(byTestId(tree, 'sale-prepay-grade-2')).toBeUndefined();
-    // a plain sale offers none
+    // a plain sale offers none, nor a prepay whose fuel line is on the check
     expect(byTestId(render(all.sale!), 'sale-prepay-grades')).toBeUndefined();
+    const picked = run(
+      all.prepaySale!,
+      { type: 'prepay-grade', code: 'FUEL-95', price: '1.759' },
+      { type: 'field', name: 'item-amount', value: '20' },
+      { type: 'item-add' },
+    );
+    expect(picked.sale.draft.lines).toHaveLength(1);
+    expect(byTestId(render(picked), 'sale-prepay-grades')).toBeUndefined();
   });
 
   it('offer the simulated pumps’ controls on the settings screen only for simulated pumps', () => {
