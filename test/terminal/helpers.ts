@@ -11,6 +11,7 @@ import { DEMO, startCentral, type RunningCentral } from '../../src/central/index
 import { createCommandMap } from '../../src/terminal/command-map.js';
 import { createFileLogger } from '../../src/terminal/log.js';
 import type { SecretStore } from '../../src/config/secret-store.js';
+import { setCataloguePrice } from '../support/catalogue.js';
 import { memorySecretStore } from '../support/secrets.js';
 import {
   createTerminal,
@@ -205,3 +206,9 @@ export const driver1Fleet = {
   payment_id: DEMO.accesses.driver1,
   vehicle_id: 'TRUCK-1',
 } as const;
+
+/** Sets a good's price in the central service's POS catalogue and pulls it into the till. */
+export async function centralPrice(t: Till, code: string, price: number): Promise<void> {
+  setCataloguePrice(t.central, code, price);
+  expect((await t.terminal.sync.pull()).ok).toBe(true);
+}

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import { waitFor } from '../devices/support/pty.js';
 import { dartForecourt, nozzleConfig, type DartForecourt } from './dart-forecourt.js';
-import { openTill, type Till } from './helpers.js';
+import { centralPrice, openTill, type Till } from './helpers.js';
 
 let cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -27,17 +27,6 @@ async function pricedTill(
   await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
   await t.ok('shift-open', {});
   return { t, f };
-}
-
-/** Sets a good's price in the central service's POS catalogue and pulls it into the till. */
-async function centralPrice(t: Till, code: string, price: number) {
-  type Rec = Record<string, unknown> & { catalog: Array<Record<string, unknown>> };
-  const pos = t.central.store.getRecord('pos', DEMO.posId) as Rec;
-  t.central.store.upsert('pos', DEMO.posId, {
-    ...pos,
-    catalog: pos.catalog.map((g) => (g.code === code ? { ...g, price } : g)),
-  });
-  expect((await t.terminal.sync.pull()).ok).toBe(true);
 }
 
 const simPrices = (f: DartForecourt, pump: number) => f.sim.get(pump).prices;

@@ -6,7 +6,7 @@ import { DEMO } from '../../src/central/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { FakeForecourt } from './fake-forecourt.js';
 import { forecourtTill, unpaid } from './forecourt-till.js';
-import { driver1Fleet, tillPerTest, type Till } from './helpers.js';
+import { centralPrice, driver1Fleet, tillPerTest, type Till } from './helpers.js';
 
 const { open, signedIn } = tillPerTest();
 const cashier = () => signedIn(DEMO.authCodes.cashier);
@@ -311,15 +311,4 @@ async function fleetPrepayOf200(t: Till) {
 async function until(cond: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 250 && !cond(); i++) await new Promise((r) => setTimeout(r, 20));
   expect(cond(), what).toBe(true);
-}
-
-/** Sets a good's price in the central service's POS catalogue and pulls it into the till. */
-async function centralPrice(t: Till, code: string, price: number) {
-  type Rec = Record<string, unknown> & { catalog: Array<Record<string, unknown>> };
-  const pos = t.central.store.getRecord('pos', DEMO.posId) as Rec;
-  t.central.store.upsert('pos', DEMO.posId, {
-    ...pos,
-    catalog: pos.catalog.map((g) => (g.code === code ? { ...g, price } : g)),
-  });
-  expect((await t.terminal.sync.pull()).ok).toBe(true);
 }

@@ -12,6 +12,7 @@ import { expect } from 'vitest';
 import type { Agent } from '../../src/agent/server.js';
 import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
 import { memoryIO } from '../../src/cli/io.js';
+import { setCataloguePrice } from '../support/catalogue.js';
 import { runAgent } from '../../src/cli/agent.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -395,13 +396,7 @@ export class OwnCentral {
 
   /** Sets a good's price in the central's POS catalogue (the station changed its price). */
   setPrice(code: string, price: number): void {
-    const store = this.running!.store;
-    type Pos = Record<string, unknown> & { catalog: Array<Record<string, unknown>> };
-    const pos = store.getRecord('pos', DEMO.posId) as Pos;
-    store.upsert('pos', DEMO.posId, {
-      ...pos,
-      catalog: pos.catalog.map((g) => (g.code === code ? { ...g, price } : g)),
-    });
+    setCataloguePrice(this.running!, code, price);
   }
 
   /** GET /sandbox/NAME with the demo terminal's API key. */
