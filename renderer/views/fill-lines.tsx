@@ -60,10 +60,11 @@ export function PumpLines({ ctx }: { ctx: Ctx }) {
 /** The prepaid pump's grades at their catalogue prices: one press fills the fuel line's form. */
 function PrepayGrades({ ctx, pump }: { ctx: Ctx; pump: number }) {
   const { t, state, num } = ctx;
-  // a till that sells catalogue figures only takes no typed fuel line (sale slice, item-add)
   const grades = gradesOf(state, pump).filter((g) => g.price !== null);
+  if (grades.length === 0) return null;
+  // a till that sells catalogue figures only takes no typed fuel line (sale slice, item-add)
+  if (enterMode(state) === 'presets-only') return null;
   // a prepay is one fuel line: once it is on the check, there is nothing left to pick
-  if (grades.length === 0 || enterMode(state) === 'presets-only') return null;
   if (state.sale.draft.lines.length > 0) return null;
   return (
     <div
