@@ -250,3 +250,109 @@ describe('a DART pump whose whole fill ran between two polls', () => {
     ]);
   }, 30_000);
 });
+
+/**
+ * The pump answers its next poll `ms` late (within the master's response timeout): resolves
+ * when that poll came, the answer not built yet. What the pump does meanwhile goes in it.
+ */
+function answerLate(sim: DartSimulator, ms: number): Promise<void> {
+  const inner = sim as unknown as { answerPoll: (p: SimPump) => Promise<void> };
+  const answer = inner.answerPoll.bind(sim);
+  return new Promise((polled) => {
+    inner.answerPoll = async (p) => {
+      inner.answerPoll = answer;
+      polled();
+      await new Promise((r) => setTimeout(r, ms));
+      return answer(p);
+    };
+  });
+}
+
+/**
+ * The pump's next block is broken on the line (the master NAKs it) and the poll after it goes
+ * unanswered: resolves at that poll, the block still waiting at the pump to be sent again.
+ */
+function brokenThenSilent(sim: DartSimulator): Promise<void> {
+  const inner = sim as unknown as { answerPoll: (p: SimPump) => Promise<void> };
+  const answer = inner.answerPoll.bind(sim);
+  sim.faults.corrupt = 1;
+  return new Promise((unanswered) => {
+    inner.answerPoll = async (p) => {
+      if (sim.faults.corrupt > 0) return answer(p);
+      inner.answerPoll = answer;
+      unanswered();
+    };
+  });
+}
+
+describe('a DART pump released again while it shows an unpaid fill', () => {
+  // The chaos run with CHAOS_STACK_AFTER_SWITCH_OFF=1 (seed 12, fills 11 and 12): the next
+  // driver's lift, read while the cashier's release waited for the line, had the till read the
+  // shown fill's totalizer again after the pump was authorised and the driver had started.
+  it('keeps no copy of the unpaid fill when the next driver lifts its nozzle as the pump is released', async () => {
+    const { sim, path } = await pump();
+    const { port } = await master(path);
+    const t = await till(tempDir(), port);
+    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
+    sim.lift(1, 1);
+    await t.ok('pump-release', { pump: 1 });
+    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    sim.dispense(1, 500);
+    sim.hangUp(1);
+    expect((await unpaid(t, 1)).unpaid).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 200)); // the fill kept, its reading over
+
+    // The next driver takes the same nozzle while a poll of the pump is under way, and the
+    // cashier releases the pump before that poll's answer (the lift) reaches the till; the
+    // driver starts the moment the pump is authorised.
+    await answerLate(sim, 100);
+    sim.lift(1, 1);
+    onAuthorise(sim, () => sim.dispense(1, 100));
+    await t.ok('pump-release', { pump: 1 });
+    await waitFor(() => port.pump(1)?.state === 'fuelling', 3_000, 'pump 1 fuelling');
+    sim.dispense(1, 200);
+    sim.hangUp(1);
+    await unpaid(t, 2);
+    await new Promise((r) => setTimeout(r, 500)); // time for a copy to be kept, if any
+    const s = await t.ok('forecourt-state', {});
+    expect(s.unpaid).toEqual([
+      expect.objectContaining({ pump: 1, nozzle: 1, volume: '5.00', amount: '8.95' }),
+      expect.objectContaining({ pump: 1, nozzle: 1, volume: '3.00', amount: '5.37' }),
+    ]);
+  }, 30_000);
+
+  // A block the pump sent before the release, NAKed and sent again after the AUTHORIZE, read
+  // as the pump's news: the fill on show finished again, its totalizer read once the next
+  // driver had started.
+  it('keeps no copy of the unpaid fill when a block of the pump from before its release arrives after it', async () => {
+    const { sim, path } = await pump();
+    const { port } = await master(path);
+    const t = await till(tempDir(), port);
+    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
+    sim.lift(1, 1);
+    await t.ok('pump-release', { pump: 1 });
+    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    sim.dispense(1, 500);
+    sim.hangUp(1);
+    expect((await unpaid(t, 1)).unpaid).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 200)); // the fill kept, its reading over
+
+    // The lift's block is broken on the line, the next poll unanswered: the cashier's release
+    // comes meanwhile, and the driver starts the moment the pump is authorised.
+    const unanswered = brokenThenSilent(sim);
+    sim.lift(1, 1);
+    await unanswered;
+    onAuthorise(sim, () => sim.dispense(1, 100));
+    await t.ok('pump-release', { pump: 1 });
+    await waitFor(() => port.pump(1)?.state === 'fuelling', 3_000, 'pump 1 fuelling');
+    sim.dispense(1, 200);
+    sim.hangUp(1);
+    await unpaid(t, 2);
+    await new Promise((r) => setTimeout(r, 500)); // time for a copy to be kept, if any
+    const s = await t.ok('forecourt-state', {});
+    expect(s.unpaid).toEqual([
+      expect.objectContaining({ pump: 1, nozzle: 1, volume: '5.00', amount: '8.95' }),
+      expect.objectContaining({ pump: 1, nozzle: 1, volume: '3.00', amount: '5.37' }),
+    ]);
+  }, 30_000);
+});

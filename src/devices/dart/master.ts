@@ -246,19 +246,35 @@ export class DartMaster implements ForecourtPort {
 
   /** POLL; ACKs and applies a data block. Returns the transactions of a new block. */
   private async poll(book: PumpBook): Promise<Tx[]> {
+    return (await this.pollOnce(book)).txs;
+  }
+
+  /** POLL, and whether the pump had nothing to send (it answered, and not with a block). */
+  private async pollOnce(book: PumpBook): Promise<{ txs: Tx[]; quiet: boolean }> {
     await this.write({ type: 'poll', address: book.address, tx: 0 });
     const a = await this.answer(book.address);
     if (!a) {
       this.missed(book);
-      return [];
+      return { txs: [], quiet: false };
     }
     this.answered(book);
     if (a.kind === 'bad') {
       // A broken block is NAKed; the pump sends it again at the next poll.
       if (a.tx !== undefined) await this.write({ type: 'nak', address: book.address, tx: a.tx });
-      return [];
+      return { txs: [], quiet: false };
     }
-    return this.pumpFrame(book, a.frame);
+    return { txs: await this.pumpFrame(book, a.frame), quiet: a.frame.type !== 'data' };
+  }
+
+  /**
+   * Polls the pump until it has nothing more to send (at most `answerPolls` times, and not
+   * past a poll it left unanswered): what it says then was said before the command that follows.
+   */
+  private async drain(book: PumpBook): Promise<void> {
+    for (let i = 0; i < this.o.answerPolls; i++) {
+      const r = await this.pollOnce(book);
+      if (r.quiet || book.misses > 0) return;
+    }
   }
 
   private async pumpFrame(book: PumpBook, frame: DartFrame): Promise<Tx[]> {
@@ -505,6 +521,10 @@ export class DartMaster implements ForecourtPort {
     }
     blocks.push([{ type: 'CD1', command: 'authorize' }]);
     return this.exclusive(a.pump, async (b) => {
+      // First the pump says what it has to say: a block it sent before the AUTHORIZE and we
+      // did not take (NAKed, cut) would come again after it and read as the new release's:
+      // the fill on show, finished again, its totalizer read once the next driver had started.
+      await this.drain(b);
       for (const block of blocks) {
         const r = await this.sendBlock(b, block);
         if (!r.ok) return r;
@@ -532,7 +552,7 @@ export class DartMaster implements ForecourtPort {
    */
   endRelease(pump: number): Promise<PortResult> {
     return this.exclusive(pump, async (book) => {
-      for (let i = 0; i < this.o.answerPolls; i++) if ((await this.poll(book)).length === 0) break;
+      await this.drain(book);
       const now = this.stateName(book);
       if (now !== 'authorised')
         return { ok: false, code: 'wrong-state', message: `pump ${pump} is ${now} now` };
