@@ -484,6 +484,14 @@ export class ForecourtService {
     const port = this.port;
     const f = s.filling;
     if (!port || this.keeping.has(s.pump)) return; // the same fill, being read already
+    // A release of the pump is under way: it passed `releasable` with no fill being read, so
+    // the fill on show was kept (or its reading failed) before it. Its totalizer is not read
+    // again: the AUTHORIZE may reach the pump first, and the next driver's litres in that
+    // reading gave the fill a second identity, a copy (the chaos run's "kept twice").
+    if (this.sending.has(s.pump)) {
+      this.p.log.info('fill not read again: its pump is being released', { pump: s.pump });
+      return;
+    }
     // The pump is held from here until the fill is kept: a release meanwhile would let the
     // next driver's litres into the totalizer that names it (review 26, A5).
     this.keeping.add(s.pump);

@@ -6,12 +6,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/central/index.js';
 import { DartMaster } from '../../src/devices/dart/master.js';
-import { DartSimulator } from '../../src/devices/dart/simulator.js';
+import { DartSimulator, type SimPump } from '../../src/devices/dart/simulator.js';
 import { ManagedLink } from '../../src/devices/link.js';
 import { openSerial } from '../../src/devices/serial.js';
 import { PtyPair, waitFor } from '../devices/support/pty.js';
 import { attachToPty } from '../devices/support/sim-host.js';
-import { GRADES, unpaid } from './forecourt-till.js';
+import { cashPrepay, GRADES, unpaid } from './forecourt-till.js';
+import { uuidv7 } from '../../src/sync/ids.js';
 import { tempDir, tillPerTest, type Till } from './helpers.js';
 
 const { open } = tillPerTest();
@@ -143,6 +144,215 @@ describe('a DART pump read again after a restart of the till', () => {
     const s = await t2.ok('forecourt-state', {});
     expect(s.unpaid).toEqual([
       expect.objectContaining({ pump: 1, nozzle: 1, volume: '5.00', amount: '8.95' }),
+    ]);
+  }, 30_000);
+});
+
+/**
+ * Runs `fn` (the driver at the pump) the moment the pump takes its next AUTHORIZE, before it
+ * acknowledges it: the whole fill happens between two of the master's polls, so the master
+ * reads only where it ended (a fast fill, or a line that missed the polls in between).
+ */
+function onAuthorise(sim: DartSimulator, fn: () => void): void {
+  const inner = sim as unknown as { cd1: (p: SimPump, command: string) => void };
+  const cd1 = inner.cd1.bind(sim);
+  inner.cd1 = (p, command) => {
+    cd1(p, command);
+    if (command !== 'authorize') return;
+    inner.cd1 = cd1;
+    fn();
+  };
+}
+
+/** A postpay release, asked again while the pump's last fill is being read (as a cashier would). */
+async function release(t: Till, pump: number): Promise<void> {
+  for (let i = 0; ; i++) {
+    const r = await t.call('pump-release', { pump });
+    if (r.status === 200) return;
+    const code = (r.body as { error?: { code?: string } }).error?.code;
+    if (code !== 'pump-fill-unread' || i >= 100)
+      throw new Error(`pump-release refused: ${JSON.stringify(r.body)}`);
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}
+
+describe('a DART pump whose whole fill ran between two polls', () => {
+  // The chaos run with CHAOS_FLEET_CAP=1: the last fleet fill, run to its preset in one step,
+  // was reported under the nozzle of the pump's fill before; that nozzle's totalizer named the
+  // earlier (sold) fill, so this one was not kept until a restart read its nozzle again.
+  it('keeps a prepay run to its preset between two polls under the nozzle it was drawn with', async () => {
+    const { sim, path } = await pump();
+    const { port } = await master(path);
+    const t = await till(tempDir(), port);
+    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
+    // the pump's last fill was diesel (nozzle 2), sold: the pump is cleared
+    sim.lift(1, 2);
+    await t.ok('pump-release', { pump: 1 });
+    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    sim.dispense(1, 300);
+    sim.hangUp(1);
+    const [diesel] = (await unpaid(t, 1)).unpaid;
+    expect(diesel).toEqual(expect.objectContaining({ nozzle: 2, volume: '3.00' }));
+    await t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: { payment_type: 'cash', fills: [diesel!.id] },
+    });
+    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 cleared');
+
+    // A prepay of 20.00 of FUEL-95: lifted, run to its preset and hung up before the next poll.
+    const prepay = await cashPrepay(t, 20);
+    onAuthorise(sim, () => {
+      sim.lift(1, 1);
+      sim.dispense(1, 100_000);
+      sim.hangUp(1);
+    });
+    await t.ok('pump-authorise', { pump: 1, transaction_id: prepay });
+    const s = await unpaid(t, 1);
+    expect(s.unpaid).toEqual([
+      expect.objectContaining({
+        pump: 1,
+        nozzle: 1,
+        grade: 'FUEL-95',
+        volume: '11.18',
+        amount: '20.00',
+        unit_price: '1.789',
+        authorisation_id: prepay,
+      }),
+    ]);
+    expect(port.pump(1)?.filling).toEqual(
+      expect.objectContaining({ nozzle: 1, price: '1.789', volume: '11.18' }),
+    );
+  }, 30_000);
+
+  it('keeps a fill drawn whole between two polls as a second fill beside the unpaid one the pump showed', async () => {
+    const { sim, path } = await pump();
+    const { port } = await master(path);
+    const t = await till(tempDir(), port);
+    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
+    sim.lift(1, 2);
+    await t.ok('pump-release', { pump: 1 });
+    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    sim.dispense(1, 300);
+    sim.hangUp(1);
+    expect((await unpaid(t, 1)).unpaid).toHaveLength(1);
+    // The diesel waits to be paid; the next driver lifts nozzle 1 and is released (stacking).
+    sim.lift(1, 1);
+    await waitFor(() => port.pump(1)?.nozzle === 1, 3_000, 'nozzle 1 lifted');
+    onAuthorise(sim, () => {
+      sim.dispense(1, 400);
+      sim.hangUp(1);
+    });
+    await release(t, 1);
+    const s = await unpaid(t, 2);
+    expect(s.unpaid).toEqual([
+      expect.objectContaining({ pump: 1, nozzle: 2, volume: '3.00', amount: '4.98' }),
+      expect.objectContaining({ pump: 1, nozzle: 1, volume: '4.00', amount: '7.16' }),
+    ]);
+  }, 30_000);
+});
+
+/**
+ * The pump answers its next poll `ms` late (within the master's response timeout): resolves
+ * when that poll came, the answer not built yet. What the pump does meanwhile goes in it.
+ */
+function answerLate(sim: DartSimulator, ms: number): Promise<void> {
+  const inner = sim as unknown as { answerPoll: (p: SimPump) => Promise<void> };
+  const answer = inner.answerPoll.bind(sim);
+  return new Promise((polled) => {
+    inner.answerPoll = async (p) => {
+      inner.answerPoll = answer;
+      polled();
+      await new Promise((r) => setTimeout(r, ms));
+      return answer(p);
+    };
+  });
+}
+
+/**
+ * The pump's next block is broken on the line (the master NAKs it) and the poll after it goes
+ * unanswered: resolves at that poll, the block still waiting at the pump to be sent again.
+ */
+function brokenThenSilent(sim: DartSimulator): Promise<void> {
+  const inner = sim as unknown as { answerPoll: (p: SimPump) => Promise<void> };
+  const answer = inner.answerPoll.bind(sim);
+  sim.faults.corrupt = 1;
+  return new Promise((unanswered) => {
+    inner.answerPoll = async (p) => {
+      if (sim.faults.corrupt > 0) return answer(p);
+      inner.answerPoll = answer;
+      unanswered();
+    };
+  });
+}
+
+describe('a DART pump released again while it shows an unpaid fill', () => {
+  // The chaos run with CHAOS_STACK_AFTER_SWITCH_OFF=1 (seed 12, fills 11 and 12): the next
+  // driver's lift, read while the cashier's release waited for the line, had the till read the
+  // shown fill's totalizer again after the pump was authorised and the driver had started.
+  it('keeps no copy of the unpaid fill when the next driver lifts its nozzle as the pump is released', async () => {
+    const { sim, path } = await pump();
+    const { port } = await master(path);
+    const t = await till(tempDir(), port);
+    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
+    sim.lift(1, 1);
+    await t.ok('pump-release', { pump: 1 });
+    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    sim.dispense(1, 500);
+    sim.hangUp(1);
+    expect((await unpaid(t, 1)).unpaid).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 200)); // the fill kept, its reading over
+
+    // The next driver takes the same nozzle while a poll of the pump is under way, and the
+    // cashier releases the pump before that poll's answer (the lift) reaches the till; the
+    // driver starts the moment the pump is authorised.
+    await answerLate(sim, 100);
+    sim.lift(1, 1);
+    onAuthorise(sim, () => sim.dispense(1, 100));
+    await t.ok('pump-release', { pump: 1 });
+    await waitFor(() => port.pump(1)?.state === 'fuelling', 3_000, 'pump 1 fuelling');
+    sim.dispense(1, 200);
+    sim.hangUp(1);
+    await unpaid(t, 2);
+    await new Promise((r) => setTimeout(r, 500)); // time for a copy to be kept, if any
+    const s = await t.ok('forecourt-state', {});
+    expect(s.unpaid).toEqual([
+      expect.objectContaining({ pump: 1, nozzle: 1, volume: '5.00', amount: '8.95' }),
+      expect.objectContaining({ pump: 1, nozzle: 1, volume: '3.00', amount: '5.37' }),
+    ]);
+  }, 30_000);
+
+  // A block the pump sent before the release, NAKed and sent again after the AUTHORIZE, read
+  // as the pump's news: the fill on show finished again, its totalizer read once the next
+  // driver had started.
+  it('keeps no copy of the unpaid fill when a block of the pump from before its release arrives after it', async () => {
+    const { sim, path } = await pump();
+    const { port } = await master(path);
+    const t = await till(tempDir(), port);
+    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
+    sim.lift(1, 1);
+    await t.ok('pump-release', { pump: 1 });
+    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    sim.dispense(1, 500);
+    sim.hangUp(1);
+    expect((await unpaid(t, 1)).unpaid).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 200)); // the fill kept, its reading over
+
+    // The lift's block is broken on the line, the next poll unanswered: the cashier's release
+    // comes meanwhile, and the driver starts the moment the pump is authorised.
+    const unanswered = brokenThenSilent(sim);
+    sim.lift(1, 1);
+    await unanswered;
+    onAuthorise(sim, () => sim.dispense(1, 100));
+    await t.ok('pump-release', { pump: 1 });
+    await waitFor(() => port.pump(1)?.state === 'fuelling', 3_000, 'pump 1 fuelling');
+    sim.dispense(1, 200);
+    sim.hangUp(1);
+    await unpaid(t, 2);
+    await new Promise((r) => setTimeout(r, 500)); // time for a copy to be kept, if any
+    const s = await t.ok('forecourt-state', {});
+    expect(s.unpaid).toEqual([
+      expect.objectContaining({ pump: 1, nozzle: 1, volume: '5.00', amount: '8.95' }),
+      expect.objectContaining({ pump: 1, nozzle: 1, volume: '3.00', amount: '5.37' }),
     ]);
   }, 30_000);
 });

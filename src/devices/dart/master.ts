@@ -3,7 +3,7 @@
 // what the pumps say into the forecourt port's states and events. One exchange at a time on the
 // line (a mutex); commands slot in between polls. docs/forecourt.md, "The DART master".
 import { EventEmitter } from 'node:events';
-import { type Dec, toFixed } from '../../money/index.js';
+import { type Dec, eq, toFixed } from '../../money/index.js';
 import { Inbox, sleep } from '../inbox.js';
 import type { ByteLink } from '../link.js';
 import { Mutex } from '../mutex.js';
@@ -246,19 +246,35 @@ export class DartMaster implements ForecourtPort {
 
   /** POLL; ACKs and applies a data block. Returns the transactions of a new block. */
   private async poll(book: PumpBook): Promise<Tx[]> {
+    return (await this.pollOnce(book)).txs;
+  }
+
+  /** POLL, and whether the pump had nothing to send (it answered, and not with a block). */
+  private async pollOnce(book: PumpBook): Promise<{ txs: Tx[]; quiet: boolean }> {
     await this.write({ type: 'poll', address: book.address, tx: 0 });
     const a = await this.answer(book.address);
     if (!a) {
       this.missed(book);
-      return [];
+      return { txs: [], quiet: false };
     }
     this.answered(book);
     if (a.kind === 'bad') {
       // A broken block is NAKed; the pump sends it again at the next poll.
       if (a.tx !== undefined) await this.write({ type: 'nak', address: book.address, tx: a.tx });
-      return [];
+      return { txs: [], quiet: false };
     }
-    return this.pumpFrame(book, a.frame);
+    return { txs: await this.pumpFrame(book, a.frame), quiet: a.frame.type !== 'data' };
+  }
+
+  /**
+   * Polls the pump until it has nothing more to send (at most `answerPolls` times, and not
+   * past a poll it left unanswered): what it says then was said before the command that follows.
+   */
+  private async drain(book: PumpBook): Promise<void> {
+    for (let i = 0; i < this.o.answerPolls; i++) {
+      const r = await this.pollOnce(book);
+      if (r.quiet || book.misses > 0) return;
+    }
   }
 
   private async pumpFrame(book: PumpBook, frame: DartFrame): Promise<Tx[]> {
@@ -272,7 +288,9 @@ export class DartMaster implements ForecourtPort {
     await this.write({ type: 'ack', address: book.address, tx: frame.tx });
     if (isRetransmission(book.lastRx, frame.tx)) return [];
     book.lastRx = frame.tx;
+    const before = this.showsFinished(book) ? { volume: book.volume, amount: book.amount } : null;
     for (const t of list.value) this.apply(book, t);
+    if (list.value.some((t) => t.type === 'DC3' || t.type === 'DC2')) this.fillFrom(book, before);
     this.publish(book);
     return list.value;
   }
@@ -349,15 +367,36 @@ export class DartMaster implements ForecourtPort {
         book.price = unitPrice(t.price, book.decimals);
         book.nozzleOut = t.nozzleOut;
         book.nozzle = t.nozzle === 0 ? null : t.nozzle;
-        // A finished fill keeps its nozzle; after a restart the first one read is its own.
-        if (!this.showsFinished(book) || book.fillNozzle === null) {
-          book.fillNozzle = book.nozzle;
-          book.fillPrice = book.price;
-        }
         break;
       default:
         break;
     }
+  }
+
+  /**
+   * The nozzle and price of the fill on show, after a block that read the pump's nozzle or
+   * figures. A fill the pump already showed finished before the block keeps its nozzle while
+   * the pump still shows it (the same figures, or figures first read now): the nozzle lifted
+   * then is the next driver's. Anything else is the nozzle read: a fill running, or one that
+   * ended in this block, whole or in part between two polls (DC1 goes from idle or authorised
+   * straight to finished; reading DC1 first, the old rule took the nozzle of the pump's last
+   * fill for it), or finished figures that are not the ones on show (a new fill).
+   * `fillNozzle` null (a restart, or our AUTHORIZE ended the fill on show): the nozzle read.
+   */
+  private fillFrom(
+    book: PumpBook,
+    before: { volume: Dec | null; amount: Dec | null } | null,
+  ): void {
+    const sameFigures = (a: Dec | null, b: Dec | null) => a === null || (b !== null && eq(a, b));
+    const keeps =
+      book.fillNozzle !== null &&
+      before !== null &&
+      this.showsFinished(book) &&
+      sameFigures(before.volume, book.volume) &&
+      sameFigures(before.amount, book.amount);
+    if (keeps) return;
+    book.fillNozzle = book.nozzle;
+    book.fillPrice = book.price;
   }
 
   private showsFinished(book: PumpBook): boolean {
@@ -481,7 +520,21 @@ export class DartMaster implements ForecourtPort {
       ]);
     }
     blocks.push([{ type: 'CD1', command: 'authorize' }]);
-    return this.command(a.pump, blocks);
+    return this.exclusive(a.pump, async (b) => {
+      // First the pump says what it has to say: a block it sent before the AUTHORIZE and we
+      // did not take (NAKed, cut) would come again after it and read as the new release's:
+      // the fill on show, finished again, its totalizer read once the next driver had started.
+      await this.drain(b);
+      for (const block of blocks) {
+        const r = await this.sendBlock(b, block);
+        if (!r.ok) return r;
+      }
+      // The AUTHORIZE was taken: the fill on show is over. What the pump reads next is the new
+      // one's, even a whole fill ended before the next poll (the pump still "finished").
+      b.fillNozzle = b.fillPrice = null;
+      b.volume = b.amount = null;
+      return { ok: true, value: undefined };
+    });
   }
 
   async stop(pump: number): Promise<PortResult> {
@@ -499,7 +552,7 @@ export class DartMaster implements ForecourtPort {
    */
   endRelease(pump: number): Promise<PortResult> {
     return this.exclusive(pump, async (book) => {
-      for (let i = 0; i < this.o.answerPolls; i++) if ((await this.poll(book)).length === 0) break;
+      await this.drain(book);
       const now = this.stateName(book);
       if (now !== 'authorised')
         return { ok: false, code: 'wrong-state', message: `pump ${pump} is ${now} now` };
