@@ -235,17 +235,23 @@ export function createHandlers(p: TerminalPorts, s: Services): Handlers {
     status: admitted('status', () => statusOf(p, s)),
     'staff-sign-in': andTell(admitted('staff-sign-in', (i) => s.staff.signIn(i.auth_code))),
     'staff-sign-out': andTell(admitted('staff-sign-out', () => s.staff.signOut())),
-    // The pumps' totalizers are read once the shift is open (its wet stock's start).
+    // The pumps' totalizers and the tanks are read once the shift is open: its wet stock's
+    // start, before anything is sold or delivered in it.
     'shift-open': andTell(
       admitted('shift-open', async (i) => {
         const out = oneTransaction('shift-open', (j) => s.shifts.open(j.opening_cash))(i);
-        if (!isErrorResponse(out)) await s.pumpTotals.read(out.shift.id, 'open');
+        if (!isErrorResponse(out)) {
+          await s.pumpTotals.read(out.shift.id, 'open');
+          await s.tanks.poll();
+        }
         return out;
       }),
     ),
-    // The Z report is kept with the close, then printed after the commit.
+    // The Z report is kept with the close, then printed after the commit. The tanks are read
+    // just before it: the wet stock's closing stock, with nothing sold after it.
     'shift-close': andTell(
       admitted('shift-close', async (i) => {
+        await s.tanks.poll();
         const out = await s.shiftReports.printKept(
           oneTransaction('shift-close', (j) => s.shiftReports.close(j.counted_cash))(i),
         );
