@@ -25,6 +25,16 @@ describe('actions', () => {
     expect(till.api.call).not.toHaveBeenCalled();
   });
 
+  it('ask the pumps’ grades again when a sale becomes a pump’s prepay, and not when it stops being one', async () => {
+    const till = fakeTill();
+    await perform(till, { type: 'prepay-for', pump: 1 });
+    expect(till.dispatch).toHaveBeenCalledWith({ type: 'prepay-for', pump: 1 });
+    expect(vi.mocked(till.run).mock.calls.map((c) => c[0])).toEqual(['forecourt-state']);
+    const plain = fakeTill();
+    await perform(plain, { type: 'prepay-for', pump: null });
+    expect(plain.run).not.toHaveBeenCalled();
+  });
+
   it('run a command for an action that needs one', async () => {
     const till = fakeTill();
     await perform(till, { type: 'sync-now' });

@@ -22,16 +22,17 @@ export type ForecourtAction =
   | { type: 'fill-drive-off'; fillId: string }
   | { type: 'sim-pump'; action: SimulatorPumpAction };
 
-const load = (till: Till) =>
+/** The pumps, their unpaid fills and their grades at the catalogue's prices, as they are now. */
+export const loadForecourt = (till: Till) =>
   till.run('forecourt-state', {}, (forecourt) => ({ type: 'forecourt-loaded', forecourt }));
 
 export const forecourtActions: Performers<ForecourtAction> = {
   'forecourt-open': async (till) => {
     till.dispatch({ type: 'forecourt-open' });
-    await load(till);
+    await loadForecourt(till);
   },
   'forecourt-load': async (till) => {
-    await load(till);
+    await loadForecourt(till);
   },
   'pump-release': async (till, { pump }) => {
     await till.run('pump-release', { pump }, (o) => ({ type: 'pumps-answered', pumps: [o.pump] }));
@@ -78,7 +79,7 @@ export const forecourtActions: Performers<ForecourtAction> = {
       },
     };
     await till.run('sale-process', input, (result) => ({ type: 'sale-done', result }));
-    await load(till);
+    await loadForecourt(till);
   },
   'fill-drive-off': async (till, { fillId }) => {
     await till.run('pump-drive-off', { fill_id: fillId }, (o) => ({
@@ -86,7 +87,7 @@ export const forecourtActions: Performers<ForecourtAction> = {
       key: 'forecourt.drive-off-done',
       params: { pump: String(o.fill.pump), amount: o.fill.amount },
     }));
-    await load(till);
+    await loadForecourt(till);
   },
   'sim-pump': async (till, { action }) => {
     const built = simulatorInput(till.state, action);

@@ -2,6 +2,7 @@
 // event the reducer takes as it is (the controller prices the changed draft).
 import { identifyInput } from '../../requests.js';
 import { send, type Performers } from '../../till.js';
+import { loadForecourt } from '../forecourt/actions.js';
 import type { SaleEvent } from './state.js';
 
 /** The events a sale screen's control sends as they are (not the terminal's answers). */
@@ -45,6 +46,11 @@ export const saleActions: Performers<SaleAction> = {
   'void-sale': send,
   'fill-added': send,
   'fill-remove': send,
-  'prepay-for': send,
+  // The pump's grades are asked again: a price the catalogue changed since the forecourt was
+  // loaded would have its line refused (a catalogue good at another price).
+  'prepay-for': async (till, action) => {
+    till.dispatch(action);
+    if (action.pump !== null) await loadForecourt(till);
+  },
   'prepay-grade': send,
 };
