@@ -66,6 +66,18 @@ function asChange(raw: unknown): Change {
   });
 }
 
+/**
+ * Two turns of the event loop: enough for a request just made to be written to its socket.
+ * The client reaches undici only after a few awaits (microtasks), and undici writes to a
+ * reused keep-alive socket from a setImmediate (its idle-socket check); the apply of a page
+ * is synchronous, so without these turns the next page was asked for only after the current
+ * one was applied and the server never worked while the till did (docs/sync.md, "Apply
+ * speed", third round). Pinned by test/sync/puller.test.ts ("asks for the next page...").
+ */
+async function onTheWire(): Promise<void> {
+  for (let turn = 0; turn < 2; turn++) await new Promise<void>((r) => setImmediate(r));
+}
+
 /** The page's records as changes, one at a time: the page is never parsed whole (lazy-json.ts). */
 function* changesOf(records: Iterable<unknown>): Generator<Change> {
   for (const raw of records) yield asChange(raw);
@@ -119,8 +131,11 @@ export class Puller {
         return failed(run, r.failure);
       }
       const page: ChangesPageLazy = r.value;
-      if (page.has_more && run.pages + 1 < maxPages && !o.signal?.aborted)
+      if (page.has_more && run.pages + 1 < maxPages && !o.signal?.aborted) {
         run.ahead = this.askAhead(page.cursor, limit, o.signal);
+        // Let the request reach the socket before the page's apply holds the thread.
+        await onTheWire();
+      }
       const snapshot = inSnapshot || page.total !== null;
       run.snapshotSeen ||= snapshot;
       const failure = this.applyPage(run, page, { requestedAt, snapshot, status: r.status });

@@ -1,4 +1,5 @@
 // The puller against the sandbox: snapshot, deltas with deletes, quarantine, 410, resume.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -37,6 +38,35 @@ describe('puller', () => {
       phase: 'snapshot',
     });
     expect(world.store.sync.cursor()).toMatch(/^d\./);
+  });
+
+  it('asks for the next snapshot page before applying the current one (the request is on the wire)', async () => {
+    world = await startWorld({ engine: stubEngine });
+    addBatches(world, 100);
+    // undici publishes this as it writes a request's headers to the socket.
+    let sent = 0;
+    const onSend = (m: unknown) => {
+      const path = (m as { request?: { path?: string } }).request?.path ?? '';
+      if (path.includes('/changes')) sent += 1;
+    };
+    subscribe('undici:client:sendHeaders', onSend);
+    const store = world.store;
+    const applyPage = store.applyPage.bind(store);
+    const sentAtApply: { sent: number; snapshot: boolean; more: boolean }[] = [];
+    store.applyPage = (page) => {
+      sentAtApply.push({ sent, snapshot: page.snapshot === true, more: page.hasMore === true });
+      return applyPage(page);
+    };
+    try {
+      const r = await world.puller.pull({ limit: 10 });
+      expect(r.ok).toBe(true);
+    } finally {
+      unsubscribe('undici:client:sendHeaders', onSend);
+    }
+    const snapshotPages = sentAtApply.filter((p) => p.snapshot);
+    expect(snapshotPages.length).toBeGreaterThan(5);
+    // While page i (0-based) is applied, its own request and the next one's have gone out.
+    sentAtApply.forEach((p, i) => expect(p.sent).toBe(p.more ? i + 2 : i + 1));
   });
 
   it('applies deltas, deletes included', async () => {
