@@ -119,7 +119,10 @@ function entityStatements(db: Database.Database) {
   return { upsert, remove, get, all, count, clear };
 }
 
-/** The live table's staging twin (migration 0013): the same columns and indexes. */
+/**
+ * The live table's staging twin (migrations 0013, 0016): the same columns and primary key,
+ * no other index (the live table's are built at the swap).
+ */
 export const stagedTable = (entity: Entity): string => `staged_${tables[entity].table}`;
 
 /**
@@ -130,7 +133,7 @@ export const STAGE_BATCH = 100;
 
 /** One entity's staging statements. */
 function stagedStatements(db: Database.Database, e: Entity) {
-  const { table, columns } = tables[e];
+  const { columns } = tables[e];
   const staged = stagedTable(e);
   const cols = ['id', ...columns, 'data', 'updated_at'];
   const set = cols
@@ -153,9 +156,6 @@ function stagedStatements(db: Database.Database, e: Entity) {
     restage: db.prepare(`UPDATE ${staged} SET ${set} WHERE id = ?`),
     unstage: db.prepare(`DELETE FROM ${staged} WHERE id = ?`),
     clear: db.prepare(`DELETE FROM ${staged}`),
-    // SQLite's transfer path: `SELECT *` of a twin table into an empty one copies rows and
-    // index entries as they are (no decoding, no index sorted again).
-    copy: db.prepare(`INSERT INTO ${table} SELECT * FROM ${staged}`),
   };
 }
 
@@ -341,24 +341,47 @@ function columnsOf<E extends Entity>(entity: E, record: Record<string, unknown>)
   return tables[entity].values(record as RecordOf<E>);
 }
 
-/** Replaces one cache table by its staged twin in SQL, no row passing through JS. */
-function swapTable(w: Writer, entity: Entity): number {
-  const s = w.staging.of(entity);
-  // Emptied at once: SQLite truncates a table without triggers or keys referring to it.
-  w.entities.clear.get(entity)?.run();
-  const n = s.copy.run().changes;
-  s.clear.run();
-  return n;
+/**
+ * Replaces one cache table by its staged twin, by renaming: each row is written once, when
+ * staged (docs/sync.md, "Apply speed", third round). The live table's indexes are created
+ * again from their own SQL, so they keep their names and definitions, and an empty twin from
+ * the twin's. DDL is transactional in SQLite: the caller's transaction makes the swap of
+ * every table one step, and a failure at any table leaves the old cache and the staged rows.
+ */
+function swapTable(db: Database.Database, schema: SchemaReads, entity: Entity): void {
+  const table = tables[entity].table;
+  const staged = stagedTable(entity);
+  const twin = schema.table.get(staged);
+  if (!twin) throw new Error(`snapshot swap: no staging table ${staged}`);
+  const indexes = schema.indexes.all(table);
+  // Dropping `rule` cascades to rule_pos (its foreign key); the swap rebuilds that.
+  db.exec(`DROP TABLE ${table}`);
+  db.exec(`ALTER TABLE ${staged} RENAME TO ${table}`);
+  // SQL from the schema (the migrations' own text), run as it is: not built from values.
+  for (const ix of indexes) db.exec(ix.sql);
+  db.exec(twin.sql);
 }
 
+/** The schema's SQL of a table and of its indexes (an automatic one has none and follows it). */
+function schemaReads(db: Database.Database) {
+  return {
+    table: db.prepare<[string], { sql: string }>(
+      "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?",
+    ),
+    indexes: db.prepare<[string], { sql: string }>(
+      "SELECT sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name",
+    ),
+  };
+}
+
+type SchemaReads = ReturnType<typeof schemaReads>;
+
 /** Replaces every cache table by the staged snapshot; the caller holds the transaction. */
-function swapSnapshot(w: Writer): number {
-  let n = 0;
-  for (const e of ENTITIES) n += swapTable(w, e);
-  // Emptying `rule` cascaded to rule_pos.
+function swapSnapshot(db: Database.Database, w: Writer): void {
+  const schema = schemaReads(db);
+  for (const e of ENTITIES) swapTable(db, schema, e);
   w.staging.rulePosOfAll();
   w.onRulesChanged();
-  return n;
 }
 
 export function createCache(
@@ -417,9 +440,9 @@ export function createCache(
     },
     /** EXPLAIN QUERY PLAN of every lookup (migration tests check that indexes serve them). */
     queryPlans: (): Record<string, string> => queryPlans(db, lookups),
-    swapSnapshot: (): number => {
+    swapSnapshot: (): void => {
       posWrites += 1;
-      return swapSnapshot(w);
+      swapSnapshot(db, w);
     },
     /**
      * A stamp that changes whenever a POS record may have changed (the puller's writes, a
