@@ -212,24 +212,28 @@ function storedForm(
   return { ok: true, record };
 }
 
+/** The entities by name (a set lookup, where a zod enum parse per record cost more). */
+const entityNames: ReadonlySet<string> = new Set<string>(ENTITIES);
+
 /** Validates one change: the entity is known, the record passes the store's schema (and the caller's). */
 function checkChange(
   change: Change,
   extra: EntitySchemas,
   wrapHash: (hash: string) => string,
 ): CheckedChange {
-  const entity = Entity.safeParse(change.entity);
-  if (!entity.success) return { ok: false, error: `unknown entity "${String(change.entity)}"` };
+  if (!entityNames.has(change.entity))
+    return { ok: false, error: `unknown entity "${String(change.entity)}"` };
+  const entity = change.entity as Entity;
   if (typeof change.id !== 'string' || change.id.length === 0)
     return { ok: false, error: 'id: missing' };
-  if (change.op === 'delete') return { ok: true, entity: entity.data, op: 'delete', id: change.id };
+  if (change.op === 'delete') return { ok: true, entity, op: 'delete', id: change.id };
   if (change.op !== 'upsert')
     return { ok: false, error: `op: "${String(change.op)}" is neither upsert nor delete` };
-  const own = recordSchemas[entity.data].safeParse(change.data);
+  const own = recordSchemas[entity].safeParse(change.data);
   if (!own.success) return { ok: false, error: issuesText(own.error) };
-  const more = extra[entity.data]?.safeParse(change.data);
+  const more = extra[entity]?.safeParse(change.data);
   if (more && !more.success) return { ok: false, error: issuesText(more.error) };
-  const stored = storedForm(entity.data, own.data as Record<string, unknown>, wrapHash);
+  const stored = storedForm(entity, own.data as Record<string, unknown>, wrapHash);
   if (!stored.ok) return stored;
   const inner = stored.record.id;
   if (typeof inner === 'string' && inner !== change.id) {
@@ -238,7 +242,7 @@ function checkChange(
       error: `id: the record's id ${inner} differs from the change's ${change.id}`,
     };
   }
-  return { ok: true, entity: entity.data, op: 'upsert', id: change.id, record: stored.record };
+  return { ok: true, entity, op: 'upsert', id: change.id, record: stored.record };
 }
 
 function write<E extends Entity>(
@@ -262,14 +266,15 @@ function remove(w: Writer, entity: Entity, id: string): void {
   if (entity === 'rule') w.onRulesChanged();
 }
 
-/** A staged row's values in column order: id, lookup columns, JSON, updated_at. */
-function stagedRow(change: Extract<CheckedChange, { op: 'upsert' }>, nowMs: number): unknown[] {
-  return [
-    change.id,
-    ...columnsOf(change.entity, change.record),
-    JSON.stringify(change.record),
-    nowMs,
-  ];
+/** Appends a staged row's values in column order: id, lookup columns, JSON, updated_at. */
+function pushStagedRow(
+  values: unknown[],
+  change: Extract<CheckedChange, { op: 'upsert' }>,
+  nowMs: number,
+): void {
+  values.push(change.id);
+  for (const cell of columnsOf(change.entity, change.record)) values.push(cell);
+  values.push(JSON.stringify(change.record), nowMs);
 }
 
 /** Writes rows already in the staging table again, in order (the last of an id wins). */
@@ -315,7 +320,7 @@ function stager(w: Writer, nowMs: number) {
       }
       let p = pending.get(change.entity);
       if (!p) pending.set(change.entity, (p = { values: [], rows: 0 }));
-      for (const v of stagedRow(change, nowMs)) p.values.push(v);
+      pushStagedRow(p.values, change, nowMs);
       p.rows += 1;
       return p.rows === STAGE_BATCH ? flushOne(change.entity) : 0;
     },

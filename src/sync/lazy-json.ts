@@ -91,17 +91,20 @@ function skipSpace(t: Buffer, i: number): number {
   return i;
 }
 
-/** `i` at an opening quote: the index after its closing quote, or -1. */
+/**
+ * `i` at an opening quote: the index after its closing quote, or -1. A plain loop: the
+ * strings of a record are short, and a call of Buffer.indexOf per string cost more than
+ * reading their bytes (a backslash escapes the byte after it; a UTF-8 sequence's bytes are
+ * all >= 0x80, never a quote or a backslash).
+ */
 function endOfString(t: Buffer, i: number): number {
-  let from = i + 1;
-  for (;;) {
-    const q = t.indexOf(QUOTE, from);
-    if (q < 0) return -1;
-    let backslashes = 0;
-    for (let b = q - 1; t[b] === BACKSLASH; b--) backslashes++;
-    if (backslashes % 2 === 0) return q + 1;
-    from = q + 1;
+  const n = t.length;
+  for (let j = i + 1; j < n; j++) {
+    const c = t[j];
+    if (c === QUOTE) return j + 1;
+    if (c === BACKSLASH) j++;
   }
+  return -1;
 }
 
 /** The index after the value starting at `i` (structure only; JSON.parse checks the rest), or -1. */
