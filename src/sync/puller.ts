@@ -58,6 +58,13 @@ function asChange(raw: unknown): Change {
   // The store checks each change (entity, op, id, data) and quarantines what fails; here it
   // only needs the shape of an object.
   const c = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  // Already a change's shape (every record of a well-formed page): used as it is, no copy.
+  if (
+    typeof c.entity === 'string' &&
+    (c.op === 'upsert' || c.op === 'delete') &&
+    typeof c.id === 'string'
+  )
+    return withHashedSecrets(c as unknown as Change);
   return withHashedSecrets({
     entity: String(c.entity ?? ''),
     op: c.op === 'delete' ? 'delete' : c.op === 'upsert' ? 'upsert' : (String(c.op) as 'upsert'),
