@@ -4,7 +4,7 @@
 // is prepared once.
 import type Database from 'better-sqlite3';
 import type { z } from 'zod';
-import { ENTITIES, Entity } from '../contract/feed.js';
+import { ENTITIES, type Entity } from '../contract/feed.js';
 import { pick } from '../contract/wire.js';
 import {
   engineShapes,
