@@ -106,7 +106,7 @@ describe('a kill during the snapshot swap', () => {
         }
       }
       // At least one kill landed inside the swap (it takes longer than the shortest delays).
-    expect(unswapped).toBeGreaterThan(0);
+      expect(unswapped).toBeGreaterThan(0);
     },
   );
 });
