@@ -21,9 +21,12 @@ async function main(argv: string[]): Promise<void> {
     // Each bench in its own process, so one's heap and page cache never count in another's
     // figures (the snapshot's peak RSS above all).
     for (const name of chosen) {
-      const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), name, '--child'], {
-        stdio: 'inherit',
-      });
+      // with this process's V8 flags (package.json's, the till's own: src/config/runtime-flags.ts)
+      const r = spawnSync(
+        process.execPath,
+        [...process.execArgv, fileURLToPath(import.meta.url), name, '--child'],
+        { stdio: 'inherit' },
+      );
       if (r.status !== 0) throw new Error(`bench ${name} failed (exit ${r.status})`);
     }
     return;

@@ -1,4 +1,5 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=16
+// The shebang's flags are src/config/runtime-flags.ts's V8_FLAGS (test/config/runtime-flags.test.ts).
 // Written in plain CommonJS with old syntax on purpose: an older Node must reach the version
 // check below and print a clear message instead of crashing on newer syntax.
 'use strict';

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { createEventHub } from '../src/agent/events.js';
 import { stubHandlers } from '../src/agent/stub-handlers.js';
 import { startEmbeddedCentral } from '../src/central/embedded.js';
+import { V8_FLAGS } from '../src/config/runtime-flags.js';
 import { DATA_FLAGS, parseKnownFlags } from '../src/config/flags.js';
 import { resolveSettings } from '../src/config/settings.js';
 import { commandNames } from '../src/contract/commands.js';
@@ -36,6 +37,9 @@ import { hardenContents, hardenSession } from './harden.js';
 import { createCallHandler } from './ipc.js';
 import { safeStorageSeal, warnIfUnprotected } from './secrets.js';
 import { displayWindowOptions, windowOptions } from './window-options.js';
+
+// Must happen before `ready`: the till's V8 flags (src/config/runtime-flags.ts).
+app.commandLine.appendSwitch('js-flags', V8_FLAGS.join(' '));
 
 // Must happen before `ready`: app:// behaves like https (a secure, standard origin).
 protocol.registerSchemesAsPrivileged([
