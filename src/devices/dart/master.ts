@@ -70,7 +70,14 @@ interface PumpBook {
   /** TX# of the pump's last block we accepted. */
   lastRx: number | null;
   misses: number;
+  /** The pump's status; null until it reports one, and while it is offline (not trusted). */
   status: PumpStatus | null;
+  /**
+   * The last status the pump reported, kept while it is silent: the block that brings it back
+   * is judged on it (`fillFrom`), since a fill running when the line went quiet can only have
+   * ended on its own nozzle, whatever nozzle the next driver lifted meanwhile.
+   */
+  heard: PumpStatus | null;
   code: number | null;
   nozzleOut: boolean;
   nozzle: number | null;
@@ -88,6 +95,10 @@ interface PumpBook {
   needStatus: boolean;
   state: PumpState;
 }
+
+/** A status that shows a fill ended (not yet taken off the pump). */
+const finished = (s: PumpStatus | null): boolean =>
+  s === 'filling-completed' || s === 'max-reached';
 
 type Answer = { kind: 'frame'; frame: DartFrame } | { kind: 'bad'; tx?: number } | null;
 
@@ -136,6 +147,7 @@ export class DartMaster implements ForecourtPort {
       lastRx: null,
       misses: 0,
       status: null,
+      heard: null,
       code: null,
       nozzleOut: false,
       nozzle: null,
@@ -268,13 +280,18 @@ export class DartMaster implements ForecourtPort {
 
   /**
    * Polls the pump until it has nothing more to send (at most `answerPolls` times, and not
-   * past a poll it left unanswered): what it says then was said before the command that follows.
+   * past a poll it left unanswered). True when it ended quiet: everything the pump said was
+   * said before the command that follows. False when the pump left a poll unanswered or still
+   * had a block to send (NAKed each time, or news at every poll): a block from before the
+   * command may still come after it, and the command must not be sent.
    */
-  private async drain(book: PumpBook): Promise<void> {
+  private async drain(book: PumpBook): Promise<boolean> {
     for (let i = 0; i < this.o.answerPolls; i++) {
       const r = await this.pollOnce(book);
-      if (r.quiet || book.misses > 0) return;
+      if (r.quiet) return true;
+      if (book.misses > 0) return false;
     }
+    return false;
   }
 
   private async pumpFrame(book: PumpBook, frame: DartFrame): Promise<Tx[]> {
@@ -288,7 +305,8 @@ export class DartMaster implements ForecourtPort {
     await this.write({ type: 'ack', address: book.address, tx: frame.tx });
     if (isRetransmission(book.lastRx, frame.tx)) return [];
     book.lastRx = frame.tx;
-    const before = this.showsFinished(book) ? { volume: book.volume, amount: book.amount } : null;
+    // Judged on the last status heard, not on one wiped by silence (`missed`).
+    const before = { status: book.heard, volume: book.volume, amount: book.amount };
     for (const t of list.value) this.apply(book, t);
     if (list.value.some((t) => t.type === 'DC3' || t.type === 'DC2')) this.fillFrom(book, before);
     this.publish(book);
@@ -334,6 +352,8 @@ export class DartMaster implements ForecourtPort {
     book.misses++;
     if (book.misses >= this.o.offlineAfter) book.needStatus = true;
     if (book.misses >= this.o.offlineAfter && book.state.state !== 'offline') {
+      // Its state is read again when it answers; `heard` keeps what it last said, the status
+      // of the fill the block that brings it back speaks of (`fillFrom`).
       book.status = null;
       this.publish(book, `no answer to ${book.misses} polls`);
     }
@@ -352,9 +372,14 @@ export class DartMaster implements ForecourtPort {
       case 'DC1':
         if (t.status === 'reset' || t.status === 'authorised') {
           if (book.status !== t.status) book.stopped = false;
-          if (t.status === 'authorised') book.volume = book.amount = null;
+          // authorised: the fill on show is over (as after our AUTHORIZE), the next is a new one
+          if (t.status === 'authorised') {
+            book.volume = book.amount = null;
+            book.fillNozzle = book.fillPrice = null;
+          }
         }
         book.status = t.status;
+        book.heard = t.status;
         book.code = t.code;
         break;
       case 'DC2': {
@@ -375,32 +400,37 @@ export class DartMaster implements ForecourtPort {
 
   /**
    * The nozzle and price of the fill on show, after a block that read the pump's nozzle or
-   * figures. A fill the pump already showed finished before the block keeps its nozzle while
-   * the pump still shows it (the same figures, or figures first read now): the nozzle lifted
-   * then is the next driver's. Anything else is the nozzle read: a fill running, or one that
-   * ended in this block, whole or in part between two polls (DC1 goes from idle or authorised
-   * straight to finished; reading DC1 first, the old rule took the nozzle of the pump's last
-   * fill for it), or finished figures that are not the ones on show (a new fill).
-   * `fillNozzle` null (a restart, or our AUTHORIZE ended the fill on show): the nozzle read.
+   * figures; `before` is the pump's last heard status and figures before the block (a status
+   * kept through silence, `heard`). The fill keeps the nozzle it has:
+   * - when the pump was fuelling or suspended before the block: a running fill can only end on
+   *   its own nozzle, whatever nozzle the block reads (the next driver's, lifted after the hang-up
+   *   while the line was quiet: review 27, H1);
+   * - when the pump showed it finished before the block and still shows the same figures (or
+   *   figures first read now): a nozzle lifted then is the next driver's.
+   * Anything else is the nozzle read: a fill from idle, calling or authorised, running or ended
+   * in this block, whole or in part between two polls (DC1 goes from idle or authorised straight
+   * to finished; reading DC1 first, the old rule took the nozzle of the pump's last fill for it),
+   * or finished figures that are not the ones on show (a new fill).
+   * `fillNozzle` null (a restart, or an AUTHORIZE ended the fill on show): the nozzle read.
    */
   private fillFrom(
     book: PumpBook,
-    before: { volume: Dec | null; amount: Dec | null } | null,
+    before: { status: PumpStatus | null; volume: Dec | null; amount: Dec | null },
   ): void {
     const sameFigures = (a: Dec | null, b: Dec | null) => a === null || (b !== null && eq(a, b));
-    const keeps =
-      book.fillNozzle !== null &&
-      before !== null &&
+    const running = before.status === 'filling' || before.status === 'suspended';
+    const onShow =
+      finished(before.status) &&
       this.showsFinished(book) &&
       sameFigures(before.volume, book.volume) &&
       sameFigures(before.amount, book.amount);
-    if (keeps) return;
+    if (book.fillNozzle !== null && (running || onShow)) return;
     book.fillNozzle = book.nozzle;
     book.fillPrice = book.price;
   }
 
   private showsFinished(book: PumpBook): boolean {
-    return book.status === 'filling-completed' || book.status === 'max-reached';
+    return finished(book.status);
   }
 
   private stateName(book: PumpBook): PumpStateName {
