@@ -96,6 +96,29 @@ interface PumpBook {
   state: PumpState;
 }
 
+/**
+ * Why a pump may not be authorised now that it was drained, or null when it may: idle or
+ * calling (nothing on show, nothing running), or showing the very fill (finished or stopped,
+ * same figures and nozzle) it showed when the till checked it. Anything else came up since the
+ * till looked (a fill running, on show or newly read, a release, a suspended fill), and an
+ * AUTHORIZE would end it: the simulator zeroes a running fill, and a fill it shows finished
+ * would be read only after it, as the next driver's.
+ */
+function movedSince(checked: PumpState | null, now: PumpState): string | null {
+  if (now.state === 'idle' || now.state === 'calling') return null;
+  const same =
+    checked !== null &&
+    checked.state === now.state &&
+    (now.state === 'finished' || now.state === 'stopped') &&
+    JSON.stringify(checked.filling) === JSON.stringify(now.filling);
+  if (same) return null;
+  const was = checked ? `${checked.state}${figures(checked)}` : 'unknown';
+  return `pump ${now.pump} is ${now.state}${figures(now)} now (it was ${was}): nothing was sent`;
+}
+
+const figures = (s: PumpState): string =>
+  s.filling ? ` with ${s.filling.volume} l, ${s.filling.amount}` : '';
+
 /** A status that shows a fill ended (not yet taken off the pump). */
 const finished = (s: PumpStatus | null): boolean =>
   s === 'filling-completed' || s === 'max-reached';
@@ -550,11 +573,22 @@ export class DartMaster implements ForecourtPort {
       ]);
     }
     blocks.push([{ type: 'CD1', command: 'authorize' }]);
+    // What the till saw when it decided to release (it checks, then calls, in one turn).
+    const checked = book?.state ?? null;
     return this.exclusive(a.pump, async (b) => {
       // First the pump says what it has to say: a block it sent before the AUTHORIZE and we
       // did not take (NAKed, cut) would come again after it and read as the new release's:
       // the fill on show, finished again, its totalizer read once the next driver had started.
-      await this.drain(b);
+      // A drain that did not end quiet leaves that possible: nothing is sent, the cashier
+      // tries again (review 27, M1).
+      if (!(await this.drain(b)))
+        return {
+          ok: false,
+          code: 'not-drained',
+          message: `pump ${a.pump} had not said all it had to say before its release: nothing was sent, try again`,
+        };
+      const moved = movedSince(checked, b.state);
+      if (moved) return { ok: false, code: 'wrong-state', message: moved };
       for (const block of blocks) {
         const r = await this.sendBlock(b, block);
         if (!r.ok) return r;
@@ -582,7 +616,13 @@ export class DartMaster implements ForecourtPort {
    */
   endRelease(pump: number): Promise<PortResult> {
     return this.exclusive(pump, async (book) => {
-      await this.drain(book);
+      // not drained: a driver may have started unseen; tried again at the next sweep
+      if (!(await this.drain(book)))
+        return {
+          ok: false,
+          code: 'not-drained',
+          message: `pump ${pump} had not said all it had to say: its release was not ended`,
+        };
       const now = this.stateName(book);
       if (now !== 'authorised')
         return { ok: false, code: 'wrong-state', message: `pump ${pump} is ${now} now` };

@@ -40,14 +40,25 @@ export interface Authorisation {
   nozzles?: number[];
 }
 
+/**
+ * Why a port refuses a command (the till answers them as `pump-<code>`). `not-drained`: the
+ * pump still had something to say before a release (a block NAKed each time, a poll left
+ * unanswered), so nothing was sent; `wrong-state`: the pump is no longer as the till saw it.
+ */
+export const PORT_REFUSALS = [
+  'unknown-pump',
+  'offline',
+  'invalid',
+  'not-acknowledged',
+  'wrong-state',
+  'not-drained',
+] as const;
+export type PortRefusal = (typeof PORT_REFUSALS)[number];
+
 /** A refused command is a value with a stable code, never an exception. */
 export type PortResult<T = void> =
   | { ok: true; value: T }
-  | {
-      ok: false;
-      code: 'unknown-pump' | 'offline' | 'invalid' | 'not-acknowledged' | 'wrong-state';
-      message: string;
-    };
+  | { ok: false; code: PortRefusal; message: string };
 
 export interface ForecourtPort {
   /** Every configured pump's last known state. */

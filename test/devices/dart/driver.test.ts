@@ -317,6 +317,54 @@ describe('DART faults and recovery over a pty pair', () => {
     expect(master.pump(1)?.filling).toMatchObject({ volume: '4.20' });
   });
 
+  // Review 27, M1: the drain before an AUTHORIZE was best-effort, and the AUTHORIZE went even
+  // when a block from before it could still come after it, or the pump was no longer as the
+  // till saw it.
+  it('sends no AUTHORIZE while the pump has a block it cannot get across (broken at every poll)', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.lift(1);
+    await master.authorise({ pump: 1 });
+    sim.dispense(1, 500);
+    sim.hangUp(1);
+    await until(1, 'finished');
+    const applied = sim.get(1).applied;
+    // the next driver lifts: that block is broken on the line each time it is sent
+    sim.faults.corrupt = 1_000;
+    sim.lift(1, 1);
+    const r = await master.authorise({ pump: 1 });
+    expect(r).toMatchObject({ ok: false, code: 'not-drained' });
+    expect(sim.get(1)).toMatchObject({ applied, status: 5, volume: 500 });
+    sim.faults.corrupt = 0;
+    await waitFor(() => master.pump(1)?.nozzle === 1, 3_000, 'the lift read');
+    expect(await master.authorise({ pump: 1 })).toMatchObject({ ok: true });
+  });
+
+  it('sends no AUTHORIZE when the drain finds the pump fuelling, not as the till saw it', async () => {
+    const { sim, master } = await forecourt(1);
+    // an AUTHORIZE the pump took while the master thought it refused: the driver is fuelling,
+    // and the master has not polled since (it still shows the pump idle)
+    sim.get(1).status = 2;
+    sim.lift(1, 1);
+    sim.dispense(1, 300);
+    expect(master.pump(1)?.state).toBe('idle');
+    const r = await master.authorise({ pump: 1 });
+    expect(r).toMatchObject({ ok: false, code: 'wrong-state' });
+    expect(r.ok ? '' : r.message).toMatch(/pump 1 is fuelling with 3.00 l, 5.40 now \(it was idle\)/);
+    expect(sim.get(1)).toMatchObject({ status: 4, volume: 300 });
+  });
+
+  it('sends no AUTHORIZE to a suspended pump: its fill is still running', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.lift(1);
+    await master.authorise({ pump: 1 });
+    sim.dispense(1, 200);
+    await until(1, 'fuelling');
+    await master.suspend(1);
+    await until(1, 'suspended');
+    expect(await master.authorise({ pump: 1 })).toMatchObject({ ok: false, code: 'wrong-state' });
+    expect(sim.get(1)).toMatchObject({ status: 8, volume: 200 });
+  });
+
   it('finishes a preset fill whose nozzle was hung up early with what was dispensed', async () => {
     const { sim, master, until } = await forecourt(1);
     sim.lift(1);
