@@ -638,9 +638,28 @@ export class DartMaster implements ForecourtPort {
     return this.command(pump, [[{ type: 'CD1', command: 'resume' }]]);
   }
 
-  /** RESET: the finished fill was sold, the pump goes back to idle (or calling). */
-  clearFill(pump: number): Promise<PortResult> {
-    return this.command(pump, [[{ type: 'CD1', command: 'reset' }]]);
+  /**
+   * RESET: the finished fill was sold, the pump goes back to idle (or calling). Given the
+   * fill's figures, only if, alone on the line, the pump still shows that fill finished: after
+   * an AUTHORIZE the pump's state reads "finished" with the old figures until the next poll,
+   * and a RESET then would cancel the next driver's release (review 27, M2).
+   */
+  clearFill(pump: number, fill?: { volume: string; amount: string }): Promise<PortResult> {
+    return this.exclusive(pump, async (book) => {
+      const shown = this.filling(book);
+      const still =
+        this.showsFinished(book) &&
+        shown !== null &&
+        shown.volume === fill?.volume &&
+        shown.amount === fill.amount;
+      if (fill && !still)
+        return {
+          ok: false,
+          code: 'wrong-state',
+          message: `pump ${pump} no longer shows the fill of ${fill.volume} l, ${fill.amount}: not cleared`,
+        };
+      return this.sendBlock(book, [{ type: 'CD1', command: 'reset' }]);
+    });
   }
 
   setPrices(pump: number, prices: Dec[]): Promise<PortResult> {

@@ -70,8 +70,12 @@ export interface ForecourtPort {
   stop(pump: number): Promise<PortResult>;
   suspend(pump: number): Promise<PortResult>;
   resume(pump: number): Promise<PortResult>;
-  /** The finished fill was sold: the pump may go back to idle. */
-  clearFill(pump: number): Promise<PortResult>;
+  /**
+   * The finished fill was sold: the pump may go back to idle. Given the fill's figures, only
+   * while the pump still shows that fill (refused `wrong-state` otherwise: released since, a
+   * new fill on show); without them, whatever it shows.
+   */
+  clearFill(pump: number, fill?: { volume: string; amount: string }): Promise<PortResult>;
   /**
    * A release nobody used runs out: the pump goes back to idle, unless it is found (asked
    * again first) no longer waiting for its driver, refused then as `wrong-state`.

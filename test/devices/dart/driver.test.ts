@@ -95,7 +95,9 @@ describe('DART master over a pty pair', () => {
       nozzle: 1,
     });
     expect(events.filter((e) => e.pump.pump === 1).map((e) => e.pump.state)).toContain('fuelling');
-    expect(await master.clearFill(1)).toMatchObject({ ok: true });
+    expect(await master.clearFill(1, { volume: '11.37', amount: '20.45' })).toMatchObject({
+      ok: true,
+    });
     await until(1, 'idle');
   });
 
@@ -363,6 +365,25 @@ describe('DART faults and recovery over a pty pair', () => {
     await until(1, 'suspended');
     expect(await master.authorise({ pump: 1 })).toMatchObject({ ok: false, code: 'wrong-state' });
     expect(sim.get(1)).toMatchObject({ status: 8, volume: 200 });
+  });
+
+  // Review 27, M2: after an acknowledged AUTHORIZE the pump reads "finished" with the old fill
+  // until the next poll; a RESET for that fill's sale then cancelled the next driver's release.
+  it('does not clear a sold fill off a pump released again since', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.lift(1);
+    await master.authorise({ pump: 1 });
+    sim.dispense(1, 500);
+    sim.hangUp(1);
+    await until(1, 'finished');
+    const fill = { volume: '5.00', amount: '9.00' };
+    expect(master.pump(1)?.filling).toMatchObject(fill);
+    sim.lift(1, 1);
+    expect(await master.authorise({ pump: 1 })).toMatchObject({ ok: true });
+    const r = await master.clearFill(1, fill);
+    expect(r).toMatchObject({ ok: false, code: 'wrong-state' });
+    expect(sim.get(1).status).toBe(2);
+    await until(1, 'authorised');
   });
 
   it('finishes a preset fill whose nozzle was hung up early with what was dispensed', async () => {
