@@ -57,8 +57,7 @@ export type PortRefusal = (typeof PORT_REFUSALS)[number];
 
 /** A refused command is a value with a stable code, never an exception. */
 export type PortResult<T = void> =
-  | { ok: true; value: T }
-  | { ok: false; code: PortRefusal; message: string };
+  { ok: true; value: T } | { ok: false; code: PortRefusal; message: string };
 
 export interface ForecourtPort {
   /** Every configured pump's last known state. */

@@ -351,7 +351,9 @@ describe('DART faults and recovery over a pty pair', () => {
     expect(master.pump(1)?.state).toBe('idle');
     const r = await master.authorise({ pump: 1 });
     expect(r).toMatchObject({ ok: false, code: 'wrong-state' });
-    expect(r.ok ? '' : r.message).toMatch(/pump 1 is fuelling with 3.00 l, 5.40 now \(it was idle\)/);
+    expect(r.ok ? '' : r.message).toMatch(
+      /pump 1 is fuelling with 3.00 l, 5.40 now \(it was idle\)/,
+    );
     expect(sim.get(1)).toMatchObject({ status: 4, volume: 300 });
   });
 
