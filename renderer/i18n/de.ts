@@ -597,6 +597,15 @@ export const de: Table = {
   'error.pump-fill-unread':
     'Die letzte Tankung der Zapfs\u00e4ule wird noch gelesen: gleich noch einmal versuchen.',
   'error.pump-not-stopped': 'Die Zapfs\u00e4ule hat nicht angehalten: {message}',
+  // the pump's own refusals (the forecourt port's codes, answered as pump-<code>)
+  'error.pump-unknown-pump': 'Diese Kasse hat keine Zapfs\u00e4ule mit dieser Nummer.',
+  'error.pump-invalid': 'Die Zapfs\u00e4ule kann diese Werte nicht annehmen: {message}',
+  'error.pump-not-acknowledged':
+    'Die Zapfs\u00e4ule hat den Befehl nicht best\u00e4tigt. Bitte die Zapfs\u00e4ule pr\u00fcfen und noch einmal versuchen.',
+  'error.pump-wrong-state':
+    'Die Zapfs\u00e4ule ist nicht mehr wie angezeigt: nichts wurde gesendet. Bitte die Zapfs\u00e4ule pr\u00fcfen und noch einmal versuchen.',
+  'error.pump-not-drained':
+    'Die Zapfs\u00e4ule meldete noch Daten: nichts wurde gesendet. Gleich noch einmal versuchen.',
   'attention.kind.wetstock-variance': 'Nassbestand: Abweichung über der erlaubten Grenze',
   'attention.kind.drive-off': 'Tankbetrug: Kraftstoff ohne Bezahlung getankt',
   'attention.kind.prepay-unused': 'Vorkasse nicht getankt: Geld zurückgeben',

@@ -579,6 +579,15 @@ export const en = {
   'error.pump-unpaid': 'The pump has {unpaid} fills to be paid first.',
   'error.pump-fill-unread': 'The pump’s last fill is still being read: try again in a moment.',
   'error.pump-not-stopped': 'The pump did not stop: {message}',
+  // the pump's own refusals (the forecourt port's codes, answered as pump-<code>)
+  'error.pump-unknown-pump': 'This till has no pump with that number.',
+  'error.pump-invalid': 'The pump cannot take these figures: {message}',
+  'error.pump-not-acknowledged':
+    'The pump did not confirm the command. Look at the pump, then try again.',
+  'error.pump-wrong-state':
+    'The pump is no longer as shown: nothing was sent. Look at the pump, then try again.',
+  'error.pump-not-drained':
+    'The pump was still reporting: nothing was sent. Try again in a moment.',
   'attention.kind.wetstock-variance': 'Wet stock: more fuel missing or gained than allowed',
   'attention.kind.drive-off': 'Drive-off: fuel taken without paying',
   'attention.kind.prepay-unused': 'Prepay not used: give the money back',

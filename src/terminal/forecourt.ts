@@ -269,21 +269,25 @@ export class ForecourtService {
 
   /**
    * Fills a sale just sold (or driven off): a pump still showing one of them (not yet
-   * released again) is cleared, so it goes back to idle. A pump that does not answer keeps it on show; the fill
-   * is sold either way (the store says so), and the pump is cleared when the fill is read
-   * again at the next start (keepFill).
+   * released again) is cleared, so it goes back to idle. A pump that does not answer keeps it
+   * on show; the fill is sold either way (the store says so), and the pump is cleared when the
+   * fill is read again at the next start (keepFill). A pump being released is not cleared: its
+   * state may still show the sold fill (a DART pump reads "authorised" only at a later poll),
+   * and a RESET would cancel the next driver's release; the port clears only while the pump
+   * still shows the fill's figures (review 27, M2).
    */
   private clearPumps(fills: readonly PumpFill[]): void {
     const port = this.port;
     if (!port) return;
     for (const f of fills) {
       this.changed?.(f.pump); // one unpaid fill fewer, whatever the pump shows
+      if (this.releasing(f.pump)) continue;
       const s = port.pump(f.pump);
       if (s?.state !== 'finished' || !s.filling) continue;
       // a lifted nozzle may stand for the fill's after a restart (keptBefore)
       if (s.filling.nozzle !== f.nozzle && s.nozzle === null) continue;
       if (s.filling.volume !== f.volume || s.filling.amount !== f.amount) continue;
-      void port.clearFill(f.pump).then((done) => {
+      void port.clearFill(f.pump, { volume: f.volume, amount: f.amount }).then((done) => {
         if (!done.ok) this.p.log.warn('pump not cleared', { pump: f.pump, error: done.message });
       });
     }

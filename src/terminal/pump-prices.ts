@@ -4,7 +4,8 @@
 // price. A pump is told only while it sells nothing (idle, or a nozzle up before its release):
 // a fill in progress, or one finished and not yet sold, keeps the price it started with; the
 // update waits, and goes when the pump is idle. What each pump confirmed (its acknowledgement)
-// or refused is kept (store.pumpPrices) and logged. A fill is sold at the price the pump
+// or refused is kept (store.pumpPrices) and logged; a confirmation holds until the pump goes
+// offline or out of order (it may come back with other prices), and it is told again then. A fill is sold at the price the pump
 // reported for it (src/terminal/forecourt.ts), never at the catalogue's.
 import type { PumpStateName } from '../contract/forecourt.js';
 import type { ForecourtPort } from '../devices/forecourt/port.js';
@@ -15,6 +16,13 @@ import type { TerminalPorts } from './ports.js';
 
 /** States in which a pump takes a new price: nothing is being sold on it. */
 const READY: ReadonlySet<PumpStateName> = new Set<PumpStateName>(['idle', 'calling']);
+
+/**
+ * States after which what a pump confirmed is no longer known to hold: off the line or out of
+ * order, it may have been power-cycled (a DART pump starts "not programmed"), swapped, or had
+ * its prices set at the pump meanwhile (review 27, M3). It is told again once it is ready.
+ */
+const UNSURE: ReadonlySet<PumpStateName> = new Set<PumpStateName>(['offline', 'out-of-order']);
 
 export interface PumpPriceOptions {
   port: ForecourtPort;
@@ -38,8 +46,13 @@ const keyOf = (rows: readonly PumpPriceRow[]) =>
 export class PumpPriceService {
   private readonly p: TerminalPorts;
   private readonly o: Required<PumpPriceOptions>;
-  /** Per pump, the prices it confirmed in this run (a restarted till tells every pump again). */
+  /**
+   * Per pump, the prices it confirmed in this run (a restarted till tells every pump again),
+   * forgotten when the pump goes offline or out of order.
+   */
   private readonly told = new Map<number, string>();
+  /** Per pump, how often it went offline or out of order: a confirmation from before is void. */
+  private readonly lapses = new Map<number, number>();
   /** Per pump, prices it refused: not sent again until they change or the pump's state does. */
   private readonly refused = new Map<number, string>();
   /** Per pump, what was last logged as waiting or unpriceable (logged once, not per check). */
@@ -65,6 +78,8 @@ export class PumpPriceService {
   confirmed(pump: number, nozzle: number): string | null {
     const told = this.told.get(pump);
     if (told === undefined || this.busy.has(pump)) return null;
+    const state = this.o.port.pump(pump)?.state;
+    if (state === undefined || UNSURE.has(state)) return null;
     const rows = this.wanted(pump);
     if (!rows || keyOf(rows) !== told) return null;
     return rows.find((r) => r.nozzle === nozzle)?.price ?? null;
@@ -75,6 +90,7 @@ export class PumpPriceService {
     if (this.unsubscribe) return;
     this.stopped = false;
     this.unsubscribe = this.o.port.onEvent((e) => {
+      if (UNSURE.has(e.pump.state)) return this.lapsed(e.pump.pump, e.pump.state);
       if (!READY.has(e.pump.state)) return;
       this.refused.delete(e.pump.pump);
       void this.toPump(e.pump.pump);
@@ -91,6 +107,21 @@ export class PumpPriceService {
     this.unsubscribe = null;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+  }
+
+  /**
+   * The pump went offline or out of order: what it confirmed may not hold any more (power
+   * cycle, swap, prices set at the pump), so it is told again at its next ready state, and a
+   * prepay preset by volume waits for that (`confirmed` null meanwhile).
+   */
+  private lapsed(pump: number, state: PumpStateName): void {
+    this.lapses.set(pump, (this.lapses.get(pump) ?? 0) + 1);
+    if (!this.told.delete(pump)) return;
+    this.noted.delete(pump);
+    this.p.log.info('pump prices to be told again: the pump went off the line or out of order', {
+      pump,
+      state,
+    });
   }
 
   /** Every set-up pump told the prices it should sell at, where it has not confirmed them. */
@@ -163,6 +194,7 @@ export class PumpPriceService {
 
   private async send(pump: number, rows: PumpPriceRow[], key: string): Promise<void> {
     const { store, clock, ids, log } = this.p;
+    const lapses = this.lapses.get(pump) ?? 0;
     const done = await this.o.port.setPrices(
       pump,
       rows.map((r) => dec(r.price)),
@@ -183,7 +215,8 @@ export class PumpPriceService {
     );
     const fields = { pump, prices: rows.map((r) => `${r.goodsCode} ${r.price}`) };
     if (done.ok) {
-      this.told.set(pump, key);
+      // gone offline or out of order while the update was on its way: not known to hold
+      if ((this.lapses.get(pump) ?? 0) === lapses) this.told.set(pump, key);
       this.noted.delete(pump);
       log.info('pump prices confirmed', fields);
     } else {

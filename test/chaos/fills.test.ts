@@ -295,6 +295,7 @@ describe('the chaos run over the forecourt', () => {
       let statusQueries = 0;
       let resends = 0;
       let offlineRetries = 0;
+      let changedRetries = 0;
       let priceRetries = 0;
       let recordedAnswers = 0;
       /** How long each start took until every pump answered. */
@@ -606,10 +607,11 @@ describe('the chaos run over the forecourt', () => {
         }
         const meterBefore = sim.get(pump).totals[nozzle - 1]!.volume;
         sim.lift(pump, nozzle);
-        // A pump may miss a few polls on a loaded machine (offline for a moment), still be
-        // reading its last fill's totalizer (pump-fill-unread), or not have confirmed the
-        // till's prices yet after a start (pump-price-unconfirmed, a prepay preset by volume):
-        // asked again, as a cashier would.
+        // A pump may miss a few polls on a loaded machine (offline for a moment, or not drained
+        // before the AUTHORIZE: pump-not-drained), still be reading its last fill's totalizer
+        // (pump-fill-unread), have changed since the till looked (pump-wrong-state), or not
+        // have confirmed the till's prices yet after a start or a switch-off
+        // (pump-price-unconfirmed, a prepay preset by volume): asked again, as a cashier would.
         let release: Awaited<ReturnType<typeof call>> = null;
         for (let i = 0; i < 120; i++) {
           release = f.prepay
@@ -618,6 +620,7 @@ describe('the chaos run over the forecourt', () => {
           const code = release?.json.error?.code;
           if (code === 'pump-price-unconfirmed') priceRetries++;
           else if (code === 'pump-offline' || code === 'pump-fill-unread') offlineRetries++;
+          else if (code === 'pump-not-drained' || code === 'pump-wrong-state') changedRetries++;
           else break;
           await sleep(250);
         }
@@ -1102,6 +1105,7 @@ describe('the chaos run over the forecourt', () => {
         `drive-off ${drives.length}; stacked on an unpaid fill ${stacked}); kills ${kills} (${[...killsAt].map(([k, v]) => `${k} ${v}`).join(', ')}), ` +
         `restarts ${restarts}, sale-status ${statusQueries}, same-id resends ${resends}, ` +
         `releases asked again of a pump offline for a moment ${offlineRetries}, ` +
+        `of a pump not drained or changed since the till looked ${changedRetries}, ` +
         `prepays asked again of a pump whose prices were not confirmed yet ${priceRetries}, ` +
         `pumps online after a start in at most ${Math.max(0, ...onlineMs)} ms; ` +
         `sold ${sold.length}, lost ${lost.length}, doubled ${doubled.length + sameId.length}, ` +

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { couponErrorKey, errorKey, errorText, translator } from '../../renderer/i18n.js';
 import { shellErrorStatus } from '../../src/contract/commands.js';
 import { EngineErrorCode } from '../../src/contract/engine.js';
+import { PORT_REFUSALS } from '../../src/devices/forecourt/port.js';
 import { CouponErrorCode } from '../../src/contract/enums.js';
 
 const src = join(import.meta.dirname, '../../src');
@@ -23,6 +24,8 @@ function sources(dirs: readonly string[]): string[] {
 /** Codes written as `refuse('code', ...)`, `code: 'code'` or `CODE = 'code'`. */
 function answeredCodes(): Set<string> {
   const found = new Set<string>([...EngineErrorCode.options, ...Object.keys(shellErrorStatus)]);
+  // the forecourt port's refusals, answered by the till as `pump-<code>` (src/terminal/forecourt.ts)
+  for (const code of PORT_REFUSALS) found.add(`pump-${code}`);
   const patterns = [
     /\brefuse\(\s*'([a-z][a-z-]*)'/g,
     /\bcode: '([a-z][a-z-]*)'/g,

@@ -108,6 +108,16 @@ export class FakeForecourt implements ForecourtPort {
   }
   async close(): Promise<void> {}
 
+  /**
+   * The pump loses power and comes back: off the line for a moment, then idle at its own
+   * prices (a price update it took is gone, as a DART pump starts "not programmed").
+   */
+  powerCycle(pump: number): void {
+    this.set(pump, { state: 'offline', nozzle: null, filling: null });
+    this.told.delete(pump);
+    this.set(pump, { state: 'idle' });
+  }
+
   // ---- the forecourt's side: what a driver at the pump does ----
 
   lift(pump: number, nozzle = 1): void {

@@ -251,6 +251,48 @@ describe('a DART pump whose whole fill ran between two polls', () => {
   }, 30_000);
 });
 
+describe('a DART pump whose line went quiet during a fill', () => {
+  // Review 27, H1: the master wiped the pump's status when it went offline, so the block that
+  // brought it back (DC1 finished, DC3 the next driver's nozzle, DC2 the fill) was taken for a
+  // fill of the nozzle lifted now: kept as diesel at 1.659 for 5.00 l of Super 95 (8.95), its
+  // identity the wrong nozzle's totalizer.
+  it('keeps a fill that ended while the line was quiet under the nozzle it was drawn with, not the one the next driver lifted', async () => {
+    const { sim, path } = await pump();
+    const { port } = await master(path);
+    const t = await till(tempDir(), port);
+    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
+    sim.lift(1, 1);
+    await t.ok('pump-release', { pump: 1 });
+    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    sim.dispense(1, 200);
+    await waitFor(() => port.pump(1)?.filling?.volume === '2.00', 3_000, 'pump 1 fuelling');
+    // The line goes quiet: the pump is offline for the till while the fill ends and the next
+    // driver takes the diesel nozzle.
+    sim.get(1).silent = true;
+    await waitFor(() => port.pump(1)?.state === 'offline', 3_000, 'pump 1 offline');
+    sim.dispense(1, 300);
+    sim.hangUp(1);
+    sim.lift(1, 2);
+    sim.get(1).silent = false;
+    await waitFor(() => port.pump(1)?.state === 'finished', 5_000, 'pump 1 finished');
+    const s = await unpaid(t, 1);
+    expect(s.unpaid).toEqual([
+      expect.objectContaining({
+        pump: 1,
+        nozzle: 1,
+        grade: 'FUEL-95',
+        unit_price: '1.789',
+        volume: '5.00',
+        amount: '8.95',
+      }),
+    ]);
+    expect(port.pump(1)).toMatchObject({
+      nozzle: 2,
+      filling: { nozzle: 1, price: '1.789', volume: '5.00', amount: '8.95' },
+    });
+  }, 30_000);
+});
+
 /**
  * The pump answers its next poll `ms` late (within the master's response timeout): resolves
  * when that poll came, the answer not built yet. What the pump does meanwhile goes in it.

@@ -232,6 +232,33 @@ describe('the forecourt at the till', () => {
     expect(line.sent).toBe(1);
   }, 30_000);
 
+  // Review 27, M2: the sale of the fill a pump shows, while the pump is being released for the
+  // next driver, sent a RESET behind the AUTHORIZE: the next driver's release cancelled.
+  it('sends no RESET for a sold fill to its pump while the pump is being released again', async () => {
+    const line = new SlowLine(2, PRICES);
+    line.delay = 0;
+    const { t, port } = await forecourtTill(2, undefined, line);
+    port.lift(1);
+    await t.ok('pump-release', { pump: 1 });
+    port.fill(1, '5');
+    const [fill] = (await unpaid(t, 1)).unpaid;
+    let cleared = 0;
+    line.clearFill = async (pump) => {
+      cleared++;
+      return FakeForecourt.prototype.clearFill.call(line, pump);
+    };
+    line.delay = 300;
+    const release = t.call('pump-release', { pump: 1 });
+    await new Promise((r) => setTimeout(r, 50)); // the AUTHORIZE on its way
+    await t.ok('sale-process', {
+      transaction_id: uuidv7(Date.now()),
+      check: { payment_type: 'cash', fills: [fill!.id] },
+    });
+    expect((await release).status).toBe(200);
+    expect(cleared).toBe(0);
+    expect(port.pump(1)!.state).toBe('authorised');
+  }, 30_000);
+
   it('stacks two unpaid fills on a pump and refuses a third release until one is paid', async () => {
     const { t, port } = await forecourtTill();
     // each fill kept before the pump is released again (a fill being read holds its pump)

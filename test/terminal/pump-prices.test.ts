@@ -98,6 +98,36 @@ describe('prices at the pumps', () => {
     await waitFor(() => simPrices(f, 1)[0] === 1699, 5_000, 'pump 1 repriced when idle');
   }, 30_000);
 
+  // Review 27, M3: what a pump confirmed was trusted for the whole run, and a prepay preset by
+  // volume checked against it; a pump power-cycled (or swapped) while off the line sells at its
+  // own prices again, and was never told the catalogue's again.
+  it('tells a pump its prices again when it answers after being off the line: it may have lost them', async () => {
+    const { t, f } = await pricedTill();
+    const prices = t.terminal.services.pumpPrices!;
+    await waitFor(() => prices.confirmed(1, 1) === '1.789', 5_000, 'pump 1 confirmed');
+    f.sim.get(1).silent = true;
+    await f.until(1, 'offline');
+    // power-cycled while silent: back at its own prices
+    f.sim.get(1).prices = [1799, 1659];
+    expect(prices.confirmed(1, 1)).toBeNull();
+    f.sim.get(1).silent = false;
+    await waitFor(() => simPrices(f, 1)[0] === 1789, 5_000, 'pump 1 told again once back');
+    await waitFor(() => prices.confirmed(1, 1) === '1.789', 5_000, 'and confirmed again');
+  }, 30_000);
+
+  it('tells a pump its prices again once it is ready after being out of order', async () => {
+    const { t, f } = await pricedTill();
+    const prices = t.terminal.services.pumpPrices!;
+    await waitFor(() => prices.confirmed(2, 2) === '1.659', 5_000, 'pump 2 confirmed');
+    f.sim.switchOff(2);
+    await f.until(2, 'out-of-order');
+    expect(prices.confirmed(2, 2)).toBeNull();
+    f.sim.get(2).prices = [1799, 1699]; // swapped, or set at the pump, while it was off
+    f.sim.switchOn(2);
+    await waitFor(() => simPrices(f, 2)[1] === 1659, 5_000, 'pump 2 told again once ready');
+    await waitFor(() => prices.confirmed(2, 2) === '1.659', 5_000, 'and confirmed again');
+  }, 30_000);
+
   it('keeps a price the pump cannot take as refused, and the pump keeps its prices', async () => {
     const { t, f } = await pricedTill();
     await waitFor(() => simPrices(f, 1)[0] === 1789, 5_000, 'pump 1 priced');

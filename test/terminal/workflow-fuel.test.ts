@@ -246,6 +246,38 @@ describe('a fleet prepay on a pump that sells at another price than the catalogu
     await t.refused('pump-authorise', { pump: 5, transaction_id: auth }, 'pump-price-unconfirmed');
   }, 30_000);
 
+  // Review 27, M3: the till trusted the price a pump confirmed for the whole run; a pump that
+  // lost power came back at its own 1.699, and the prepay's 92.02 l ran over the cap there.
+  it('is not preset on a pump that lost power since it confirmed the price, until it confirms it again', async () => {
+    const port = dearPump();
+    port.takesPrices = 'take';
+    const { t } = await forecourtTill(open, 4, undefined, port);
+    await until(
+      () => t.terminal.services.pumpPrices?.confirmed(1, 2) === '1.659',
+      'pump 1 confirmed the catalogue’s price',
+    );
+    const auth = (await fleetPrepayOf200(t)).transaction_id;
+    // the pump loses power, and refuses the update it is sent when it is back
+    port.takesPrices = 'refuse';
+    port.powerCycle(1);
+    expect(port.priceOf(1, 2)).toBe('1.699');
+    port.lift(1, 2);
+    const r = await t.call('pump-authorise', { pump: 1, transaction_id: auth });
+    expect(r.body).toMatchObject({ error: { code: 'pump-price-unconfirmed', path: 'pump' } });
+    expect(port.authorisations).toEqual([]);
+    // told again at its next change, and taken: the prepay goes
+    port.takesPrices = 'take';
+    port.hangUp(1);
+    port.lift(1, 2);
+    await until(() => port.priceOf(1, 2) === '1.659', 'pump 1 told the catalogue’s price again');
+    await until(
+      () => t.terminal.services.pumpPrices?.confirmed(1, 2) === '1.659',
+      'pump 1 confirmed it again',
+    );
+    const out = await t.ok('pump-authorise', { pump: 1, transaction_id: auth });
+    expect(out.preset).toEqual({ kind: 'volume', value: '92.02' });
+  }, 30_000);
+
   it('is refused once the pump sells at a price the catalogue changed to after the prepay', async () => {
     const port = new FakeForecourt(4, ['1.789', '1.659']);
     port.takesPrices = 'take';

@@ -70,7 +70,14 @@ interface PumpBook {
   /** TX# of the pump's last block we accepted. */
   lastRx: number | null;
   misses: number;
+  /** The pump's status; null until it reports one, and while it is offline (not trusted). */
   status: PumpStatus | null;
+  /**
+   * The last status the pump reported, kept while it is silent: the block that brings it back
+   * is judged on it (`fillFrom`), since a fill running when the line went quiet can only have
+   * ended on its own nozzle, whatever nozzle the next driver lifted meanwhile.
+   */
+  heard: PumpStatus | null;
   code: number | null;
   nozzleOut: boolean;
   nozzle: number | null;
@@ -88,6 +95,33 @@ interface PumpBook {
   needStatus: boolean;
   state: PumpState;
 }
+
+/**
+ * Why a pump may not be authorised now that it was drained, or null when it may: idle or
+ * calling (nothing on show, nothing running), or showing the very fill (finished or stopped,
+ * same figures and nozzle) it showed when the till checked it. Anything else came up since the
+ * till looked (a fill running, on show or newly read, a release, a suspended fill), and an
+ * AUTHORIZE would end it: the simulator zeroes a running fill, and a fill it shows finished
+ * would be read only after it, as the next driver's.
+ */
+function movedSince(checked: PumpState | null, now: PumpState): string | null {
+  if (now.state === 'idle' || now.state === 'calling') return null;
+  const same =
+    checked !== null &&
+    checked.state === now.state &&
+    (now.state === 'finished' || now.state === 'stopped') &&
+    JSON.stringify(checked.filling) === JSON.stringify(now.filling);
+  if (same) return null;
+  const was = checked ? `${checked.state}${figures(checked)}` : 'unknown';
+  return `pump ${now.pump} is ${now.state}${figures(now)} now (it was ${was}): nothing was sent`;
+}
+
+const figures = (s: PumpState): string =>
+  s.filling ? ` with ${s.filling.volume} l, ${s.filling.amount}` : '';
+
+/** A status that shows a fill ended (not yet taken off the pump). */
+const finished = (s: PumpStatus | null): boolean =>
+  s === 'filling-completed' || s === 'max-reached';
 
 type Answer = { kind: 'frame'; frame: DartFrame } | { kind: 'bad'; tx?: number } | null;
 
@@ -136,6 +170,7 @@ export class DartMaster implements ForecourtPort {
       lastRx: null,
       misses: 0,
       status: null,
+      heard: null,
       code: null,
       nozzleOut: false,
       nozzle: null,
@@ -268,13 +303,18 @@ export class DartMaster implements ForecourtPort {
 
   /**
    * Polls the pump until it has nothing more to send (at most `answerPolls` times, and not
-   * past a poll it left unanswered): what it says then was said before the command that follows.
+   * past a poll it left unanswered). True when it ended quiet: everything the pump said was
+   * said before the command that follows. False when the pump left a poll unanswered or still
+   * had a block to send (NAKed each time, or news at every poll): a block from before the
+   * command may still come after it, and the command must not be sent.
    */
-  private async drain(book: PumpBook): Promise<void> {
+  private async drain(book: PumpBook): Promise<boolean> {
     for (let i = 0; i < this.o.answerPolls; i++) {
       const r = await this.pollOnce(book);
-      if (r.quiet || book.misses > 0) return;
+      if (r.quiet) return true;
+      if (book.misses > 0) return false;
     }
+    return false;
   }
 
   private async pumpFrame(book: PumpBook, frame: DartFrame): Promise<Tx[]> {
@@ -288,7 +328,8 @@ export class DartMaster implements ForecourtPort {
     await this.write({ type: 'ack', address: book.address, tx: frame.tx });
     if (isRetransmission(book.lastRx, frame.tx)) return [];
     book.lastRx = frame.tx;
-    const before = this.showsFinished(book) ? { volume: book.volume, amount: book.amount } : null;
+    // Judged on the last status heard, not on one wiped by silence (`missed`).
+    const before = { status: book.heard, volume: book.volume, amount: book.amount };
     for (const t of list.value) this.apply(book, t);
     if (list.value.some((t) => t.type === 'DC3' || t.type === 'DC2')) this.fillFrom(book, before);
     this.publish(book);
@@ -334,6 +375,8 @@ export class DartMaster implements ForecourtPort {
     book.misses++;
     if (book.misses >= this.o.offlineAfter) book.needStatus = true;
     if (book.misses >= this.o.offlineAfter && book.state.state !== 'offline') {
+      // Its state is read again when it answers; `heard` keeps what it last said, the status
+      // of the fill the block that brings it back speaks of (`fillFrom`).
       book.status = null;
       this.publish(book, `no answer to ${book.misses} polls`);
     }
@@ -352,9 +395,14 @@ export class DartMaster implements ForecourtPort {
       case 'DC1':
         if (t.status === 'reset' || t.status === 'authorised') {
           if (book.status !== t.status) book.stopped = false;
-          if (t.status === 'authorised') book.volume = book.amount = null;
+          // authorised: the fill on show is over (as after our AUTHORIZE), the next is a new one
+          if (t.status === 'authorised') {
+            book.volume = book.amount = null;
+            book.fillNozzle = book.fillPrice = null;
+          }
         }
         book.status = t.status;
+        book.heard = t.status;
         book.code = t.code;
         break;
       case 'DC2': {
@@ -375,32 +423,37 @@ export class DartMaster implements ForecourtPort {
 
   /**
    * The nozzle and price of the fill on show, after a block that read the pump's nozzle or
-   * figures. A fill the pump already showed finished before the block keeps its nozzle while
-   * the pump still shows it (the same figures, or figures first read now): the nozzle lifted
-   * then is the next driver's. Anything else is the nozzle read: a fill running, or one that
-   * ended in this block, whole or in part between two polls (DC1 goes from idle or authorised
-   * straight to finished; reading DC1 first, the old rule took the nozzle of the pump's last
-   * fill for it), or finished figures that are not the ones on show (a new fill).
-   * `fillNozzle` null (a restart, or our AUTHORIZE ended the fill on show): the nozzle read.
+   * figures; `before` is the pump's last heard status and figures before the block (a status
+   * kept through silence, `heard`). The fill keeps the nozzle it has:
+   * - when the pump was fuelling or suspended before the block: a running fill can only end on
+   *   its own nozzle, whatever nozzle the block reads (the next driver's, lifted after the hang-up
+   *   while the line was quiet: review 27, H1);
+   * - when the pump showed it finished before the block and still shows the same figures (or
+   *   figures first read now): a nozzle lifted then is the next driver's.
+   * Anything else is the nozzle read: a fill from idle, calling or authorised, running or ended
+   * in this block, whole or in part between two polls (DC1 goes from idle or authorised straight
+   * to finished; reading DC1 first, the old rule took the nozzle of the pump's last fill for it),
+   * or finished figures that are not the ones on show (a new fill).
+   * `fillNozzle` null (a restart, or an AUTHORIZE ended the fill on show): the nozzle read.
    */
   private fillFrom(
     book: PumpBook,
-    before: { volume: Dec | null; amount: Dec | null } | null,
+    before: { status: PumpStatus | null; volume: Dec | null; amount: Dec | null },
   ): void {
     const sameFigures = (a: Dec | null, b: Dec | null) => a === null || (b !== null && eq(a, b));
-    const keeps =
-      book.fillNozzle !== null &&
-      before !== null &&
+    const running = before.status === 'filling' || before.status === 'suspended';
+    const onShow =
+      finished(before.status) &&
       this.showsFinished(book) &&
       sameFigures(before.volume, book.volume) &&
       sameFigures(before.amount, book.amount);
-    if (keeps) return;
+    if (book.fillNozzle !== null && (running || onShow)) return;
     book.fillNozzle = book.nozzle;
     book.fillPrice = book.price;
   }
 
   private showsFinished(book: PumpBook): boolean {
-    return book.status === 'filling-completed' || book.status === 'max-reached';
+    return finished(book.status);
   }
 
   private stateName(book: PumpBook): PumpStateName {
@@ -520,11 +573,22 @@ export class DartMaster implements ForecourtPort {
       ]);
     }
     blocks.push([{ type: 'CD1', command: 'authorize' }]);
+    // What the till saw when it decided to release (it checks, then calls, in one turn).
+    const checked = book?.state ?? null;
     return this.exclusive(a.pump, async (b) => {
       // First the pump says what it has to say: a block it sent before the AUTHORIZE and we
       // did not take (NAKed, cut) would come again after it and read as the new release's:
       // the fill on show, finished again, its totalizer read once the next driver had started.
-      await this.drain(b);
+      // A drain that did not end quiet leaves that possible: nothing is sent, the cashier
+      // tries again (review 27, M1).
+      if (!(await this.drain(b)))
+        return {
+          ok: false,
+          code: 'not-drained',
+          message: `pump ${a.pump} had not said all it had to say before its release: nothing was sent, try again`,
+        };
+      const moved = movedSince(checked, b.state);
+      if (moved) return { ok: false, code: 'wrong-state', message: moved };
       for (const block of blocks) {
         const r = await this.sendBlock(b, block);
         if (!r.ok) return r;
@@ -552,7 +616,13 @@ export class DartMaster implements ForecourtPort {
    */
   endRelease(pump: number): Promise<PortResult> {
     return this.exclusive(pump, async (book) => {
-      await this.drain(book);
+      // not drained: a driver may have started unseen; tried again at the next sweep
+      if (!(await this.drain(book)))
+        return {
+          ok: false,
+          code: 'not-drained',
+          message: `pump ${pump} had not said all it had to say: its release was not ended`,
+        };
       const now = this.stateName(book);
       if (now !== 'authorised')
         return { ok: false, code: 'wrong-state', message: `pump ${pump} is ${now} now` };
@@ -568,9 +638,28 @@ export class DartMaster implements ForecourtPort {
     return this.command(pump, [[{ type: 'CD1', command: 'resume' }]]);
   }
 
-  /** RESET: the finished fill was sold, the pump goes back to idle (or calling). */
-  clearFill(pump: number): Promise<PortResult> {
-    return this.command(pump, [[{ type: 'CD1', command: 'reset' }]]);
+  /**
+   * RESET: the finished fill was sold, the pump goes back to idle (or calling). Given the
+   * fill's figures, only if, alone on the line, the pump still shows that fill finished: after
+   * an AUTHORIZE the pump's state reads "finished" with the old figures until the next poll,
+   * and a RESET then would cancel the next driver's release (review 27, M2).
+   */
+  clearFill(pump: number, fill?: { volume: string; amount: string }): Promise<PortResult> {
+    return this.exclusive(pump, async (book) => {
+      const shown = this.filling(book);
+      const still =
+        this.showsFinished(book) &&
+        shown !== null &&
+        shown.volume === fill?.volume &&
+        shown.amount === fill.amount;
+      if (fill && !still)
+        return {
+          ok: false,
+          code: 'wrong-state',
+          message: `pump ${pump} no longer shows the fill of ${fill.volume} l, ${fill.amount}: not cleared`,
+        };
+      return this.sendBlock(book, [{ type: 'CD1', command: 'reset' }]);
+    });
   }
 
   setPrices(pump: number, prices: Dec[]): Promise<PortResult> {

@@ -40,14 +40,24 @@ export interface Authorisation {
   nozzles?: number[];
 }
 
+/**
+ * Why a port refuses a command (the till answers them as `pump-<code>`). `not-drained`: the
+ * pump still had something to say before a release (a block NAKed each time, a poll left
+ * unanswered), so nothing was sent; `wrong-state`: the pump is no longer as the till saw it.
+ */
+export const PORT_REFUSALS = [
+  'unknown-pump',
+  'offline',
+  'invalid',
+  'not-acknowledged',
+  'wrong-state',
+  'not-drained',
+] as const;
+export type PortRefusal = (typeof PORT_REFUSALS)[number];
+
 /** A refused command is a value with a stable code, never an exception. */
 export type PortResult<T = void> =
-  | { ok: true; value: T }
-  | {
-      ok: false;
-      code: 'unknown-pump' | 'offline' | 'invalid' | 'not-acknowledged' | 'wrong-state';
-      message: string;
-    };
+  { ok: true; value: T } | { ok: false; code: PortRefusal; message: string };
 
 export interface ForecourtPort {
   /** Every configured pump's last known state. */
@@ -59,8 +69,12 @@ export interface ForecourtPort {
   stop(pump: number): Promise<PortResult>;
   suspend(pump: number): Promise<PortResult>;
   resume(pump: number): Promise<PortResult>;
-  /** The finished fill was sold: the pump may go back to idle. */
-  clearFill(pump: number): Promise<PortResult>;
+  /**
+   * The finished fill was sold: the pump may go back to idle. Given the fill's figures, only
+   * while the pump still shows that fill (refused `wrong-state` otherwise: released since, a
+   * new fill on show); without them, whatever it shows.
+   */
+  clearFill(pump: number, fill?: { volume: string; amount: string }): Promise<PortResult>;
   /**
    * A release nobody used runs out: the pump goes back to idle, unless it is found (asked
    * again first) no longer waiting for its driver, refused then as `wrong-state`.

@@ -95,7 +95,9 @@ describe('DART master over a pty pair', () => {
       nozzle: 1,
     });
     expect(events.filter((e) => e.pump.pump === 1).map((e) => e.pump.state)).toContain('fuelling');
-    expect(await master.clearFill(1)).toMatchObject({ ok: true });
+    expect(await master.clearFill(1, { volume: '11.37', amount: '20.45' })).toMatchObject({
+      ok: true,
+    });
     await until(1, 'idle');
   });
 
@@ -315,6 +317,75 @@ describe('DART faults and recovery over a pty pair', () => {
     sim.switchOn(1);
     await until(1, 'finished');
     expect(master.pump(1)?.filling).toMatchObject({ volume: '4.20' });
+  });
+
+  // Review 27, M1: the drain before an AUTHORIZE was best-effort, and the AUTHORIZE went even
+  // when a block from before it could still come after it, or the pump was no longer as the
+  // till saw it.
+  it('sends no AUTHORIZE while the pump has a block it cannot get across (broken at every poll)', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.lift(1);
+    await master.authorise({ pump: 1 });
+    sim.dispense(1, 500);
+    sim.hangUp(1);
+    await until(1, 'finished');
+    const applied = sim.get(1).applied;
+    // the next driver lifts: that block is broken on the line each time it is sent
+    sim.faults.corrupt = 1_000;
+    sim.lift(1, 1);
+    const r = await master.authorise({ pump: 1 });
+    expect(r).toMatchObject({ ok: false, code: 'not-drained' });
+    expect(sim.get(1)).toMatchObject({ applied, status: 5, volume: 500 });
+    sim.faults.corrupt = 0;
+    await waitFor(() => master.pump(1)?.nozzle === 1, 3_000, 'the lift read');
+    expect(await master.authorise({ pump: 1 })).toMatchObject({ ok: true });
+  });
+
+  it('sends no AUTHORIZE when the drain finds the pump fuelling, not as the till saw it', async () => {
+    const { sim, master } = await forecourt(1);
+    // an AUTHORIZE the pump took while the master thought it refused: the driver is fuelling,
+    // and the master has not polled since (it still shows the pump idle)
+    sim.get(1).status = 2;
+    sim.lift(1, 1);
+    sim.dispense(1, 300);
+    expect(master.pump(1)?.state).toBe('idle');
+    const r = await master.authorise({ pump: 1 });
+    expect(r).toMatchObject({ ok: false, code: 'wrong-state' });
+    expect(r.ok ? '' : r.message).toMatch(
+      /pump 1 is fuelling with 3.00 l, 5.40 now \(it was idle\)/,
+    );
+    expect(sim.get(1)).toMatchObject({ status: 4, volume: 300 });
+  });
+
+  it('sends no AUTHORIZE to a suspended pump: its fill is still running', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.lift(1);
+    await master.authorise({ pump: 1 });
+    sim.dispense(1, 200);
+    await until(1, 'fuelling');
+    await master.suspend(1);
+    await until(1, 'suspended');
+    expect(await master.authorise({ pump: 1 })).toMatchObject({ ok: false, code: 'wrong-state' });
+    expect(sim.get(1)).toMatchObject({ status: 8, volume: 200 });
+  });
+
+  // Review 27, M2: after an acknowledged AUTHORIZE the pump reads "finished" with the old fill
+  // until the next poll; a RESET for that fill's sale then cancelled the next driver's release.
+  it('does not clear a sold fill off a pump released again since', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.lift(1);
+    await master.authorise({ pump: 1 });
+    sim.dispense(1, 500);
+    sim.hangUp(1);
+    await until(1, 'finished');
+    const fill = { volume: '5.00', amount: '9.00' };
+    expect(master.pump(1)?.filling).toMatchObject(fill);
+    sim.lift(1, 1);
+    expect(await master.authorise({ pump: 1 })).toMatchObject({ ok: true });
+    const r = await master.clearFill(1, fill);
+    expect(r).toMatchObject({ ok: false, code: 'wrong-state' });
+    expect(sim.get(1).status).toBe(2);
+    await until(1, 'authorised');
   });
 
   it('finishes a preset fill whose nozzle was hung up early with what was dispensed', async () => {
