@@ -138,8 +138,14 @@ describe('a fuel sale', () => {
     const stored = (await t.ok('sale-status', { transaction_id: id })) as {
       check: { tanks?: unknown[] };
     };
+    // before: the gauge's reading at the shift's open; after: the gauge read for the sale
     expect(stored.check.tanks).toEqual([
-      { code: '1', physical_dip_amount: 1234, product_volume_after: 12_345.5 },
+      {
+        code: '1',
+        physical_dip_amount: 1234,
+        product_volume_before: 12_345.5,
+        product_volume_after: 12_345.5,
+      },
     ]);
   }, 30_000);
 });
