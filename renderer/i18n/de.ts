@@ -597,6 +597,8 @@ export const de: Table = {
   'error.pump-fill-unread':
     'Die letzte Tankung der Zapfs\u00e4ule wird noch gelesen: gleich noch einmal versuchen.',
   'error.pump-not-stopped': 'Die Zapfs\u00e4ule hat nicht angehalten: {message}',
+  'error.pump-stopped':
+    'Die Zapfs\u00e4ule wurde w\u00e4hrend einer Tankung angehalten: Zapfventil einh\u00e4ngen, um die Tankung zu beenden, oder die Zapfs\u00e4ule fortsetzen.',
   'attention.kind.wetstock-variance': 'Nassbestand: Abweichung über der erlaubten Grenze',
   'attention.kind.drive-off': 'Tankbetrug: Kraftstoff ohne Bezahlung getankt',
   'attention.kind.prepay-unused': 'Vorkasse nicht getankt: Geld zurückgeben',

@@ -579,6 +579,8 @@ export const en = {
   'error.pump-unpaid': 'The pump has {unpaid} fills to be paid first.',
   'error.pump-fill-unread': 'The pump’s last fill is still being read: try again in a moment.',
   'error.pump-not-stopped': 'The pump did not stop: {message}',
+  'error.pump-stopped':
+    'The pump was stopped during a fill: hang up its nozzle to end the fill, or resume the pump.',
   'attention.kind.wetstock-variance': 'Wet stock: more fuel missing or gained than allowed',
   'attention.kind.drive-off': 'Drive-off: fuel taken without paying',
   'attention.kind.prepay-unused': 'Prepay not used: give the money back',
