@@ -463,6 +463,19 @@ describe('the chaos run over the forecourt', () => {
             r = await call('sale-process', input);
             continue;
           }
+          if (r?.json.error?.code === 'transaction-voided') {
+            // The till voided the id (its outcome unknown, the stand-in refused): the cashier
+            // sells the fill again under a new id, as the refusal says.
+            voided.push(id);
+            if (!link!.isUp) {
+              link!.restore();
+              cutFor = 0;
+            }
+            id = uuidv7(Date.now());
+            input = { transaction_id: id, check: body };
+            r = await call('sale-process', input);
+            continue;
+          }
           if (r && r.status !== 200) {
             problems.push(`sale of fill ${f.n} (${f.kind}): ${r.status} ${JSON.stringify(r.json)}`);
             return;
@@ -1188,7 +1201,8 @@ describe('the chaos run over the forecourt', () => {
           `cashier's stops mid-fill ${stops} (a release asked with the nozzle up, refused ${stoppedReleaseRefused}); ` +
           `fills sold while the link was cut ${fills.filter((f) => f.offline && f.sale).length}, ` +
           `recorded answers read after a kill ${recordedAnswers}, sales over the offline ` +
-          `limit that waited for the link ${standinWaits} (voided by the till ${voided.length}, ` +
+          `limit that waited for the link ${standinWaits}; ids the till voided, sold again ` +
+          `under a new id ${voided.length} (` +
           `cancelled at the central ${voided.filter(cancelledThere).length})`,
       );
 
