@@ -19,7 +19,7 @@ import type {
   PumpView,
 } from '../contract/forecourt.js';
 import type { Filling, ForecourtPort, Preset } from '../devices/forecourt/port.js';
-import { dec, eq, round, toFixed } from '../money/index.js';
+import { dec, eq, isZero, round, toFixed } from '../money/index.js';
 import type { PumpFill, PumpFills } from '../store/pump-fills.js';
 import { refuse } from './command-map.js';
 import { FillDesk, fillNotUnpaid } from './fill-lines.js';
@@ -58,6 +58,34 @@ const DELIVERING: ReadonlySet<PumpStateName> = new Set<PumpStateName>([
 /** How long a pump may take to report a release it acknowledged (a few DART polls). */
 const REPORT_WITHIN_MS = 2_000;
 
+/** A fill whose reading failed is read again after this, doubling up to the longest wait. */
+const READ_AGAIN_MS = 1_000;
+const READ_AGAIN_MAX_MS = 30_000;
+
+/**
+ * States in which a pump may still show a fill not kept yet: finished or stopped, and out of
+ * order or not answering (a pump switched off mid-fill, one silent a moment, shows it again).
+ * In any other a fill on show is gone: the pump was cleared or released again.
+ */
+const SHOWING: ReadonlySet<PumpStateName> = new Set<PumpStateName>([
+  'finished',
+  'stopped',
+  'out-of-order',
+  'offline',
+]);
+
+/** Fuel was drawn: the pump shows a filling of more than nothing. */
+const drawn = (f: Filling | null): f is Filling => f !== null && !isZero(dec(f.volume));
+
+/**
+ * The pump shows a fill that is over, to be kept: finished, or stopped by the cashier with its
+ * nozzle hung up (a stopped pump whose nozzle is still up may be resumed and go on with the
+ * same fill, so it is kept once, at its real end; docs/forecourt.md, "A fill the cashier
+ * stopped").
+ */
+const ended = (s: PumpState): boolean =>
+  s.state === 'finished' || (s.state === 'stopped' && s.nozzle === null && drawn(s.filling));
+
 const noForecourt = (): ErrorResponse =>
   refuse('no-forecourt', 'no pumps are connected to this till', '(root)');
 
@@ -77,6 +105,12 @@ export class ForecourtService {
    * driver's litres would reach that totalizer and keep the fill again under a new identity.
    */
   private readonly keeping = new Set<number>();
+  /**
+   * Pumps showing a fill the till has not kept (its totalizer or filling could not be read):
+   * refused a release or authorisation, which would take the fill off the pump unsold, until it
+   * is kept or found kept before. Read again on a timer, and at each release asked.
+   */
+  private readonly unkept = new Map<number, { tries: number; timer: NodeJS.Timeout | null }>();
   /** Pumps a release or authorisation is being sent to; those it reached, not yet reported. */
   private readonly sending = new Set<number>();
   private readonly sent = new Map<number, { shown: PumpState; at: number }>();
@@ -102,10 +136,8 @@ export class ForecourtService {
   start(): void {
     const port = this.port;
     if (!port || this.unsubscribe) return;
-    this.unsubscribe = port.onEvent((e) => {
-      if (e.pump.state === 'finished') void this.keepFill(e.pump);
-    });
-    for (const pump of port.pumps()) if (pump.state === 'finished') void this.keepFill(pump);
+    this.unsubscribe = port.onEvent((e) => this.follow(e.pump));
+    for (const pump of port.pumps()) this.follow(pump);
     this.releases?.start();
   }
 
@@ -113,6 +145,36 @@ export class ForecourtService {
     this.unsubscribe?.();
     this.unsubscribe = null;
     this.releases?.stop();
+    for (const u of this.unkept.values()) if (u.timer) clearTimeout(u.timer);
+    this.unkept.clear();
+  }
+
+  /** A pump's news: a fill over is kept; a pump that shows no fill any more holds none. */
+  private follow(s: PumpState): void {
+    if (ended(s)) void this.keepFill(s);
+    else if (!SHOWING.has(s.state)) this.settled(s.pump);
+  }
+
+  /** The fill the pump showed is kept (or gone from the pump): nothing to hold it for. */
+  private settled(pump: number): void {
+    const u = this.unkept.get(pump);
+    if (u?.timer) clearTimeout(u.timer);
+    this.unkept.delete(pump);
+  }
+
+  /** The fill on show was not kept: the pump is held, and the fill read again in a while. */
+  private unread(pump: number): void {
+    const u = this.unkept.get(pump) ?? { tries: 0, timer: null };
+    this.unkept.set(pump, u);
+    if (u.timer) return;
+    u.tries++;
+    const ms = Math.min(READ_AGAIN_MAX_MS, READ_AGAIN_MS * 2 ** (u.tries - 1));
+    u.timer = setTimeout(() => {
+      u.timer = null;
+      const s = this.port?.pump(pump);
+      if (this.unsubscribe && this.unkept.has(pump) && s && ended(s)) void this.keepFill(s, true);
+    }, ms);
+    u.timer.unref?.();
   }
 
   /** Releases again the pumps nobody used in time (a timer does it; tests call it). */
@@ -283,7 +345,7 @@ export class ForecourtService {
       this.changed?.(f.pump); // one unpaid fill fewer, whatever the pump shows
       if (this.releasing(f.pump)) continue;
       const s = port.pump(f.pump);
-      if (s?.state !== 'finished' || !s.filling) continue;
+      if ((s?.state !== 'finished' && s?.state !== 'stopped') || !s.filling) continue;
       // a lifted nozzle may stand for the fill's after a restart (keptBefore)
       if (s.filling.nozzle !== f.nozzle && s.nozzle === null) continue;
       if (s.filling.volume !== f.volume || s.filling.amount !== f.amount) continue;
@@ -299,8 +361,30 @@ export class ForecourtService {
    * idle (switched off and on) cannot.
    */
   private mayDeliver(pump: number): boolean {
-    const state = this.port?.pump(pump)?.state;
-    return state === undefined || DELIVERING.has(state);
+    const s = this.port?.pump(pump);
+    // A fill on show not kept yet was drawn on the release: its prepay waits for it (completed
+    // now, with no fill to name, it would give back the money for fuel the driver has).
+    return s === undefined || s === null || DELIVERING.has(s.state) || this.holdsUnkept(s);
+  }
+
+  /**
+   * The pump shows a fill the till has not kept: being read, unread, or stopped mid-fill and
+   * not kept (its nozzle still up, or hung up a moment ago). A release would wipe it.
+   */
+  private holdsUnkept(s: PumpState): boolean {
+    if (this.keeping.has(s.pump) || this.unkept.has(s.pump)) return true;
+    return s.state === 'stopped' && drawn(s.filling) && !this.keptLast(s.pump, s.filling);
+  }
+
+  /** The pump's last fill kept has these figures (the fill on show is that one). */
+  private keptLast(pump: number, f: Filling): boolean {
+    const last = this.p.store.pumpFills.latest(pump);
+    return (
+      last !== null &&
+      last.nozzle === f.nozzle &&
+      last.volume === f.volume &&
+      last.amount === f.amount
+    );
   }
 
   /** A pump that may be released: known, not fuelling, not holding too many unpaid fills. */
@@ -317,12 +401,23 @@ export class ForecourtService {
       );
     if (s.state === 'fuelling' || s.state === 'authorised')
       return refuse('pump-busy', `pump ${pump} is already released`, 'pump');
-    if (this.keeping.has(pump))
+    if (this.holdsUnkept(s)) {
+      const reading = this.keeping.has(pump) || this.unkept.has(pump);
+      if (!reading && s.state === 'stopped' && s.nozzle !== null)
+        return refuse(
+          'pump-stopped',
+          `pump ${pump} was stopped during a fill: hang up its nozzle to end it, or resume the pump`,
+          'pump',
+        );
+      // not kept yet (its reading failed, or it is under way): read again now, the release
+      // refused, since its AUTHORIZE would take the fill off the pump unsold
+      if (!this.keeping.has(pump) && ended(s)) void this.keepFill(s, true);
       return refuse(
         'pump-fill-unread',
         `pump ${pump}’s last fill is still being read: try again in a moment`,
         'pump',
       );
+    }
     const unpaid = this.p.store.pumpFills.unpaid().filter((f) => f.pump === pump).length;
     if (unpaid >= MAX_UNPAID)
       return refuse('pump-unpaid', `pump ${pump} has ${unpaid} fills to be paid first`, 'pump', {
@@ -483,30 +578,39 @@ export class ForecourtService {
     return { only: selling };
   }
 
-  /** Keeps a finished fill once, with its nozzle's totalizer after it as its identity. */
-  private async keepFill(s: PumpState): Promise<void> {
+  /**
+   * Keeps a fill over (finished, or stopped and hung up) once, with its nozzle's totalizer
+   * after it as its identity. Not kept (a reading failed), the pump is held until it is.
+   * `again`: a read again of a fill held unkept, whose release was refused.
+   */
+  private async keepFill(s: PumpState, again = false): Promise<void> {
     const port = this.port;
     const f = s.filling;
     if (!port || this.keeping.has(s.pump)) return; // the same fill, being read already
-    // A release of the pump is under way: it passed `releasable` with no fill being read, so
-    // the fill on show was kept (or its reading failed) before it. Its totalizer is not read
-    // again: the AUTHORIZE may reach the pump first, and the next driver's litres in that
-    // reading gave the fill a second identity, a copy (the chaos run's "kept twice").
-    if (this.sending.has(s.pump)) {
+    // A release of the pump is under way: it passed `releasable` with no fill being read or
+    // held unkept, so the fill on show was kept before it. Its totalizer is not read again:
+    // the AUTHORIZE may reach the pump first, and the next driver's litres in that reading
+    // gave the fill a second identity, a copy (the chaos run's "kept twice").
+    if (this.sending.has(s.pump) && !again && !this.unkept.has(s.pump)) {
       this.p.log.info('fill not read again: its pump is being released', { pump: s.pump });
       return;
     }
     // The pump is held from here until the fill is kept: a release meanwhile would let the
     // next driver's litres into the totalizer that names it (review 26, A5).
     this.keeping.add(s.pump);
+    let kept = false;
     try {
       // A restarted till reads the pump's status, not its filling: it asks for the filling.
       const shown = f ? s : await this.readShown(port, s);
       const g = shown?.filling;
-      if (!shown || !g?.nozzle || g.price === null) return;
-      await this.keepShown(port, shown, g, { nozzle: g.nozzle, price: g.price });
+      if (shown && g?.nozzle && g.price !== null)
+        kept = await this.keepShown(port, shown, g, { nozzle: g.nozzle, price: g.price });
+      else if (shown) this.p.log.warn('fill not kept: no nozzle or price', { pump: s.pump });
     } finally {
       this.keeping.delete(s.pump);
+      if (kept) this.settled(s.pump);
+      // the till stopping: the fill is kept at the next start
+      else if (this.unsubscribe) this.unread(s.pump);
     }
   }
 
@@ -517,26 +621,29 @@ export class ForecourtService {
     return read.ok && read.value ? { ...s, filling: read.value } : null;
   }
 
-  /** Keeps the fill a pump shows, or finds it kept before (read again after a restart). */
+  /**
+   * Keeps the fill a pump shows, or finds it kept before (read again after a restart): true;
+   * false when a reading failed (or the till stopped), the fill not kept.
+   */
   private async keepShown(
     port: ForecourtPort,
     s: PumpState,
     f: Filling,
     { nozzle, price }: { nozzle: number; price: string },
-  ): Promise<void> {
+  ): Promise<boolean> {
     const before = await this.keptBefore(port, s);
-    if (before === 'unread') return;
+    if (before === 'unread') return false;
     if (before) {
       this.p.log.info('fill kept before', { pump: s.pump, fill: before.id, shown: nozzle });
       if (before.state !== 'unpaid') this.clearPumps([before]);
-      return;
+      return true;
     }
     const totals = await port.readTotals(s.pump, nozzle);
     // the till stopped while the pump answered: the fill is kept at the next start
-    if (!this.unsubscribe) return;
+    if (!this.unsubscribe) return false;
     if (!totals.ok) {
       this.p.log.warn('fill not kept: totals unread', { pump: s.pump, error: totals.message });
-      return;
+      return false;
     }
     const { store, clock, ids } = this.p;
     // The fill and the end of its prepay in one transaction: a kill between them would give
@@ -563,6 +670,7 @@ export class ForecourtService {
     // sold before a kill took the till down between the sale and the pump's clearing
     if (kept.state !== 'unpaid') this.clearPumps([kept]);
     this.changed?.(s.pump);
+    return true;
   }
 
   /**

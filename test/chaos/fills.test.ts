@@ -12,7 +12,8 @@
 // kills: the sandbox central's faults (503, 429, resets, commits whose answer is dropped)
 // switched on and off, the agent's link to the central cut for stretches of fills (the sales
 // stand in offline and are delivered at the end), and DART line faults from the simulator
-// (corrupt and cut blocks, NAKs, a pump silent for a moment, a pump switched off mid-fill).
+// (corrupt and cut blocks, NAKs, a pump silent for a moment, a pump switched off mid-fill, the
+// till's totalizer read after a fill left unanswered), and the cashier stopping a pump mid-fill.
 // Every sale goes under a client-made id and is sent again under it after a kill until it
 // answers (sale-status says what happened first; the same id sent again gives the recorded
 // answer, with the prepay's change). At the end it compares three ways: what the pumps
@@ -144,6 +145,10 @@ interface PumpFill {
    */
   prepay?: { id: string; paid: number };
   dartFault?: DartFault;
+  /** The cashier stopped the pump mid-fill (`pump-stop`); the driver hung up after. */
+  stopped?: boolean;
+  /** The pump left this many of the till's totalizer reads after the fill unanswered. */
+  totalsUnanswered?: number;
   /** A postpay's tender, and the shop goods sold beside the fill (raw 0.01). */
   tender?: 'cash' | 'bank-card';
   /** The unpaid fill its pump held while this one ran (stacking). */
@@ -176,6 +181,9 @@ afterAll(async () => {
 });
 
 const cents = (v: unknown) => Math.round(Number(v ?? 0) * 100);
+/** A pump as the till shows it still shows a fill: finished, or stopped with fuel drawn. */
+const showsFill = (p: Json) =>
+  p.state === 'finished' || (p.state === 'stopped' && Number(p.filling?.volume ?? 0) > 0);
 /** What a fill's sale asks: the fill and the shop goods beside it (raw 0.01). */
 /**
  * What a fill is charged (raw 0.01): the pump's amount, less the fleet's 3 cents a litre on a
@@ -234,6 +242,21 @@ describe('the chaos run over the forecourt', () => {
         if (c === 'authorize' && p.status === 4)
           midFill.push(`pump ${p.pump} re-authorised at ${raw2(p.volume)} l`);
         cd1(p, c);
+      };
+      // A DART fault during the totalizer read that names a fill: the pump acknowledges the
+      // till's CD101 and never answers it, this many times per pump (armed at a hang-up).
+      const unansweredTotals = new Map<number, number>();
+      let totalsDropped = 0;
+      const cmd = sim as unknown as { command: (p: SimPump, t: { type: string }) => void };
+      const command0 = cmd.command.bind(sim);
+      cmd.command = (p, t) => {
+        const left = unansweredTotals.get(p.pump) ?? 0;
+        if (t.type === 'CD101' && left > 0) {
+          unansweredTotals.set(p.pump, left - 1);
+          totalsDropped++;
+          return;
+        }
+        command0(p, t);
       };
       const simSide = attachToPty(sim, pty.b, 50);
       cleanups.push(() => simSide.stop());
@@ -298,6 +321,13 @@ describe('the chaos run over the forecourt', () => {
       let changedRetries = 0;
       let priceRetries = 0;
       let recordedAnswers = 0;
+      /** Sales over the till's offline limit that waited for the link to come back. */
+      let standinWaits = 0;
+      /**
+       * The ids of those sales: one whose online try had an unknown outcome is voided by the
+       * till (docs/sync.md, "Unknown outcomes"), a cancel_check at the central when it landed.
+       */
+      const voided: string[] = [];
       /** How long each start took until every pump answered. */
       const onlineMs: number[] = [];
       const slowStarts: string[] = [];
@@ -395,8 +425,8 @@ describe('the chaos run over the forecourt', () => {
 
       /** A sale under its id, sent again under it after each kill until it answers. */
       const sell = async (f: PumpFill, body: Json, killAt: Moment | null, opMs: number) => {
-        const id = uuidv7(Date.now());
-        const input = { transaction_id: id, check: body };
+        let id = uuidv7(Date.now());
+        let input = { transaction_id: id, check: body };
         let killed: Promise<void> | null = null;
         let timer: NodeJS.Timeout | undefined;
         if (killAt === 'during-sale')
@@ -418,6 +448,35 @@ describe('the chaos run over the forecourt', () => {
         };
         for (let round = 0; round < 10; round++) {
           if (r?.status === 200) return answered(r.json);
+          if (r?.json.error?.code === 'standin-limit') {
+            // More than the till may stand in for offline (a fleet fill run to its cap): the
+            // cashier waits for the link and sells it again, under a new id (the refused one
+            // is void).
+            if (!link!.isUp) {
+              standinWaits++;
+              link!.restore();
+              cutFor = 0;
+            }
+            await sleep(500);
+            voided.push(id);
+            id = uuidv7(Date.now());
+            input = { transaction_id: id, check: body };
+            r = await call('sale-process', input);
+            continue;
+          }
+          if (r?.json.error?.code === 'transaction-voided') {
+            // The till voided the id (its outcome unknown, the stand-in refused): the cashier
+            // sells the fill again under a new id, as the refusal says.
+            voided.push(id);
+            if (!link!.isUp) {
+              link!.restore();
+              cutFor = 0;
+            }
+            id = uuidv7(Date.now());
+            input = { transaction_id: id, check: body };
+            r = await call('sale-process', input);
+            continue;
+          }
           if (r && r.status !== 200) {
             problems.push(`sale of fill ${f.n} (${f.kind}): ${r.status} ${JSON.stringify(r.json)}`);
             return;
@@ -478,6 +537,13 @@ describe('the chaos run over the forecourt', () => {
       /** A postpay fill left unpaid while the next fill runs on its pump, and how many. */
       let deferred: PumpFill | null = null;
       let stacked = 0;
+      /**
+       * The cashier's stops mid-fill (the driver hangs up after), and the releases asked of
+       * such a pump while its nozzle was still up, all refused: its fill is not kept until the
+       * nozzle is back, and the AUTHORIZE would take it off the pump unsold.
+       */
+      let stops = 0;
+      let stoppedReleaseRefused = 0;
 
       // ---- the run: one fill at a time, on a pump picked at random ----
       let opMs = 300;
@@ -521,9 +587,12 @@ describe('the chaos run over the forecourt', () => {
             ? pick(MOMENTS)
             : null;
         const dartFault = chance(0.4) ? pick(DART_FAULTS) : null;
+        const cashierStops = chance(0.2);
+        const totalsFault = chance(0.15) ? 1 + Math.floor(random() * 2) : 0;
         const f: PumpFill = { n, pump, nozzle, volume: 0, amount: 0, kind, metered: 0 };
         if (killAt) f.kill = killAt;
         if (dartFault) f.dartFault = dartFault;
+        if (totalsFault) f.totalsUnanswered = totalsFault;
         if (deferred) f.stackedOn = deferred.n;
         if (!link.isUp) f.offline = true;
 
@@ -649,11 +718,35 @@ describe('the chaos run over the forecourt', () => {
         const steps = 3 + Math.floor(random() * 6);
         const killStep = killAt === 'fuelling' ? Math.floor(random() * steps) : -1;
         const faultStep = dartFault ? Math.floor(random() * steps) : -1;
+        const stopStep = cashierStops ? Math.floor(random() * steps) : -1;
         const toCap = FLEET_TO_CAP && kind === 'fleet' && n + 7 > FILLS;
         let down = false;
         for (let s = 0; s < steps && sim.get(pump).status !== 5; s++) {
           sim.dispense(pump, toCap ? 100_000 : 50 + Math.floor(random() * 250));
           if (s === faultStep) await dartFaultNow(pump, dartFault!);
+          if (s === stopStep && !down && sim.get(pump).volume > 0) {
+            // The cashier stops the pump mid-fill; the driver's nozzle is still up.
+            const stop = await call('pump-stop', { pump });
+            if (stop?.status === 200 && sim.get(pump).status === 5) {
+              f.stopped = true;
+              stops++;
+              if (chance(0.5)) {
+                await forecourtUntil(
+                  (st) =>
+                    (st.pumps as Json[] | undefined)?.find((x) => x.pump === pump)?.state ===
+                    'stopped',
+                  3_000,
+                );
+                const again = await call('pump-release', { pump });
+                if (again?.status === 200)
+                  problems.push(
+                    `fill ${n}: pump ${pump} released while stopped with its nozzle up (its fill ` +
+                      `${raw2(sim.get(pump).volume)} l not kept)`,
+                  );
+                else if (again) stoppedReleaseRefused++;
+              }
+            }
+          }
           if (s === killStep) {
             await kill('fuelling');
             down = true;
@@ -667,6 +760,7 @@ describe('the chaos run over the forecourt', () => {
         }
         const p = sim.get(pump);
         if (p.volume === 0) sim.dispense(pump, 100);
+        if (totalsFault) unansweredTotals.set(pump, totalsFault);
         sim.hangUp(pump);
         f.volume = sim.get(pump).volume;
         f.amount = sim.get(pump).amount;
@@ -697,7 +791,9 @@ describe('the chaos run over the forecourt', () => {
         );
         if (mine.length !== 1) {
           problems.push(
-            `fill ${n} (pump ${pump} nozzle ${nozzle}, ${raw2(f.volume)} l, kill ${killAt ?? 'none'}): ` +
+            `fill ${n} (pump ${pump} nozzle ${nozzle}, ${raw2(f.volume)} l, kill ${killAt ?? 'none'}, ` +
+              `DART ${dartFault ?? 'none'}, stopped ${f.stopped ?? false}, totalizer reads ` +
+              `unanswered ${totalsFault}): ` +
               `the till lists ${mine.length}; its pump shows ${JSON.stringify(
                 (listed.pumps as Json[] | undefined)?.find((x) => x.pump === pump),
               )}`,
@@ -785,7 +881,7 @@ describe('the chaos run over the forecourt', () => {
       const end = await forecourtUntil(
         (s) =>
           ((s.unpaid as Json[] | undefined)?.length ?? 1) === 0 &&
-          ((s.pumps as Json[] | undefined)?.every((p) => p.state !== 'finished') ?? false),
+          ((s.pumps as Json[] | undefined)?.every((p) => !showsFill(p)) ?? false),
         10_000,
       );
       const unpaidAtEnd = (end.unpaid as Json[]) ?? [];
@@ -889,8 +985,8 @@ describe('the chaos run over the forecourt', () => {
       };
       // Pumps still showing a fill (sold or not) at the end: none should.
       const stillShown = ((end.pumps as Json[]) ?? [])
-        .filter((p) => p.state === 'finished')
-        .map((p) => `pump ${p.pump} ${JSON.stringify(p.filling)}`);
+        .filter(showsFill)
+        .map((p) => `pump ${p.pump} ${p.state as string} ${JSON.stringify(p.filling)}`);
 
       // ---- (c) the central: exactly one sale per sold fill, at the pump's amount ----
       const server = (await sandbox(creds, 'GET', '/sandbox/transactions')).transactions as Json[];
@@ -910,8 +1006,18 @@ describe('the chaos run over the forecourt', () => {
           );
       }
       const prepayIds = new Set(fills.flatMap((f) => (f.prepay ? [f.prepay.id] : [])));
+      /** A voided sale that landed at the central is cancelled there: no stranger. */
+      const cancelledThere = (id: string) =>
+        server.some((t) => t.operation === 'cancel_check' && JSON.stringify(t).includes(id));
       const strangers = fresh
         .filter((t) => !saleIds.has(t.transaction_id as string))
+        .filter(
+          (t) =>
+            !(
+              voided.includes(t.transaction_id as string) &&
+              cancelledThere(t.transaction_id as string)
+            ),
+        )
         .map(
           (t) =>
             `${t.transaction_id}${prepayIds.has(t.transaction_id as string) ? ' (a prepay)' : ''}`,
@@ -1094,8 +1200,13 @@ describe('the chaos run over the forecourt', () => {
         `faults: central fault phases ${faultPhases}, link cuts ${cuts} (5xx ${lc.errors_5xx}, ` +
           `429 ${lc.rate_limited_429}, dropped answers ${lc.dropped_answers}, cut connections ` +
           `${lc.cut_connections}); DART ${[...dartFaults].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}; ` +
+          `totalizer reads left unanswered ${totalsDropped} (on ${fills.filter((f) => f.totalsUnanswered).length} fills); ` +
+          `cashier's stops mid-fill ${stops} (a release asked with the nozzle up, refused ${stoppedReleaseRefused}); ` +
           `fills sold while the link was cut ${fills.filter((f) => f.offline && f.sale).length}, ` +
-          `recorded answers read after a kill ${recordedAnswers}`,
+          `recorded answers read after a kill ${recordedAnswers}, sales over the offline ` +
+          `limit that waited for the link ${standinWaits}; ids the till voided, sold again ` +
+          `under a new id ${voided.length} (` +
+          `cancelled at the central ${voided.filter(cancelledThere).length})`,
       );
 
       const summary =

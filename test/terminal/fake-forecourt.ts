@@ -11,7 +11,17 @@ import type {
   PumpState,
   Totals,
 } from '../../src/devices/forecourt/port.js';
-import { add, dec, div, lt, mul, mulRounded, toFixed, type Dec } from '../../src/money/index.js';
+import {
+  add,
+  dec,
+  div,
+  lt,
+  mul,
+  mulRounded,
+  sub,
+  toFixed,
+  type Dec,
+} from '../../src/money/index.js';
 
 const ok: PortResult = { ok: true, value: undefined };
 
@@ -99,7 +109,13 @@ export class FakeForecourt implements ForecourtPort {
   priceOf(pump: number, nozzle: number): string {
     return this.told.get(pump)?.[nozzle - 1] ?? this.prices[nozzle - 1]!;
   }
+  /** Totalizer reads to refuse before answering again (a line fault during the read). */
+  failTotals = 0;
   async readTotals(pump: number, nozzle: number): Promise<PortResult<Totals>> {
+    if (this.failTotals > 0) {
+      this.failTotals--;
+      return { ok: false, code: 'not-acknowledged', message: `pump ${pump} did not answer` };
+    }
     const volume = toFixed(this.totals.get(`${pump}/${nozzle}`) ?? dec(100_000), 2);
     return { ok: true, value: { pump, nozzle, volume, amount: null } };
   }
@@ -124,9 +140,40 @@ export class FakeForecourt implements ForecourtPort {
     this.set(pump, { state: 'calling', nozzle });
   }
 
-  /** The nozzle back in its holster before anything ran: the pump is idle again. */
+  /**
+   * The nozzle back in its holster: before anything ran the pump is idle again; a pump the
+   * cashier stopped mid-fill stays stopped, showing its fill.
+   */
   hangUp(pump: number): void {
-    this.set(pump, { state: 'idle', nozzle: null });
+    if (this.states.get(pump)?.state === 'stopped') this.set(pump, { nozzle: null });
+    else this.set(pump, { state: 'idle', nozzle: null });
+  }
+
+  /** The fill runs: `litres` dispensed so far, the nozzle still up (fuelling). */
+  running(pump: number, litres: string): Filling {
+    const s = this.states.get(pump)!;
+    const nozzle = s.nozzle ?? 1;
+    const price = dec(this.priceOf(pump, nozzle));
+    const volume = dec(litres);
+    this.meter(pump, nozzle, sub(volume, this.drawn(s)));
+    const filling: Filling = {
+      volume: toFixed(volume, 2),
+      amount: toFixed(mulRounded(volume, price, 2), 2),
+      price: toFixed(price, 3),
+      nozzle,
+    };
+    this.set(pump, { state: 'fuelling', filling });
+    return filling;
+  }
+
+  /** The litres of the fill under way (fuelling, or stopped and resumed), else none. */
+  private drawn(s: PumpState): Dec {
+    return s.state === 'fuelling' && s.filling ? dec(s.filling.volume) : dec(0);
+  }
+
+  private meter(pump: number, nozzle: number, litres: Dec): void {
+    const key = `${pump}/${nozzle}`;
+    this.totals.set(key, add(this.totals.get(key) ?? dec(100_000), litres));
   }
 
   /** The driver has started: the pump runs (nothing measured yet). */
@@ -155,8 +202,7 @@ export class FakeForecourt implements ForecourtPort {
       price: toFixed(price, 3),
       nozzle,
     };
-    const key = `${pump}/${nozzle}`;
-    this.totals.set(key, add(this.totals.get(key) ?? dec(100_000), volume));
+    this.meter(pump, nozzle, sub(volume, this.drawn(s)));
     this.set(pump, { state: 'fuelling', filling });
     this.set(pump, { state: 'finished', nozzle: null, filling });
     return filling;

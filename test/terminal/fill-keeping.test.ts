@@ -115,3 +115,78 @@ describe('a fill being kept', () => {
     expect(fills).toEqual([['8.24', 'sold']]);
   }, 30_000);
 });
+
+describe('a fill whose reading failed', () => {
+  // The totalizer read failed (a line fault): the fill on show was not kept, and a release let
+  // through sent the AUTHORIZE that took it off the pump, unsold.
+  it('holds its pump until it is kept: a release is refused and has it read again', async () => {
+    const port = new FakeForecourt(2, PRICES);
+    const { t } = await forecourtTill(open, 2, undefined, port);
+    port.lift(1);
+    await t.ok('pump-release', { pump: 1 });
+    port.failTotals = 1;
+    port.fill(1, '8.24');
+    await settle(100); // the read failed: nothing kept
+    expect((await t.ok('forecourt-state', {})).unpaid).toEqual([]);
+    const r = await t.call('pump-release', { pump: 1 });
+    expect(r.body).toMatchObject({ error: { code: 'pump-fill-unread', path: 'pump' } });
+    // the refusal had the fill read again: kept, and the pump free for the next driver
+    const s = await unpaid(t, 1);
+    expect(s.unpaid).toEqual([expect.objectContaining({ pump: 1, volume: '8.24' })]);
+    expect((await t.call('pump-release', { pump: 1 })).status).toBe(200);
+    expect((await t.ok('forecourt-state', {})).unpaid).toHaveLength(1);
+  }, 30_000);
+
+  it('is read again on its own, without a release asked', async () => {
+    const port = new FakeForecourt(2, PRICES);
+    const { t } = await forecourtTill(open, 2, undefined, port);
+    port.lift(1);
+    await t.ok('pump-release', { pump: 1 });
+    port.failTotals = 2;
+    port.fill(1, '8.24');
+    for (let i = 0; i < 100 && (await t.ok('forecourt-state', {})).unpaid.length === 0; i++)
+      await settle(100);
+    expect((await t.ok('forecourt-state', {})).unpaid).toEqual([
+      expect.objectContaining({ pump: 1, volume: '8.24' }),
+    ]);
+  }, 30_000);
+});
+
+describe('a fill the cashier stopped', () => {
+  it('is not kept while its nozzle is up, and is kept once after the pump is resumed', async () => {
+    const port = new FakeForecourt(2, PRICES);
+    const { t } = await forecourtTill(open, 2, undefined, port);
+    port.lift(1);
+    await t.ok('pump-release', { pump: 1 });
+    port.running(1, '3');
+    await t.ok('pump-stop', { pump: 1 });
+    // stopped with its nozzle up: the fill may go on; a release would take it off the pump
+    const r = await t.call('pump-release', { pump: 1 });
+    expect(r.body).toMatchObject({ error: { code: 'pump-stopped', path: 'pump' } });
+    await settle(100);
+    expect((await t.ok('forecourt-state', {})).unpaid).toEqual([]);
+    await t.ok('pump-resume', { pump: 1 });
+    port.fill(1, '5');
+    await unpaid(t, 1);
+    await settle(200); // time for a second fill to be kept, if any
+    expect((await t.ok('forecourt-state', {})).unpaid).toEqual([
+      expect.objectContaining({ pump: 1, volume: '5.00', amount: '8.95' }),
+    ]);
+  }, 30_000);
+
+  it('is kept once its nozzle is hung up', async () => {
+    const port = new FakeForecourt(2, PRICES);
+    const { t } = await forecourtTill(open, 2, undefined, port);
+    port.lift(1);
+    await t.ok('pump-release', { pump: 1 });
+    port.running(1, '3');
+    await t.ok('pump-stop', { pump: 1 });
+    port.hangUp(1);
+    const s = await unpaid(t, 1);
+    expect(s.unpaid).toEqual([
+      expect.objectContaining({ pump: 1, nozzle: 1, volume: '3.00', amount: '5.37' }),
+    ]);
+    expect((await t.call('pump-release', { pump: 1 })).status).toBe(200);
+    expect((await t.ok('forecourt-state', {})).unpaid).toHaveLength(1);
+  }, 30_000);
+});

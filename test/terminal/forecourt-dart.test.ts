@@ -398,3 +398,82 @@ describe('a DART pump released again while it shows an unpaid fill', () => {
     ]);
   }, 30_000);
 });
+
+/** A sale of the prepay's fuel: its completion, naming the fills given. */
+const completion = (prepay: string, fills: string[] = []) => ({
+  transaction_id: uuidv7(Date.now()),
+  check: {
+    transaction_type: 'completion',
+    preliminary_transaction_id: prepay,
+    ...(fills.length > 0 ? { fills } : {}),
+  },
+});
+
+describe('a DART pump the cashier stopped mid-fill', () => {
+  // A STOP ends a DART fill: the pump reports "filling completed", the master shows it
+  // `stopped`, and the till kept fills only on `finished`: the next AUTHORIZE took it away.
+  it('keeps the stopped fill once its nozzle is hung up, and refuses a release before', async () => {
+    const { sim, path } = await pump();
+    const { port } = await master(path);
+    const t = await till(tempDir(), port);
+    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
+    sim.lift(1, 1);
+    await t.ok('pump-release', { pump: 1 });
+    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    sim.dispense(1, 300);
+    await waitFor(() => port.pump(1)?.filling?.volume === '3.00', 3_000, 'pump 1 at 3.00 l');
+    await t.ok('pump-stop', { pump: 1 });
+    await waitFor(() => port.pump(1)?.state === 'stopped', 3_000, 'pump 1 stopped');
+    // the nozzle still up: a release would take the fill off the pump
+    const r = await t.call('pump-release', { pump: 1 });
+    expect(r.body).toMatchObject({ error: { code: 'pump-stopped', path: 'pump' } });
+    sim.hangUp(1);
+    const s = await unpaid(t, 1);
+    expect(s.unpaid).toEqual([
+      expect.objectContaining({ pump: 1, nozzle: 1, volume: '3.00', amount: '5.37' }),
+    ]);
+    // kept, the pump may take the next driver (stacking): the fill stays to be paid
+    sim.lift(1, 1);
+    await release(t, 1);
+    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised again');
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await t.ok('forecourt-state', {})).unpaid).toEqual([
+      expect.objectContaining({ pump: 1, nozzle: 1, volume: '3.00', amount: '5.37' }),
+    ]);
+  }, 30_000);
+
+  it('completes a prepay stopped mid-fill with the litres drawn and its change given back', async () => {
+    const { sim, path } = await pump();
+    const { port } = await master(path);
+    const t = await till(tempDir(), port);
+    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
+    const prepay = await cashPrepay(t, 20);
+    sim.lift(1, 1);
+    await t.ok('pump-authorise', { pump: 1, transaction_id: prepay });
+    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    sim.dispense(1, 300);
+    await waitFor(() => port.pump(1)?.filling?.volume === '3.00', 3_000, 'pump 1 at 3.00 l');
+    await t.ok('pump-stop', { pump: 1 });
+    await waitFor(() => port.pump(1)?.state === 'stopped', 3_000, 'pump 1 stopped');
+    // the fill not kept yet: the prepay cannot be completed as if nothing was drawn
+    const early = await t.call('sale-process', completion(prepay));
+    expect(early.body).toMatchObject({ error: { code: 'prepay-pump-open' } });
+    sim.hangUp(1);
+    const [fill] = (await unpaid(t, 1)).unpaid;
+    expect(fill).toEqual(
+      expect.objectContaining({ volume: '3.00', amount: '5.37', authorisation_id: prepay }),
+    );
+    const sale = await t.ok('sale-process', completion(prepay, [fill!.id]));
+    expect(sale.check.check_items?.[0]).toMatchObject({
+      processed_quantity: 3,
+      processed_amount: 5.37,
+    });
+    expect(sale.warnings).toContainEqual(
+      expect.objectContaining({
+        code: 'change-due',
+        message: 'give back 14.63 of the 20 prepaid in cash',
+      }),
+    );
+    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 cleared');
+  }, 30_000);
+});
