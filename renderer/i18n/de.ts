@@ -592,7 +592,7 @@ export const de: Table = {
   'error.no-forecourt': 'An dieser Kasse sind keine Zapfs\u00e4ulen angeschlossen.',
   'error.unknown-pump': 'Diese Kasse hat keine Zapfs\u00e4ule mit dieser Nummer.',
   'error.pump-offline': 'Die Zapfs\u00e4ule antwortet nicht oder ist au\u00dfer Betrieb.',
-  'error.pump-busy': 'Die Zapfs\u00e4ule ist schon freigegeben.',
+  'error.pump-busy': 'Die Zapfs\u00e4ule ist schon freigegeben oder mitten in einer Tankung.',
   'error.pump-unpaid': 'An der Zapfs\u00e4ule sind erst {unpaid} Tankungen zu bezahlen.',
   'error.pump-fill-unread':
     'Die letzte Tankung der Zapfs\u00e4ule wird noch gelesen: gleich noch einmal versuchen.',

@@ -575,7 +575,7 @@ export const en = {
   'error.no-forecourt': 'No pumps are connected to this till.',
   'error.unknown-pump': 'This till has no pump with that number.',
   'error.pump-offline': 'The pump is not answering or is out of order.',
-  'error.pump-busy': 'The pump is already released.',
+  'error.pump-busy': 'The pump is already released or in the middle of a fill.',
   'error.pump-unpaid': 'The pump has {unpaid} fills to be paid first.',
   'error.pump-fill-unread': 'The pump’s last fill is still being read: try again in a moment.',
   'error.pump-not-stopped': 'The pump did not stop: {message}',

@@ -401,6 +401,9 @@ export class ForecourtService {
       );
     if (s.state === 'fuelling' || s.state === 'authorised')
       return refuse('pump-busy', `pump ${pump} is already released`, 'pump');
+    // a suspended fill is still running: a release would end it (review 27, L3)
+    if (s.state === 'suspended')
+      return refuse('pump-busy', `pump ${pump} is suspended mid-fill: resume or stop it`, 'pump');
     if (this.holdsUnkept(s)) {
       const reading = this.keeping.has(pump) || this.unkept.has(pump);
       if (!reading && s.state === 'stopped' && s.nozzle !== null)

@@ -220,6 +220,16 @@ describe('the forecourt at the till', () => {
     expect((port as SlowLine).sent).toBe(1);
   }, 30_000);
 
+  it('refuses to release a pump suspended mid-fill: its fill is still running', async () => {
+    const { t, port } = await forecourtTill();
+    port.lift(1);
+    await t.ok('pump-release', { pump: 1 });
+    await port.suspend(1);
+    const r = await t.call('pump-release', { pump: 1 });
+    expect(r.body).toMatchObject({ error: { code: 'pump-busy', path: 'pump' } });
+    expect(port.pump(1)!.state).toBe('suspended');
+  }, 30_000);
+
   it('refuses a prepay on a pump just released, before the pump reports it', async () => {
     const line = new SlowLine(2, PRICES);
     [line.delay, line.reportAfter] = [0, 300];
