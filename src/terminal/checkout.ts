@@ -290,7 +290,12 @@ interface AfterSale {
 }
 
 /** What a sale settles besides its money: a prepay completed, cash tendered, fills sold. */
-type SaleExtras = Pick<AfterSale, 'fuel' | 'cash'> & { fills: PumpFill[]; by: string };
+type SaleExtras = Pick<AfterSale, 'fuel' | 'cash'> & {
+  fills: PumpFill[];
+  by: string;
+  /** A pump that held the completed prepay and can no longer deliver on it: let go with the sale. */
+  staleHold: number | null;
+};
 
 /** The check as the engine gets it, and the pump fills it sells (its last `pumpLines` lines). */
 interface Completed {
@@ -599,13 +604,13 @@ export class CheckoutService {
     if (check.transaction_type === 'preauthorization')
       return this.authorise(id, hash, check, input.cash_given);
     let fuel: Authorisation | null = null;
+    let staleHold: number | null = null;
     if (check.transaction_type === 'completion') {
       const found = this.authorisationFor(check, input.check.check_items, done.fills);
       if ('error' in found) return found.error;
-      // the sale, never a calculation, lets a pump that can no longer deliver go
-      if (found.staleHold !== null) this.p.store.pumpFills.forget(found.staleHold);
       fuel = found.authorisation;
       check = found.check;
+      staleHold = found.staleHold;
     }
     const { fills, pumpLines } = done;
     let computed = this.compute(check, 'process', pumpLines);
@@ -628,7 +633,7 @@ export class CheckoutService {
       return charge;
     }
     const warnings = [...computed.warnings] as Warning[];
-    const sold = { fuel, cash, fills, by: by?.id ?? 'integrator' };
+    const sold = { fuel, cash, fills, by: by?.id ?? 'integrator', staleHold };
     const answer = await this.record(id, hash, charge, frozen, warnings, sold).catch(
       (e: unknown) => {
         this.dropTenderUnsold(id); // the sale rolled back with its answer
@@ -796,7 +801,7 @@ export class CheckoutService {
     paid: Charged,
     frozen: LocalSale,
     warnings: Warning[],
-    { fuel, cash, fills, by }: SaleExtras,
+    { fuel, cash, fills, by, staleHold }: SaleExtras,
   ): Promise<SaleAnswer | ErrorResponse> {
     const { log } = this.p;
     // The frozen check names the card operations that paid it, as the check sent does.
@@ -812,7 +817,16 @@ export class CheckoutService {
         check: paid.sale,
         local: tendered,
         ...(untouched ? { keep } : {}),
-        ...(fills.length > 0 ? { withRecord: () => this.fillsSold(id, fills, by) } : {}),
+        // In the sale's transaction: its fills sold, and the pump that can no longer deliver on
+        // the prepay it completes let go (the sale, never a calculation or a refusal, does).
+        ...(fills.length > 0 || staleHold !== null
+          ? {
+              withRecord: () => {
+                if (staleHold !== null) this.p.store.pumpFills.forget(staleHold);
+                if (fills.length > 0) this.fillsSold(id, fills, by);
+              },
+            }
+          : {}),
       })
       .catch(takenMeanwhile);
     if ('refused' in outcome) {
