@@ -49,6 +49,18 @@ describe('a prepay whose pump can no longer deliver it', () => {
     expect((await t.ok('forecourt-state', {})).pumps[0]).toMatchObject({ authorisation_id: null });
   }, 30_000);
 
+  it('keeps its stopped pump’s hold when its completion is refused', async () => {
+    const { t } = await forecourtTill(open);
+    const prepay = await cashPrepay(t);
+    await t.ok('pump-authorise', { pump: 1, transaction_id: prepay });
+    await t.ok('pump-stop', { pump: 1 });
+    // the cash was taken with the prepay: a completion handing cash over is refused
+    await t.refused('sale-process', { ...completion(prepay), cash_given: 5 }, 'cash-not-due');
+    expect((await t.ok('forecourt-state', {})).pumps[0]).toMatchObject({
+      authorisation_id: prepay,
+    });
+  }, 30_000);
+
   it('completes once its pump is found idle, switched off and on', async () => {
     const { t, port } = await forecourtTill(open);
     const prepay = await cashPrepay(t);
