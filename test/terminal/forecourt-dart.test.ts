@@ -66,6 +66,22 @@ async function pump() {
   return { sim, path: pty.a };
 }
 
+/** Pump 1 on its line, the master polling it and a till signed in over it, the pump idle. */
+async function idleForecourt() {
+  const { sim, path } = await pump();
+  const { port } = await master(path);
+  const t = await till(tempDir(), port);
+  await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
+  return { sim, port, t, path };
+}
+
+/** The driver lifts nozzle 1 and the till releases pump 1 for postpay; the pump takes it. */
+async function liftAndRelease(t: Till, sim: DartSimulator): Promise<void> {
+  sim.lift(1, 1);
+  await t.ok('pump-release', { pump: 1 });
+  await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+}
+
 describe('a DART pump across a restart of the till', () => {
   it('keeps a fill the pump finished while the till was down', async () => {
     const { sim, path } = await pump();
@@ -96,13 +112,8 @@ describe('a DART pump across a restart of the till', () => {
 
 describe('a DART pump holding an unpaid fill', () => {
   it('keeps no second fill when the next driver lifts another nozzle', async () => {
-    const { sim, path } = await pump();
-    const { port } = await master(path);
-    const t = await till(tempDir(), port);
-    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
-    sim.lift(1, 1);
-    await t.ok('pump-release', { pump: 1 });
-    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    const { sim, port, t } = await idleForecourt();
+    await liftAndRelease(t, sim);
     sim.dispense(1, 500);
     sim.hangUp(1);
     const first = await unpaid(t, 1);
@@ -181,10 +192,7 @@ describe('a DART pump whose whole fill ran between two polls', () => {
   // was reported under the nozzle of the pump's fill before; that nozzle's totalizer named the
   // earlier (sold) fill, so this one was not kept until a restart read its nozzle again.
   it('keeps a prepay run to its preset between two polls under the nozzle it was drawn with', async () => {
-    const { sim, path } = await pump();
-    const { port } = await master(path);
-    const t = await till(tempDir(), port);
-    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
+    const { sim, port, t } = await idleForecourt();
     // the pump's last fill was diesel (nozzle 2), sold: the pump is cleared
     sim.lift(1, 2);
     await t.ok('pump-release', { pump: 1 });
@@ -225,10 +233,7 @@ describe('a DART pump whose whole fill ran between two polls', () => {
   }, 30_000);
 
   it('keeps a fill drawn whole between two polls as a second fill beside the unpaid one the pump showed', async () => {
-    const { sim, path } = await pump();
-    const { port } = await master(path);
-    const t = await till(tempDir(), port);
-    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
+    const { sim, port, t } = await idleForecourt();
     sim.lift(1, 2);
     await t.ok('pump-release', { pump: 1 });
     await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
@@ -257,13 +262,8 @@ describe('a DART pump whose line went quiet during a fill', () => {
   // fill of the nozzle lifted now: kept as diesel at 1.659 for 5.00 l of Super 95 (8.95), its
   // identity the wrong nozzle's totalizer.
   it('keeps a fill that ended while the line was quiet under the nozzle it was drawn with, not the one the next driver lifted', async () => {
-    const { sim, path } = await pump();
-    const { port } = await master(path);
-    const t = await till(tempDir(), port);
-    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
-    sim.lift(1, 1);
-    await t.ok('pump-release', { pump: 1 });
-    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    const { sim, port, t } = await idleForecourt();
+    await liftAndRelease(t, sim);
     sim.dispense(1, 200);
     await waitFor(() => port.pump(1)?.filling?.volume === '2.00', 3_000, 'pump 1 fuelling');
     // The line goes quiet: the pump is offline for the till while the fill ends and the next
@@ -332,13 +332,8 @@ describe('a DART pump released again while it shows an unpaid fill', () => {
   // driver's lift, read while the cashier's release waited for the line, had the till read the
   // shown fill's totalizer again after the pump was authorised and the driver had started.
   it('keeps no copy of the unpaid fill when the next driver lifts its nozzle as the pump is released', async () => {
-    const { sim, path } = await pump();
-    const { port } = await master(path);
-    const t = await till(tempDir(), port);
-    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
-    sim.lift(1, 1);
-    await t.ok('pump-release', { pump: 1 });
-    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    const { sim, port, t } = await idleForecourt();
+    await liftAndRelease(t, sim);
     sim.dispense(1, 500);
     sim.hangUp(1);
     expect((await unpaid(t, 1)).unpaid).toHaveLength(1);
@@ -367,13 +362,8 @@ describe('a DART pump released again while it shows an unpaid fill', () => {
   // as the pump's news: the fill on show finished again, its totalizer read once the next
   // driver had started.
   it('keeps no copy of the unpaid fill when a block of the pump from before its release arrives after it', async () => {
-    const { sim, path } = await pump();
-    const { port } = await master(path);
-    const t = await till(tempDir(), port);
-    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
-    sim.lift(1, 1);
-    await t.ok('pump-release', { pump: 1 });
-    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    const { sim, port, t } = await idleForecourt();
+    await liftAndRelease(t, sim);
     sim.dispense(1, 500);
     sim.hangUp(1);
     expect((await unpaid(t, 1)).unpaid).toHaveLength(1);
@@ -413,13 +403,8 @@ describe('a DART pump the cashier stopped mid-fill', () => {
   // A STOP ends a DART fill: the pump reports "filling completed", the master shows it
   // `stopped`, and the till kept fills only on `finished`: the next AUTHORIZE took it away.
   it('keeps the stopped fill once its nozzle is hung up, and refuses a release before', async () => {
-    const { sim, path } = await pump();
-    const { port } = await master(path);
-    const t = await till(tempDir(), port);
-    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
-    sim.lift(1, 1);
-    await t.ok('pump-release', { pump: 1 });
-    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    const { sim, port, t } = await idleForecourt();
+    await liftAndRelease(t, sim);
     sim.dispense(1, 300);
     await waitFor(() => port.pump(1)?.filling?.volume === '3.00', 3_000, 'pump 1 at 3.00 l');
     await t.ok('pump-stop', { pump: 1 });
@@ -443,10 +428,7 @@ describe('a DART pump the cashier stopped mid-fill', () => {
   }, 30_000);
 
   it('completes a prepay stopped mid-fill with the litres drawn and its change given back', async () => {
-    const { sim, path } = await pump();
-    const { port } = await master(path);
-    const t = await till(tempDir(), port);
-    await waitFor(() => port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
+    const { sim, port, t } = await idleForecourt();
     const prepay = await cashPrepay(t, 20);
     sim.lift(1, 1);
     await t.ok('pump-authorise', { pump: 1, transaction_id: prepay });
