@@ -9,6 +9,7 @@ import type { Change } from '../../src/store/cache.js';
 import { stagedTable } from '../../src/store/cache.js';
 import { tables } from '../../src/store/entities.js';
 import { storePerTest } from './store-per-test.js';
+import { card, customer } from './fixtures/changes.js';
 
 const db = storePerTest('staging-');
 let raw: Database.Database;
@@ -39,24 +40,6 @@ const cacheSchema = () =>
     twin: { columns: columnsOf(stagedTable(e)), indexes: indexesOf(stagedTable(e)) },
   }));
 
-const customer = (id: string, phone: string): Change => ({
-  entity: 'customer',
-  op: 'upsert',
-  id,
-  data: {
-    id,
-    type: 'customer',
-    access_type: 'full-bonuses-access',
-    phone,
-    bonuses: { regular: 1 },
-  },
-});
-const card = (id: string, customerId: string, code: string): Change => ({
-  entity: 'card',
-  op: 'upsert',
-  id,
-  data: { id, customer_id: customerId, code },
-});
 const rule = (id: string, pos: string[]): Change => ({
   entity: 'rule',
   op: 'upsert',
