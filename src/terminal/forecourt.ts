@@ -203,9 +203,12 @@ export class ForecourtService {
   ): Promise<CommandOutput<'pump-release'> | ErrorResponse> {
     const ready = this.releasable(i.pump);
     if ('error' in ready) return ready;
+    // None named, every nozzle of the pump: a pump keeps the allowed nozzles of its last
+    // authorisation (a prepay's grade) until it is reset, and would refuse another grade.
+    const nozzles = i.nozzles ?? this.nozzlesKnown(i.pump);
     const done = await ready.port.authorise({
       pump: i.pump,
-      ...(i.nozzles ? { nozzles: i.nozzles } : {}),
+      ...(nozzles.length > 0 ? { nozzles } : {}),
     });
     if (!done.ok) return refuse(`pump-${done.code}`, done.message, 'pump');
     this.p.store.pumpFills.forget(i.pump);
@@ -567,18 +570,19 @@ export class ForecourtService {
    * would give more litres than the prepay holds). None set up for the pump: any nozzle.
    */
   private nozzlesOf(pump: number, code: string | null): { only: number[] | null } | ErrorResponse {
-    const known: number[] = [];
-    const selling: number[] = [];
-    for (let n = 1; n <= 15; n++) {
-      const grade = this.gradeOf(pump, n);
-      if (grade === null) continue;
-      known.push(n);
-      if (grade === code) selling.push(n);
-    }
+    const known = this.nozzlesKnown(pump);
+    const selling = known.filter((n) => this.gradeOf(pump, n) === code);
     if (known.length === 0 || code === null) return { only: null };
     if (selling.length === 0)
       return refuse('pump-grade', `pump ${pump} does not sell ${code}`, 'pump', { code });
     return { only: selling };
+  }
+
+  /** The pump's set-up nozzles (a grade each), in order; none when it is not set up. */
+  private nozzlesKnown(pump: number): number[] {
+    const known: number[] = [];
+    for (let n = 1; n <= 15; n++) if (this.gradeOf(pump, n) !== null) known.push(n);
+    return known;
   }
 
   /**

@@ -220,6 +220,13 @@ describe('the forecourt at the till', () => {
     expect((port as SlowLine).sent).toBe(1);
   }, 30_000);
 
+  it('allows every nozzle of the pump on a postpay release (a prepay may have allowed one grade)', async () => {
+    const { t, port } = await forecourtTill();
+    port.lift(1);
+    await t.ok('pump-release', { pump: 1 });
+    expect(port.authorisations.at(-1)).toMatchObject({ pump: 1, nozzles: [1, 2] });
+  }, 30_000);
+
   it('refuses to release a pump suspended mid-fill: its fill is still running', async () => {
     const { t, port } = await forecourtTill();
     port.lift(1);
