@@ -606,6 +606,8 @@ export const de: Table = {
     'Die Zapfs\u00e4ule ist nicht mehr wie angezeigt: nichts wurde gesendet. Bitte die Zapfs\u00e4ule pr\u00fcfen und noch einmal versuchen.',
   'error.pump-not-drained':
     'Die Zapfs\u00e4ule meldete noch Daten: nichts wurde gesendet. Gleich noch einmal versuchen.',
+  'error.pump-not-resumable':
+    'Diese Zapfs\u00e4ule kann eine angehaltene Tankung nicht fortsetzen: Zapfventil einh\u00e4ngen, um sie zu beenden, dann die Zapfs\u00e4ule neu freigeben.',
   'error.pump-stopped':
     'Die Zapfs\u00e4ule wurde w\u00e4hrend einer Tankung angehalten: Zapfventil einh\u00e4ngen, um die Tankung zu beenden, oder die Zapfs\u00e4ule fortsetzen.',
   'attention.kind.wetstock-variance': 'Nassbestand: Abweichung über der erlaubten Grenze',

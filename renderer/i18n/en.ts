@@ -588,6 +588,8 @@ export const en = {
     'The pump is no longer as shown: nothing was sent. Look at the pump, then try again.',
   'error.pump-not-drained':
     'The pump was still reporting: nothing was sent. Try again in a moment.',
+  'error.pump-not-resumable':
+    'This pump cannot go on with a stopped fill: hang up its nozzle to end it, then release the pump again.',
   'error.pump-stopped':
     'The pump was stopped during a fill: hang up its nozzle to end the fill, or resume the pump.',
   'attention.kind.wetstock-variance': 'Wet stock: more fuel missing or gained than allowed',

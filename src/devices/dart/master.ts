@@ -634,7 +634,18 @@ export class DartMaster implements ForecourtPort {
     return this.command(pump, [[{ type: 'CD1', command: 'suspend' }]]);
   }
 
+  /**
+   * RESUME goes on with a suspended fill only: DART has no stopped status, a STOP ends the fill
+   * ("filling completed"), and a RESUME of it was acknowledged and did nothing.
+   */
   resume(pump: number): Promise<PortResult> {
+    const book = this.books.get(pump);
+    if (book && book.status !== null && book.status !== 'suspended')
+      return Promise.resolve({
+        ok: false,
+        code: 'not-resumable',
+        message: `pump ${pump} has no suspended fill to go on with: a stopped fill is over`,
+      });
     return this.command(pump, [[{ type: 'CD1', command: 'resume' }]]);
   }
 

@@ -52,6 +52,8 @@ export const PORT_REFUSALS = [
   'not-acknowledged',
   'wrong-state',
   'not-drained',
+  /** Resume asked of a fill the pump cannot go on with (a stopped DART fill is over). */
+  'not-resumable',
 ] as const;
 export type PortRefusal = (typeof PORT_REFUSALS)[number];
 

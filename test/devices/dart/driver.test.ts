@@ -357,6 +357,17 @@ describe('DART faults and recovery over a pty pair', () => {
     expect(sim.get(1)).toMatchObject({ status: 4, volume: 300 });
   });
 
+  it('refuses to resume a stopped fill: DART ends a fill on STOP, only a suspended one goes on', async () => {
+    const { sim, master, until } = await forecourt(1);
+    sim.lift(1);
+    await master.authorise({ pump: 1 });
+    sim.dispense(1, 200);
+    await until(1, 'fuelling');
+    await master.stop(1);
+    await until(1, 'stopped');
+    expect(await master.resume(1)).toMatchObject({ ok: false, code: 'not-resumable' });
+  });
+
   it('sends no AUTHORIZE to a suspended pump: its fill is still running', async () => {
     const { sim, master, until } = await forecourt(1);
     sim.lift(1);
