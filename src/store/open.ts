@@ -41,6 +41,7 @@ import { createAttention } from './attention.js';
 import { createCardJournal } from './card-journal.js';
 import { createCommandResults } from './command-results.js';
 import { createOnlineAttempts } from './online-attempts.js';
+import { createCouponAttempts } from './coupon-attempts.js';
 import { createRefunds } from './refunds.js';
 import { createSalesIndex } from './sales-index.js';
 import { createCashMovements } from './cash-movements.js';
@@ -258,6 +259,7 @@ function storeModules(db: Database.Database, options: BuildOptions) {
     attentionOf: lazy(() => createAttention(db)),
     resultsOf: lazy(() => createCommandResults(db)),
     attemptsOf: lazy(() => createOnlineAttempts(db)),
+    couponAttemptsOf: lazy(() => createCouponAttempts(db)),
     cardJournalOf: lazy(() => createCardJournal(db)),
     refundsOf: lazy(() => createRefunds(db)),
     salesOf: lazy(() => createSalesIndex(db)),
@@ -350,6 +352,10 @@ function buildStore(db: Database.Database, options: BuildOptions) {
     /** Online-first sales sent and not yet recorded (0005). */
     get onlineAttempts() {
       return m.attemptsOf();
+    },
+    /** Coupon sales sent and not yet recorded (0017). */
+    get couponAttempts() {
+      return m.couponAttemptsOf();
     },
     /** The payment flow's view of the payment journal (phases, receipts). */
     get cardJournal() {

@@ -16,13 +16,15 @@ const UNSENT = new Set(['queued', 'sending']);
  * or sign-in made after the backup may so bring back older failures: erring towards a lock).
  */
 // online_attempt: a sale sent online first and never recorded must still be voided at start
-// (sync.md, "Online attempts"); a backup taken before it would otherwise forget it.
+// (sync.md, "Online attempts"); a backup taken before it would otherwise forget it. So must
+// coupon_sale_attempt, queued at start (terminal.md, "Coupon sales").
 // pin_failure, signin_failure: a restore must not reset a PIN or sign-in lockout.
 // shift before cash_prepay: a prepay names its shift.
 const COPY_MISSING: ReadonlyArray<{ table: string; key?: readonly string[] }> = [
   { table: 'payment_journal' },
   { table: 'command_result' },
   { table: 'online_attempt' },
+  { table: 'coupon_sale_attempt' },
   { table: 'cash_tender' },
   { table: 'shift' },
   { table: 'cash_prepay' },
