@@ -4,7 +4,10 @@
 // central service makes the coupon (its code and expiry), so the sale goes online first under
 // the client-made transaction_id; known offline it is refused. An attempt without an answer
 // is recorded and queued under the same key: the outbox delivers it exactly once (the central
-// service answers a key it already applied from its table), and the price stays held.
+// service answers a key it already applied from its table), and the price stays held. The
+// attempt is written (key, request hash, the sale) and committed before the request leaves:
+// one a killed till never recorded is queued the same way at the next start, or by a resend
+// of its key, never refused from the till's figures (which may show its own debit by then).
 import {
   CouponBatchPrice,
   type CommandOutput,
@@ -15,6 +18,7 @@ import {
 import { CouponSoldInbound, type CouponSold } from '../contract/central-api.js';
 import { dec, gt, toNumber, type Dec } from '../money/index.js';
 import type { CachedCustomer } from '../store/cache.js';
+import type { CouponAttemptSale } from '../store/coupon-attempts.js';
 import type { BonusOperationService } from './bonus-operations.js';
 import { refuse } from './command-map.js';
 import type { IdentifyService } from './identify.js';
@@ -74,9 +78,18 @@ export class CouponSaleService {
   }
 
   private async once(i: Input, hash: string): Promise<Output | ErrorResponse> {
-    const { store, sync, config } = this.p;
+    const { store, sync, config, clock } = this.p;
     const kept = store.commandResults.get('coupon-sell', i.transaction_id);
     if (kept) return kept.requestHash === hash ? this.delivered(kept.response) : conflict();
+    // Sent before and never recorded: the money may have left already, so the till's figures
+    // decide nothing; queued under the same key, the central service answers it once.
+    const open = store.couponAttempts.get(i.transaction_id);
+    if (open) {
+      if (open.requestHash !== hash) return conflict();
+      const out = this.record(i.transaction_id, hash, open.sale, null);
+      sync.kick();
+      return this.printed(out, open.sale);
+    }
     const plan = this.plan(i);
     if ('error' in plan) return plan;
     if (sync.link.current === 'offline')
@@ -85,27 +98,57 @@ export class CouponSaleService {
         'selling a coupon needs the central service, which makes its code: try again when the till is online',
         '(root)',
       );
+    const sale = saleOf(i, plan, staffRefOf(this.wf.staff!));
+    // Durable before the request leaves: a till killed before the answer is recorded finds
+    // this at its next start (recoverAttempts) or on a resend of the key, and queues it.
+    store.couponAttempts.begin(i.transaction_id, hash, sale, clock.now());
     const online = await sync.client.write('couponsSell', plan.body, i.transaction_id, {
       deadlineMs: config.central.timeouts.online_deadline_ms,
     });
-    if (online.ok) return this.printed(this.record(i, hash, plan, online.value), plan);
+    if (online.ok)
+      return this.printed(this.record(i.transaction_id, hash, sale, online.value), sale);
     const f = online.failure;
-    if (f.kind === 'http' && !f.retryable)
+    if (f.kind === 'http' && !f.retryable) {
+      // A definite answer: the central service applied nothing.
+      store.couponAttempts.end(i.transaction_id);
       return refuse(f.code, `the central service refused it: ${f.message}`, f.path ?? '(root)');
+    }
     // No answer: it may have been applied. Queued under the same key, delivered once.
-    const out = this.record(i, hash, plan, null);
+    const out = this.record(i.transaction_id, hash, sale, null);
     sync.kick();
-    return this.printed(out, plan);
+    return this.printed(out, sale);
+  }
+
+  /**
+   * Coupon sales a killed run sent and never recorded: each is recorded queued under its key
+   * from the sale kept with the attempt (the price held, `coupon: null`), so the outbox
+   * delivers it once and the central service, which may have applied it, and the till agree;
+   * a resend of the key answers that record. Run at start, before any command.
+   */
+  recoverAttempts(): { queued: number } {
+    const { store } = this.p;
+    let queued = 0;
+    for (const a of store.couponAttempts.open()) {
+      if (store.commandResults.get('coupon-sell', a.transactionId)) {
+        store.couponAttempts.end(a.transactionId);
+        continue;
+      }
+      this.record(a.transactionId, a.requestHash, a.sale, null);
+      queued++;
+    }
+    if (queued > 0) this.p.sync.kick();
+    return { queued };
   }
 
   /** The slip printed for the customer once, after the record (a repeat prints nothing). */
-  private async printed(out: Output, plan: Plan): Promise<Output> {
-    const c = this.identify.summary(plan.customer);
+  private async printed(out: Output, sale: CouponAttemptSale): Promise<Output> {
+    const customer = this.p.store.cache.customerById(sale.customer_id);
+    const c = customer ? this.identify.summary(customer) : null;
     await this.printSlip({
       sale: out,
-      title: plan.title,
-      accountTitle: c.special_accounts.find((a) => a.id === plan.accountId)?.title,
-      customer: c.name,
+      title: sale.title,
+      accountTitle: c?.special_accounts.find((a) => a.id === sale.special_account_id)?.title,
+      customer: c?.name,
       soldAt: this.p.clock.now(),
     });
     return out;
@@ -264,52 +307,78 @@ export class CouponSaleService {
     );
   }
 
-  private record(i: Input, hash: string, plan: Plan, sold: CouponSold | null): Output {
+  /**
+   * The sale recorded with its answer (`sold`) or queued (null), its attempt ended and the
+   * answer kept in the same transaction.
+   */
+  private record(
+    id: string,
+    hash: string,
+    sale: CouponAttemptSale,
+    sold: CouponSold | null,
+  ): Output {
     const { store, clock } = this.p;
-    const staff = this.wf.staff!;
     const now = clock.now();
     const answered: Answered = sold ? { status: 'done', response: sold } : { status: 'queued' };
+    const price: Price = sale.price;
     return store.write(() => {
       store.record(
         couponSaleOperation({
-          id: i.transaction_id,
+          id,
           subtype: sold ? 'online' : 'offline',
           localDate: posToday(store.cache, now),
-          customerId: i.customer_id,
-          price: plan.price,
-          accountId: plan.accountId,
+          customerId: sale.customer_id,
+          price,
+          accountId: sale.special_account_id,
           code: sold?.coupon.code ?? null,
-          body: plan.body,
+          body: sale.body,
           answered,
           meta: payloadMetaOf(this.p, now),
         }),
       );
-      const left = sold?.balance ?? this.available(plan.customer, plan.price, plan.accountId);
+      store.couponAttempts.end(id);
+      const customer = store.cache.customerById(sale.customer_id);
+      const left =
+        sold?.balance ??
+        (customer ? this.available(customer, price, sale.special_account_id) : null);
       const out: Output = {
-        transaction_id: i.transaction_id,
-        customer_id: i.customer_id,
-        batch_id: i.batch_id,
-        price: plan.price,
-        special_account_id: plan.accountId,
+        transaction_id: id,
+        customer_id: sale.customer_id,
+        batch_id: sale.batch_id,
+        price,
+        special_account_id: sale.special_account_id,
         coupon: sold
           ? {
               id: sold.coupon.id,
               code: sold.coupon.code,
-              title: sold.coupon.title ?? plan.title,
+              title: sold.coupon.title ?? sale.title,
               ...(sold.coupon.expire_date ? { expire_date: sold.coupon.expire_date } : {}),
             }
           : null,
         balance: typeof left === 'number' ? left : left === null ? 0 : toNumber(left),
         subtype: sold ? 'online' : 'offline',
         sync: sold ? 'done' : 'queued',
-        staff: staffRefOf(staff),
+        staff: sale.staff,
         recorded_at: iso(now)!,
       };
-      store.commandResults.put('coupon-sell', i.transaction_id, hash, out, now);
-      this.p.log.info('coupon sold', { batch_id: i.batch_id, sync: out.sync });
+      store.commandResults.put('coupon-sell', id, hash, out, now);
+      this.p.log.info('coupon sold', { batch_id: sale.batch_id, sync: out.sync });
       return out;
     });
   }
+}
+
+/** What an attempt keeps of a planned sale: enough to record it queued later. */
+function saleOf(i: Input, plan: Plan, staff: CouponAttemptSale['staff']): CouponAttemptSale {
+  return {
+    customer_id: i.customer_id,
+    batch_id: i.batch_id,
+    price: plan.price,
+    special_account_id: plan.accountId,
+    title: plan.title,
+    body: plan.body,
+    staff,
+  };
 }
 
 /** A cached batch read through its price's schema: its title and price, if it has one. */

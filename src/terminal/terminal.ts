@@ -411,6 +411,12 @@ function buildServices(
   );
   const checkout = new CheckoutService(ports, cards, sales, receipts.printSale, catalog, fills);
   const bonusOps = new BonusOperationService(ports, workflow, identify);
+  const couponSales = new CouponSaleService(ports, workflow, identify, bonusOps, (f) =>
+    receipts.printCouponSale(f),
+  );
+  // Before any command: a coupon sale a killed run sent and never recorded is queued.
+  const couponsQueued = couponSales.recoverAttempts();
+  if (couponsQueued.queued > 0) log.warn('coupon sale attempts queued at start', couponsQueued);
   const services: Services = {
     workflow,
     staff: new StaffService(ports, workflow),
@@ -419,9 +425,7 @@ function buildServices(
     cashMoves: new CashMovementService(ports, workflow),
     drawer: new DrawerService(ports, workflow, receipts),
     bonusOps,
-    couponSales: new CouponSaleService(ports, workflow, identify, bonusOps, (f) =>
-      receipts.printCouponSale(f),
-    ),
+    couponSales,
     forecourt: forecourtService,
     pumpSim: pumpSimulatorOf(ports, forecourt),
     identify,

@@ -2,12 +2,14 @@
 // batch's price (`customers_price_*`), paid with the customer's bonuses or from their money
 // account, sent to the central service's `coupons/sell` exactly once under the client-made
 // transaction_id; the answer carries the emitted coupon (code, expiry) for the receipt.
-import { describe, expect, it } from 'vitest';
-import { DEMO, demoId } from '../../src/central/index.js';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { DEMO, demoId, startCentral } from '../../src/central/index.js';
 import { previewOf } from '../../src/devices/escpos/decode.js';
 import type { PrinterSimulator } from '../../src/devices/escpos/simulator.js';
 import { uuidv7 } from '../../src/sync/ids.js';
-import { tillPerTest, type Till } from './helpers.js';
+import { openTill, tempDir, tillPerTest, type Till } from './helpers.js';
 
 const { open } = tillPerTest();
 const GIFT = demoId(501); // 25 bonuses
@@ -204,5 +206,83 @@ describe('coupon-sell', () => {
     expect(r.error.message).toMatch(/needs the central service/);
     expect((await t.ok('status', {})).sync?.outbox_depth).toBe(0);
     expect((await tillView(t)).bonuses).toBe(120.5);
+  }, 30_000);
+});
+
+/**
+ * The till dies between the central service's commit and its own record: `store.record`
+ * throws for the sale, so its transaction writes nothing, as a SIGKILL at that point would.
+ */
+async function killedAfterCommit(t: Till, input: Record<string, unknown>): Promise<void> {
+  const spy = vi.spyOn(t.terminal.store, 'record').mockImplementationOnce(() => {
+    throw new Error('killed before the record');
+  });
+  const r = await t.call('coupon-sell', input);
+  spy.mockRestore();
+  expect(r.status).not.toBe(200);
+  expect(await centralOps(t, input.transaction_id as string)).toBe(1);
+}
+
+describe('coupon-sell after a kill between the central service and the record', () => {
+  it('queues at the restart a sale the central service applied and the till never recorded; its key sent again is answered, never refused', async () => {
+    const dir = tempDir();
+    const central = await startCentral({ db: join(dir, 'central.sqlite'), faultSeed: 1 });
+    const tills: Till[] = [];
+    try {
+      const start = async () => {
+        const t = await openTill({ dir, central });
+        tills.push(t);
+        await t.ok('staff-sign-in', { auth_code: DEMO.authCodes.cashier });
+        return t;
+      };
+      const first = await start();
+      await first.ok('shift-open', { opening_cash: 0 });
+      await first.ok('customer-identify', { id: DEMO.cards.ben, id_type: 'card' });
+      const input = sale({ customer_id: DEMO.customers.ben }); // 40 bonuses, 25 the coupon
+      await killedAfterCommit(first, input);
+      expect(await sandboxBonuses(first, DEMO.customers.ben)).toBe(15);
+      await first.close();
+
+      // The restart pulled the central's debit: 15 bonuses, short of 25 by the till's figures.
+      const again = await start();
+      await again.ok('customer-identify', { id: DEMO.cards.ben, id_type: 'card' });
+      const out = await again.ok('coupon-sell', input);
+      expect(out).toMatchObject({
+        transaction_id: input.transaction_id,
+        sync: 'queued',
+        coupon: null,
+      });
+      await again.ok('sync-now', {});
+      const done = await again.ok('coupon-sell', input);
+      expect(done).toMatchObject({ sync: 'done', balance: 15 });
+      expect(done.coupon?.code).toMatch(/^GIFT-10-/);
+      expect(await centralOps(again, input.transaction_id)).toBe(1);
+      expect(await sandboxBonuses(again, DEMO.customers.ben)).toBe(15);
+      await again.ok('sync-now', {});
+      const ben = await again.ok('customer-identify', { id: DEMO.cards.ben, id_type: 'card' });
+      expect(ben.customer.bonuses.regular).toBe(15);
+    } finally {
+      for (const t of tills.reverse()) await t.close().catch(() => undefined);
+      await central.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('queues a sale sent before and never recorded when its key comes again, without the till’s funds check; another body under the key is a conflict', async () => {
+    const t = await cashier(DEMO.cards.ben);
+    const input = sale({ customer_id: DEMO.customers.ben });
+    await killedAfterCommit(t, input);
+    await t.ok('sync-now', {}); // the pull shows the central's debit: 15 bonuses
+    await t.refused('coupon-sell', { ...input, batch_id: CAR_WASH }, 'idempotency-conflict');
+    const out = await t.ok('coupon-sell', input);
+    expect(out).toMatchObject({ sync: 'queued', coupon: null });
+    expect((await t.ok('sync-now', {})).pushed).toBe(1);
+    expect(await centralOps(t, input.transaction_id)).toBe(1);
+    expect(await sandboxBonuses(t, DEMO.customers.ben)).toBe(15);
+    await t.ok('sync-now', {});
+    expect(
+      (await t.ok('customer-identify', { id: DEMO.cards.ben, id_type: 'card' })).customer.bonuses
+        .regular,
+    ).toBe(15);
   }, 30_000);
 });
