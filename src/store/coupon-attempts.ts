@@ -5,17 +5,15 @@
 // same key from the sale kept here, never decided again from the till's figures.
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
+import { CouponBatchOnSale } from '../contract/commands.js';
 import { readStoredOrThrow } from './stored-json.js';
 
 /** The sale as it was sent: enough to record it queued without the cache or a signed-in cashier. */
 export const CouponAttemptSale = z.strictObject({
   customer_id: z.string(),
   batch_id: z.string(),
-  price: z.strictObject({
-    type: z.enum(['bonuses', 'special-account']),
-    amount: z.number(),
-    currency: z.string().optional(),
-  }),
+  /** As `coupon-sell` charges it (the contract's batch price). */
+  price: CouponBatchOnSale.shape.price,
   special_account_id: z.string().nullable(),
   title: z.string(),
   /** The `coupons/sell` body sent under the key. */
