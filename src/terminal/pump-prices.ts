@@ -90,8 +90,8 @@ export class PumpPriceService {
     if (this.unsubscribe) return;
     this.stopped = false;
     this.unsubscribe = this.o.port.onEvent((e) => {
-      if (UNSURE.has(e.pump.state)) return this.lapsed(e.pump.pump, e.pump.state);
-      if (!READY.has(e.pump.state)) return;
+      if (UNSURE.has(e.pump.state)) this.lapsed(e.pump.pump, e.pump.state);
+      if (!this.ready(e.pump.pump, e.pump.state)) return;
       this.refused.delete(e.pump.pump);
       void this.toPump(e.pump.pump);
     });
@@ -122,6 +122,16 @@ export class PumpPriceService {
       pump,
       state,
     });
+  }
+
+  /**
+   * A pump may be told prices: it sells nothing (idle, or a nozzle up before its release), or
+   * it waits for them to sell at all (powered up without its prices: out of order until told).
+   */
+  private ready(pump: number, state: PumpStateName): boolean {
+    return (
+      READY.has(state) || (state === 'out-of-order' && this.o.port.awaitsPrices?.(pump) === true)
+    );
   }
 
   /** Every set-up pump told the prices it should sell at, where it has not confirmed them. */
@@ -176,7 +186,7 @@ export class PumpPriceService {
       this.note(pump, `held:${key}`, 'pump prices waiting: the pump is being released', { pump });
       return;
     }
-    if (!state || !READY.has(state)) {
+    if (!state || !this.ready(pump, state)) {
       this.note(pump, `wait:${key}:${state}`, 'pump prices waiting: the pump is not idle', {
         pump,
         state: state ?? 'unknown',

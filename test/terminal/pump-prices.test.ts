@@ -128,6 +128,17 @@ describe('prices at the pumps', () => {
     await waitFor(() => prices.confirmed(2, 2) === '1.659', 5_000, 'and confirmed again');
   }, 30_000);
 
+  it('tells a pump that powered up without its prices (not programmed) and it sells again', async () => {
+    const { t, f } = await pricedTill();
+    const prices = t.terminal.services.pumpPrices!;
+    await waitFor(() => prices.confirmed(2, 2) === '1.659', 5_000, 'pump 2 confirmed');
+    // a power cut: the pump comes back with no prices, answering DC1 0, out of order to sell
+    f.sim.powerUp(2);
+    await waitFor(() => simPrices(f, 2)[0] === 1789, 5_000, 'pump 2 told its prices');
+    await f.until(2, 'idle');
+    await waitFor(() => prices.confirmed(2, 2) === '1.659', 5_000, 'and confirmed again');
+  }, 30_000);
+
   it('keeps a price the pump cannot take as refused, and the pump keeps its prices', async () => {
     const { t, f } = await pricedTill();
     await waitFor(() => simPrices(f, 1)[0] === 1789, 5_000, 'pump 1 priced');

@@ -634,6 +634,13 @@ export class DartMaster implements ForecourtPort {
     return this.command(pump, [[{ type: 'CD1', command: 'suspend' }]]);
   }
 
+  awaitsPrices(pump: number): boolean {
+    const book = this.books.get(pump);
+    return (
+      book !== undefined && book.misses < this.o.offlineAfter && book.status === 'not-programmed'
+    );
+  }
+
   /**
    * RESUME goes on with a suspended fill only: DART has no stopped status, a STOP ends the fill
    * ("filling completed"), and a RESUME of it was acknowledged and did nothing.

@@ -24,7 +24,16 @@ import {
 } from './transactions.js';
 
 /** DC1 status codes the simulator reports. */
-const S = { reset: 1, authorised: 2, filling: 4, completed: 5, max: 6, off: 7, suspended: 8 };
+const S = {
+  unprogrammed: 0,
+  reset: 1,
+  authorised: 2,
+  filling: 4,
+  completed: 5,
+  max: 6,
+  off: 7,
+  suspended: 8,
+};
 
 export interface SimPumpConfig {
   pump: number;
@@ -172,6 +181,19 @@ export class DartSimulator implements Simulator {
     this.report(p, true);
   }
 
+  /**
+   * Power cut and back: the pump lost its prices and reports PUMP NOT PROGRAMMED (DC1 0) until
+   * it is told them (CD5); it takes no other command meanwhile.
+   */
+  powerUp(n: number): void {
+    const p = this.get(n);
+    p.status = S.unprogrammed;
+    p.prices = p.prices.map(() => 0);
+    p.volume = 0;
+    p.amount = 0;
+    this.report(p, true);
+  }
+
   // ---- the pump's arithmetic (raw integers: volume 2, amount 2, price 3 decimals) ----
 
   private price(p: SimPump): number {
@@ -314,6 +336,11 @@ export class DartSimulator implements Simulator {
         return;
       case 'CD5':
         p.prices = [...t.prices];
+        // programmed: the pump is ready to sell
+        if (p.status === S.unprogrammed) {
+          p.status = S.reset;
+          return this.report(p, true);
+        }
         this.report(p);
         return;
       case 'CD101': {
@@ -329,7 +356,8 @@ export class DartSimulator implements Simulator {
   }
 
   private cd1(p: SimPump, command: string): void {
-    if (p.status === S.off && command !== 'return-status') return this.report(p);
+    if ((p.status === S.off || p.status === S.unprogrammed) && command !== 'return-status')
+      return this.report(p);
     switch (command) {
       case 'authorize':
         p.volume = 0;

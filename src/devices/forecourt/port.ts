@@ -64,6 +64,11 @@ export type PortResult<T = void> =
 export interface ForecourtPort {
   /** Every configured pump's last known state. */
   pumps(): PumpState[];
+  /**
+   * The pump answers and sells nothing until it is told its prices (DART: PUMP NOT PROGRAMMED
+   * after a power-up); shown `out-of-order` meanwhile. Absent: a port whose pumps never wait so.
+   */
+  awaitsPrices?(pump: number): boolean;
   pump(n: number): PumpState | null;
   /** Subscribes to state changes; returns the unsubscribe. */
   onEvent(fn: (e: ForecourtEvent) => void): () => void;
