@@ -69,6 +69,16 @@ async function forecourt(pumps = 4, refusedWrites = 0) {
   return { sim, master, events, until, link };
 }
 
+/** One pump released, its nozzle up and `raw` volume units (0.01 l) drawn: fuelling. */
+async function fuelling(raw: number) {
+  const f = await forecourt(1);
+  f.sim.lift(1);
+  await f.master.authorise({ pump: 1 });
+  f.sim.dispense(1, raw);
+  await f.until(1, 'fuelling');
+  return f;
+}
+
 describe('DART master over a pty pair', () => {
   it('sees every configured pump come online idle', async () => {
     const { master } = await forecourt();
@@ -153,11 +163,7 @@ describe('DART master over a pty pair', () => {
   });
 
   it('reads the filling again on request', async () => {
-    const { sim, master, until } = await forecourt(1);
-    sim.lift(1);
-    await master.authorise({ pump: 1 });
-    sim.dispense(1, 250);
-    await until(1, 'fuelling');
+    const { master } = await fuelling(250);
     expect(await master.readFilling(1)).toMatchObject({ ok: true, value: { volume: '2.50' } });
   });
 
@@ -174,11 +180,7 @@ describe('DART master over a pty pair', () => {
   });
 
   it('suspends, resumes and stops a fill', async () => {
-    const { sim, master, until } = await forecourt(1);
-    sim.lift(1);
-    await master.authorise({ pump: 1 });
-    sim.dispense(1, 100);
-    await until(1, 'fuelling');
+    const { master, until } = await fuelling(100);
     await master.suspend(1);
     await until(1, 'suspended');
     await master.resume(1);
@@ -306,11 +308,7 @@ describe('DART faults and recovery over a pty pair', () => {
   });
 
   it('shows a pump switched off mid-fill out of order with its fill, and finished once back', async () => {
-    const { sim, master, until } = await forecourt(1);
-    sim.lift(1);
-    await master.authorise({ pump: 1 });
-    sim.dispense(1, 420);
-    await until(1, 'fuelling');
+    const { sim, master, until } = await fuelling(420);
     sim.switchOff(1);
     await until(1, 'out-of-order');
     expect(master.pump(1)?.filling).toMatchObject({ volume: '4.20', amount: '7.56' });
@@ -358,22 +356,14 @@ describe('DART faults and recovery over a pty pair', () => {
   });
 
   it('refuses to resume a stopped fill: DART ends a fill on STOP, only a suspended one goes on', async () => {
-    const { sim, master, until } = await forecourt(1);
-    sim.lift(1);
-    await master.authorise({ pump: 1 });
-    sim.dispense(1, 200);
-    await until(1, 'fuelling');
+    const { master, until } = await fuelling(200);
     await master.stop(1);
     await until(1, 'stopped');
     expect(await master.resume(1)).toMatchObject({ ok: false, code: 'not-resumable' });
   });
 
   it('sends no AUTHORIZE to a suspended pump: its fill is still running', async () => {
-    const { sim, master, until } = await forecourt(1);
-    sim.lift(1);
-    await master.authorise({ pump: 1 });
-    sim.dispense(1, 200);
-    await until(1, 'fuelling');
+    const { sim, master, until } = await fuelling(200);
     await master.suspend(1);
     await until(1, 'suspended');
     expect(await master.authorise({ pump: 1 })).toMatchObject({ ok: false, code: 'wrong-state' });
