@@ -18,7 +18,12 @@ import type {
   PumpStateName,
   PumpView,
 } from '../contract/forecourt.js';
-import type { Filling, ForecourtPort, Preset } from '../devices/forecourt/port.js';
+import {
+  sameFill,
+  type Filling,
+  type ForecourtPort,
+  type Preset,
+} from '../devices/forecourt/port.js';
 import { dec, eq, isZero, round, toFixed } from '../money/index.js';
 import type { PumpFill, PumpFills } from '../store/pump-fills.js';
 import { refuse } from './command-map.js';
@@ -351,8 +356,8 @@ export class ForecourtService {
       if ((s?.state !== 'finished' && s?.state !== 'stopped') || !s.filling) continue;
       // a lifted nozzle may stand for the fill's after a restart (keptBefore)
       if (s.filling.nozzle !== f.nozzle && s.nozzle === null) continue;
-      if (s.filling.volume !== f.volume || s.filling.amount !== f.amount) continue;
-      void port.clearFill(f.pump, { volume: f.volume, amount: f.amount }).then((done) => {
+      if (!sameFill(s.filling, f)) continue;
+      void port.clearFill(f.pump, f).then((done) => {
         if (!done.ok) this.p.log.warn('pump not cleared', { pump: f.pump, error: done.message });
       });
     }
@@ -382,12 +387,7 @@ export class ForecourtService {
   /** The pump's last fill kept has these figures (the fill on show is that one). */
   private keptLast(pump: number, f: Filling): boolean {
     const last = this.p.store.pumpFills.latest(pump);
-    return (
-      last !== null &&
-      last.nozzle === f.nozzle &&
-      last.volume === f.volume &&
-      last.amount === f.amount
-    );
+    return last !== null && last.nozzle === f.nozzle && sameFill(last, f);
   }
 
   /** A pump that may be released: known, not fuelling, not holding too many unpaid fills. */
@@ -691,7 +691,7 @@ export class ForecourtService {
     const f = s.filling;
     const last = this.p.store.pumpFills.latest(s.pump);
     if (!f || !last || last.nozzle === f.nozzle || s.nozzle === null) return null;
-    if (last.volume !== f.volume || last.amount !== f.amount) return null;
+    if (!sameFill(last, f)) return null;
     const totals = await port.readTotals(s.pump, last.nozzle);
     if (!totals.ok) {
       this.p.log.warn('fill not kept: totals unread', { pump: s.pump, error: totals.message });

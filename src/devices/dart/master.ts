@@ -7,15 +7,17 @@ import { type Dec, eq, toFixed } from '../../money/index.js';
 import { Inbox, sleep } from '../inbox.js';
 import type { ByteLink } from '../link.js';
 import { Mutex } from '../mutex.js';
-import type {
-  Authorisation,
-  Filling,
-  ForecourtEvent,
-  ForecourtPort,
-  PortResult,
-  PumpState,
-  PumpStateName,
-  Totals,
+import {
+  sameFill,
+  type Authorisation,
+  type FillFigures,
+  type Filling,
+  type ForecourtEvent,
+  type ForecourtPort,
+  type PortResult,
+  type PumpState,
+  type PumpStateName,
+  type Totals,
 } from '../forecourt/port.js';
 import {
   type DartEvent,
@@ -110,7 +112,9 @@ function movedSince(checked: PumpState | null, now: PumpState): string | null {
     checked !== null &&
     checked.state === now.state &&
     (now.state === 'finished' || now.state === 'stopped') &&
-    JSON.stringify(checked.filling) === JSON.stringify(now.filling);
+    sameFill(checked.filling, now.filling) &&
+    checked.filling?.nozzle === now.filling?.nozzle &&
+    checked.filling?.price === now.filling?.price;
   if (same) return null;
   const was = checked ? `${checked.state}${figures(checked)}` : 'unknown';
   return `pump ${now.pump} is ${now.state}${figures(now)} now (it was ${was}): nothing was sent`;
@@ -118,6 +122,12 @@ function movedSince(checked: PumpState | null, now: PumpState): string | null {
 
 const figures = (s: PumpState): string =>
   s.filling ? ` with ${s.filling.volume} l, ${s.filling.amount}` : '';
+
+/** The fill on show is over (an AUTHORIZE, ours or one the pump reports): none on show now. */
+function endFillOnShow(book: PumpBook): void {
+  book.volume = book.amount = null;
+  book.fillNozzle = book.fillPrice = null;
+}
 
 /** A status that shows a fill ended (not yet taken off the pump). */
 const finished = (s: PumpStatus | null): boolean =>
@@ -396,10 +406,7 @@ export class DartMaster implements ForecourtPort {
         if (t.status === 'reset' || t.status === 'authorised') {
           if (book.status !== t.status) book.stopped = false;
           // authorised: the fill on show is over (as after our AUTHORIZE), the next is a new one
-          if (t.status === 'authorised') {
-            book.volume = book.amount = null;
-            book.fillNozzle = book.fillPrice = null;
-          }
+          if (t.status === 'authorised') endFillOnShow(book);
         }
         book.status = t.status;
         book.heard = t.status;
@@ -595,8 +602,7 @@ export class DartMaster implements ForecourtPort {
       }
       // The AUTHORIZE was taken: the fill on show is over. What the pump reads next is the new
       // one's, even a whole fill ended before the next poll (the pump still "finished").
-      b.fillNozzle = b.fillPrice = null;
-      b.volume = b.amount = null;
+      endFillOnShow(b);
       return { ok: true, value: undefined };
     });
   }
@@ -635,10 +641,8 @@ export class DartMaster implements ForecourtPort {
   }
 
   awaitsPrices(pump: number): boolean {
-    const book = this.books.get(pump);
-    return (
-      book !== undefined && book.misses < this.o.offlineAfter && book.status === 'not-programmed'
-    );
+    // a pump gone offline has no status (`missed`)
+    return this.books.get(pump)?.status === 'not-programmed';
   }
 
   /**
@@ -662,15 +666,9 @@ export class DartMaster implements ForecourtPort {
    * an AUTHORIZE the pump's state reads "finished" with the old figures until the next poll,
    * and a RESET then would cancel the next driver's release (review 27, M2).
    */
-  clearFill(pump: number, fill?: { volume: string; amount: string }): Promise<PortResult> {
+  clearFill(pump: number, fill?: FillFigures): Promise<PortResult> {
     return this.exclusive(pump, async (book) => {
-      const shown = this.filling(book);
-      const still =
-        this.showsFinished(book) &&
-        shown !== null &&
-        shown.volume === fill?.volume &&
-        shown.amount === fill.amount;
-      if (fill && !still)
+      if (fill && !(this.showsFinished(book) && sameFill(this.filling(book), fill)))
         return {
           ok: false,
           code: 'wrong-state',

@@ -24,6 +24,14 @@ export {
   type Totals,
 } from '../../contract/forecourt.js';
 
+/** A fill's litres and amount, as the pump counts them (exact decimal text). */
+export type FillFigures = Pick<Filling, 'volume' | 'amount'>;
+
+/** The same fill by its figures: both known, the same litres and amount as the pump wrote them. */
+export function sameFill(a: FillFigures | null | undefined, b: FillFigures | null | undefined) {
+  return !!a && !!b && a.volume === b.volume && a.amount === b.amount;
+}
+
 export const ForecourtEventSchema = z.object({
   kind: z.literal('pump'),
   previous: PumpStateName.nullable(),
@@ -81,7 +89,7 @@ export interface ForecourtPort {
    * while the pump still shows that fill (refused `wrong-state` otherwise: released since, a
    * new fill on show); without them, whatever it shows.
    */
-  clearFill(pump: number, fill?: { volume: string; amount: string }): Promise<PortResult>;
+  clearFill(pump: number, fill?: FillFigures): Promise<PortResult>;
   /**
    * A release nobody used runs out: the pump goes back to idle, unless it is found (asked
    * again first) no longer waiting for its driver, refused then as `wrong-state`.
