@@ -35,6 +35,7 @@ import { DartSimulator, type SimPump } from '../../src/devices/dart/simulator.js
 import { uuidv7 } from '../../src/sync/ids.js';
 import { PtyPair } from '../devices/support/pty.js';
 import { attachToPty } from '../devices/support/sim-host.js';
+import { driver1Fleet } from '../terminal/helpers.js';
 import {
   centralRecords,
   command,
@@ -200,16 +201,6 @@ const fuelByAmount = (amount: number) => ({
   amount,
   quantity_recalculate_type: 'recalculate-by-amount',
 });
-/** Driver 1 pays from the fleet account through its access (PIN, odometer, vehicle). */
-const DRIVER1_FLEET = {
-  customer_id: DEMO.customers.driver1,
-  id: DEMO.cards.driver1,
-  id_type: 'card',
-  corporate_customer_id: DEMO.customers.fleet,
-  payment_type: 'corporate-special-account',
-  payment_id: DEMO.accesses.driver1,
-  vehicle_id: 'TRUCK-1',
-};
 
 describe('the chaos run over the forecourt', () => {
   it(
@@ -640,7 +631,7 @@ describe('the chaos run over the forecourt', () => {
           const r = await call('sale-process', {
             transaction_id: id,
             check: {
-              ...DRIVER1_FLEET,
+              ...driver1Fleet,
               odometer,
               special_account_pin: DEMO.pins.driver1,
               transaction_type: 'preauthorization',

@@ -8,7 +8,7 @@ import type { Filling, PortResult, PumpState, Totals } from '../../src/devices/f
 import { uuidv7 } from '../../src/sync/ids.js';
 import { FakeForecourt } from './fake-forecourt.js';
 import { forecourtTill, PRICES, unpaid, untilIdle } from './forecourt-till.js';
-import { tempDir, tillPerTest } from './helpers.js';
+import { tempDir, tillPerTest, type Till } from './helpers.js';
 
 const { open } = tillPerTest();
 
@@ -60,12 +60,18 @@ async function soldThenDown(port: FakeForecourt): Promise<string> {
   return dir;
 }
 
+/** A till over `port` (two pumps), the driver at pump 1 released for postpay. */
+async function released(port: FakeForecourt): Promise<Till> {
+  const { t } = await forecourtTill(open, 2, undefined, port);
+  port.lift(1);
+  await t.ok('pump-release', { pump: 1 });
+  return t;
+}
+
 describe('a fill being kept', () => {
   it('holds its pump: a release while its totalizer is read is refused, naming the pump', async () => {
     const port = new SlowTotals(2, PRICES);
-    const { t } = await forecourtTill(open, 2, undefined, port);
-    port.lift(1);
-    await t.ok('pump-release', { pump: 1 });
+    const t = await released(port);
     port.delayMs = 400;
     port.fill(1, '8.24');
     const r = await t.call('pump-release', { pump: 1 });
@@ -121,9 +127,7 @@ describe('a fill whose reading failed', () => {
   // through sent the AUTHORIZE that took it off the pump, unsold.
   it('holds its pump until it is kept: a release is refused and has it read again', async () => {
     const port = new FakeForecourt(2, PRICES);
-    const { t } = await forecourtTill(open, 2, undefined, port);
-    port.lift(1);
-    await t.ok('pump-release', { pump: 1 });
+    const t = await released(port);
     port.failTotals = 1;
     port.fill(1, '8.24');
     await settle(100); // the read failed: nothing kept
@@ -139,9 +143,7 @@ describe('a fill whose reading failed', () => {
 
   it('is read again on its own, without a release asked', async () => {
     const port = new FakeForecourt(2, PRICES);
-    const { t } = await forecourtTill(open, 2, undefined, port);
-    port.lift(1);
-    await t.ok('pump-release', { pump: 1 });
+    const t = await released(port);
     port.failTotals = 2;
     port.fill(1, '8.24');
     for (let i = 0; i < 100 && (await t.ok('forecourt-state', {})).unpaid.length === 0; i++)
@@ -155,9 +157,7 @@ describe('a fill whose reading failed', () => {
 describe('a fill the cashier stopped', () => {
   it('is not kept while its nozzle is up, and is kept once after the pump is resumed', async () => {
     const port = new FakeForecourt(2, PRICES);
-    const { t } = await forecourtTill(open, 2, undefined, port);
-    port.lift(1);
-    await t.ok('pump-release', { pump: 1 });
+    const t = await released(port);
     port.running(1, '3');
     await t.ok('pump-stop', { pump: 1 });
     // stopped with its nozzle up: the fill may go on; a release would take it off the pump
@@ -176,9 +176,7 @@ describe('a fill the cashier stopped', () => {
 
   it('is kept once its nozzle is hung up', async () => {
     const port = new FakeForecourt(2, PRICES);
-    const { t } = await forecourtTill(open, 2, undefined, port);
-    port.lift(1);
-    await t.ok('pump-release', { pump: 1 });
+    const t = await released(port);
     port.running(1, '3');
     await t.ok('pump-stop', { pump: 1 });
     port.hangUp(1);

@@ -79,6 +79,14 @@ async function fuelling(raw: number) {
   return f;
 }
 
+/** One pump's fill of `raw` volume units (0.01 l) drawn and hung up: finished, not sold. */
+async function finished(raw: number) {
+  const f = await fuelling(raw);
+  f.sim.hangUp(1);
+  await f.until(1, 'finished');
+  return f;
+}
+
 describe('DART master over a pty pair', () => {
   it('sees every configured pump come online idle', async () => {
     const { master } = await forecourt();
@@ -150,12 +158,7 @@ describe('DART master over a pty pair', () => {
   });
 
   it('reads the totalizer of a nozzle after a fill', async () => {
-    const { sim, master, until } = await forecourt(1);
-    sim.lift(1);
-    await master.authorise({ pump: 1 });
-    sim.dispense(1, 1_234);
-    sim.hangUp(1);
-    await until(1, 'finished');
+    const { master } = await finished(1_234);
     expect(await master.readTotals(1, 1)).toEqual({
       ok: true,
       value: { pump: 1, nozzle: 1, volume: '12.34', amount: null },
@@ -208,12 +211,7 @@ describe('DART master over a pty pair', () => {
   });
 
   it('leaves a finished fill finished when the pump is stopped after it', async () => {
-    const { sim, master, until } = await forecourt(1);
-    sim.lift(1);
-    await master.authorise({ pump: 1 });
-    sim.dispense(1, 100);
-    sim.hangUp(1);
-    await until(1, 'finished');
+    const { master } = await finished(100);
     await master.stop(1); // "stop all" reaches a pump whose driver has finished
     await new Promise((r) => setTimeout(r, 200));
     expect(master.pump(1)?.state).toBe('finished');
@@ -321,12 +319,7 @@ describe('DART faults and recovery over a pty pair', () => {
   // when a block from before it could still come after it, or the pump was no longer as the
   // till saw it.
   it('sends no AUTHORIZE while the pump has a block it cannot get across (broken at every poll)', async () => {
-    const { sim, master, until } = await forecourt(1);
-    sim.lift(1);
-    await master.authorise({ pump: 1 });
-    sim.dispense(1, 500);
-    sim.hangUp(1);
-    await until(1, 'finished');
+    const { sim, master } = await finished(500);
     const applied = sim.get(1).applied;
     // the next driver lifts: that block is broken on the line each time it is sent
     sim.faults.corrupt = 1_000;
@@ -373,12 +366,7 @@ describe('DART faults and recovery over a pty pair', () => {
   // Review 27, M2: after an acknowledged AUTHORIZE the pump reads "finished" with the old fill
   // until the next poll; a RESET for that fill's sale then cancelled the next driver's release.
   it('does not clear a sold fill off a pump released again since', async () => {
-    const { sim, master, until } = await forecourt(1);
-    sim.lift(1);
-    await master.authorise({ pump: 1 });
-    sim.dispense(1, 500);
-    sim.hangUp(1);
-    await until(1, 'finished');
+    const { sim, master, until } = await finished(500);
     const fill = { volume: '5.00', amount: '9.00' };
     expect(master.pump(1)?.filling).toMatchObject(fill);
     sim.lift(1, 1);
