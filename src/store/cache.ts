@@ -21,6 +21,7 @@ import {
   queryPlans,
   type Row,
 } from './cache-lookups.js';
+import { STAGE_BATCH, stagedName, type PageOp, type PlannedPage } from './feed-writes.js';
 
 /** One entry of `GET /v1/terminal/changes` (sync.md). */
 export interface Change {
@@ -119,61 +120,12 @@ function entityStatements(db: Database.Database) {
   return { upsert, remove, get, all, count, clear };
 }
 
-/**
- * The live table's staging twin (migrations 0013, 0016): the same columns and primary key,
- * no other index (the live table's are built at the swap).
- */
-export const stagedTable = (entity: Entity): string => `staged_${tables[entity].table}`;
+/** The live table's staging twin (feed-writes.ts). */
+export const stagedTable = (entity: Entity): string => stagedName(tables[entity].table);
 
-/**
- * Rows per staging INSERT: one statement for this many records costs far less than as many
- * single-row statements (binding and stepping once; docs/sync.md, "Apply speed").
- */
-export const STAGE_BATCH = 100;
-
-/** One entity's staging statements. */
-function stagedStatements(db: Database.Database, e: Entity) {
-  const { columns } = tables[e];
-  const staged = stagedTable(e);
-  const cols = ['id', ...columns, 'data', 'updated_at'];
-  const set = cols
-    .slice(1)
-    .map((c) => `${c} = ?`)
-    .join(', ');
-  // placeholders only: `(?, ?, ...)` once per row
-  const row = `(${cols.map(() => '?').join(', ')})`;
-  const insert = (rows: number) => {
-    const values = Array<string>(rows).fill(row).join(', ');
-    return db.prepare(
-      `INSERT INTO ${staged} (${cols.join(', ')}) VALUES ${values} ON CONFLICT (id) DO NOTHING`,
-    );
-  };
+/** The statements of the rule-by-POS index. */
+function rulePosStatements(db: Database.Database) {
   return {
-    width: cols.length,
-    // Insert and update apart, so staging knows how many rows it holds without counting them.
-    stage: insert(1),
-    stageMany: insert(STAGE_BATCH),
-    restage: db.prepare(`UPDATE ${staged} SET ${set} WHERE id = ?`),
-    unstage: db.prepare(`DELETE FROM ${staged} WHERE id = ?`),
-    clear: db.prepare(`DELETE FROM ${staged}`),
-  };
-}
-
-type StagedStatements = ReturnType<typeof stagedStatements>;
-
-/**
- * The statements of the snapshot staging area and of the rule-by-POS index. Staging's are
- * prepared when first used: a store opened on an older schema (migration tests) has no
- * staging tables and never stages.
- */
-function stagingStatements(db: Database.Database) {
-  const prepared = new Map<Entity, ReturnType<typeof stagedStatements>>();
-  return {
-    of(entity: Entity): ReturnType<typeof stagedStatements> {
-      let s = prepared.get(entity);
-      if (!s) prepared.set(entity, (s = stagedStatements(db, entity)));
-      return s;
-    },
     deleteRulePos: db.prepare('DELETE FROM rule_pos WHERE rule_id = ?'),
     insertRulePos: db.prepare('INSERT OR IGNORE INTO rule_pos (pos_id, rule_id) VALUES (?, ?)'),
     // The swap's rule-by-POS rows, from the rules' stored JSON (checked when staged).
@@ -189,7 +141,7 @@ function stagingStatements(db: Database.Database) {
 /** What the writes of the cache share. */
 interface Writer {
   readonly entities: ReturnType<typeof entityStatements>;
-  readonly staging: ReturnType<typeof stagingStatements>;
+  readonly rulePos: ReturnType<typeof rulePosStatements>;
   readonly onRulesChanged: () => void;
 }
 
@@ -255,8 +207,8 @@ function write<E extends Entity>(
   const def = tables[entity];
   w.entities.upsert.get(entity)?.run(id, ...def.values(record), JSON.stringify(record), nowMs);
   if (entity === 'rule') {
-    w.staging.deleteRulePos.run(id);
-    for (const p of (record as RecordOf<'rule'>).pos ?? []) w.staging.insertRulePos.run(p.id, id);
+    w.rulePos.deleteRulePos.run(id);
+    for (const p of (record as RecordOf<'rule'>).pos ?? []) w.rulePos.insertRulePos.run(p.id, id);
     w.onRulesChanged();
   }
 }
@@ -277,68 +229,67 @@ function pushStagedRow(
   values.push(JSON.stringify(change.record), nowMs);
 }
 
-/** Writes rows already in the staging table again, in order (the last of an id wins). */
-function restage(s: StagedStatements, values: readonly unknown[]): void {
-  for (let at = 0; at < values.length; at += s.width) {
-    const row = values.slice(at, at + s.width);
-    s.restage.run(...row.slice(1), row[0]);
-  }
-}
-
-/** Stages `rows` rows (their values flat, in order); how many were new. */
-function stageRows(s: StagedStatements, values: unknown[], rows: number): number {
-  let added = 0;
-  if (rows === STAGE_BATCH) added = s.stageMany.run(values).changes;
-  else
-    for (let at = 0; at < values.length; at += s.width)
-      added += s.stage.run(values.slice(at, at + s.width)).changes;
-  // Some ids were staged already (a resumed page, an id twice): update every row of the
-  // batch in order, which leaves each id with its last record, as row-by-row staging did.
-  if (added < rows) restage(s, values);
-  return added;
+/** The quarantine entry of a change that failed its check: the record as it may be kept. */
+function quarantineOp(
+  change: Change,
+  error: string,
+  protect: (data: unknown) => unknown,
+): Extract<PageOp, { op: 'quarantine' }> {
+  const data = (change as { data?: unknown }).data;
+  return {
+    op: 'quarantine',
+    entity: String(change.entity),
+    id: typeof change.id === 'string' ? change.id : null,
+    kind: String(change.op),
+    data: data === undefined ? null : JSON.stringify(protect(data)),
+    error,
+  };
 }
 
 /**
- * Stages the changes of one snapshot page, upserts gathered per entity and written
- * STAGE_BATCH rows per statement. `add` and `flush` return how the number of staged rows
- * changed; a delete first writes what its entity has pending, so the page's order holds.
+ * Checks a snapshot page's records and plans its writes (feed-writes.ts), handing each op to
+ * `emit` as soon as it is whole: upserts gathered per entity, STAGE_BATCH rows to a `stage`
+ * op. A delete first closes its entity's batch and a quarantine every batch, so the writes keep
+ * the page's order (the last record of an id wins, a record quarantined after a valid one of
+ * its id stays quarantined).
  */
-function stager(w: Writer, nowMs: number) {
+function planSnapshotPage(
+  changes: Iterable<Change>,
+  check: (change: Change) => CheckedChange,
+  protect: (data: unknown) => unknown,
+  nowMs: number,
+  emit: (op: PageOp) => void,
+): PlannedPage {
   const pending = new Map<Entity, { values: unknown[]; rows: number }>();
-  const flushOne = (entity: Entity): number => {
+  const close = (entity: Entity): void => {
     const p = pending.get(entity);
-    if (!p || p.rows === 0) return 0;
-    const added = stageRows(w.staging.of(entity), p.values, p.rows);
-    pending.set(entity, { values: [], rows: 0 });
-    return added;
+    if (p) emit({ op: 'stage', entity, rows: p.rows, values: p.values });
+    pending.delete(entity);
   };
-  return {
-    add(change: Extract<CheckedChange, { ok: true }>): number {
-      if (change.op === 'delete') {
-        const added = flushOne(change.entity);
-        return added - w.staging.of(change.entity).unstage.run(change.id).changes;
-      }
-      let p = pending.get(change.entity);
-      if (!p) pending.set(change.entity, (p = { values: [], rows: 0 }));
-      pushStagedRow(p.values, change, nowMs);
-      p.rows += 1;
-      return p.rows === STAGE_BATCH ? flushOne(change.entity) : 0;
-    },
-    /** Writes what is pending; call before the page commits. */
-    flush(): number {
-      let added = 0;
-      for (const entity of pending.keys()) added += flushOne(entity);
-      return added;
-    },
-  };
-}
-
-export type Stager = ReturnType<typeof stager>;
-
-/** Stages a checked change; how the number of staged rows changed (+1, -1 or 0). */
-function stage(w: Writer, change: Extract<CheckedChange, { ok: true }>, nowMs: number): number {
-  const one = stager(w, nowMs);
-  return one.add(change) + one.flush();
+  let applied = 0;
+  let quarantined = 0;
+  for (const change of changes) {
+    const checked = check(change);
+    if (!checked.ok) {
+      for (const entity of [...pending.keys()]) close(entity);
+      emit(quarantineOp(change, checked.error, protect));
+      quarantined += 1;
+      continue;
+    }
+    applied += 1;
+    if (checked.op === 'delete') {
+      close(checked.entity);
+      emit({ op: 'unstage', entity: checked.entity, id: checked.id });
+      continue;
+    }
+    let p = pending.get(checked.entity);
+    if (!p) pending.set(checked.entity, (p = { values: [], rows: 0 }));
+    pushStagedRow(p.values, checked, nowMs);
+    p.rows += 1;
+    if (p.rows === STAGE_BATCH) close(checked.entity);
+  }
+  for (const entity of [...pending.keys()]) close(entity);
+  return { applied, quarantined };
 }
 
 /** The lookup columns of a checked record (TypeScript cannot follow the entity's index). */
@@ -385,7 +336,7 @@ type SchemaReads = ReturnType<typeof schemaReads>;
 function swapSnapshot(db: Database.Database, w: Writer): void {
   const schema = schemaReads(db);
   for (const e of ENTITIES) swapTable(db, schema, e);
-  w.staging.rulePosOfAll();
+  w.rulePos.rulePosOfAll();
   w.onRulesChanged();
 }
 
@@ -403,11 +354,19 @@ export function createCache(
   const entities = entityStatements(db);
   const w: Writer = {
     entities,
-    staging: stagingStatements(db),
+    rulePos: rulePosStatements(db),
     onRulesChanged: options.onRulesChanged,
   };
   const lookups = lookupStatements(db);
   const check = (change: Change): CheckedChange => checkChange(change, extra, wrapHash);
+  // Raw feed data as it may be kept (quarantine): clear secrets dropped, hashes keyed.
+  const protect = (data: unknown): unknown => {
+    const plain =
+      data && typeof data === 'object' && !Array.isArray(data)
+        ? withoutClearSecrets(data as Record<string, unknown>)
+        : data;
+    return keyHashes(plain, wrapHash);
+  };
   const byId = <E extends Entity>(entity: E, id: string): RecordOf<E> | null =>
     parse(entity, entities.get.get(entity)?.get(id));
   // The POS records' version (posVersion): bumped by this connection's writes of a POS row
@@ -415,34 +374,24 @@ export function createCache(
   let posWrites = 0;
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
 
-  /**
-   * Writes a checked change (to the snapshot staging area when `staging`). Returns how the
-   * number of staged rows changed (+1 a new one, -1 one dropped, 0 otherwise).
-   */
-  function apply(
-    change: Extract<CheckedChange, { ok: true }>,
-    nowMs: number,
-    staging = false,
-  ): number {
-    if (staging) return stage(w, change, nowMs);
+  /** Writes a checked change to the live cache (a delta page, seeding). */
+  function apply(change: Extract<CheckedChange, { ok: true }>, nowMs: number): void {
     if (change.entity === 'pos') posWrites += 1;
     if (change.op === 'upsert')
       write(w, change.entity, change.id, change.record as RecordOf<typeof change.entity>, nowMs);
     else remove(w, change.entity, change.id);
-    return 0;
   }
-
   return {
     check,
     apply,
-    /** Raw feed data as it may be kept (quarantine): clear secrets dropped, hashes keyed. */
-    protect(data: unknown): unknown {
-      const plain =
-        data && typeof data === 'object' && !Array.isArray(data)
-          ? withoutClearSecrets(data as Record<string, unknown>)
-          : data;
-      return keyHashes(plain, wrapHash);
-    },
+    /** The quarantine entry of a change that failed its check (feed-writes.ts). */
+    quarantineOf: (change: Change, error: string) => quarantineOp(change, error, protect),
+    /** Checks a snapshot page's records and hands their staging to `emit` (feed-writes.ts). */
+    planSnapshotPage: (
+      changes: Iterable<Change>,
+      nowMs: number,
+      emit: (op: PageOp) => void,
+    ): PlannedPage => planSnapshotPage(changes, check, protect, nowMs, emit),
     /** EXPLAIN QUERY PLAN of every lookup (migration tests check that indexes serve them). */
     queryPlans: (): Record<string, string> => queryPlans(db, lookups),
     swapSnapshot: (): void => {
@@ -455,11 +404,6 @@ export function createCache(
      * keys on it (the till's catalogue, src/terminal/catalog.ts).
      */
     posVersion: (): string => `${posWrites}:${dataVersion.get() ?? 0}`,
-    /** Stages one snapshot page's changes in batches (flush before the page commits). */
-    stager: (nowMs: number): Stager => stager(w, nowMs),
-    clearStaging: (): void => {
-      for (const e of ENTITIES) w.staging.of(e).clear.run();
-    },
     /** Validates and writes one record directly (seeding, tests); throws on an invalid record. */
     put<E extends Entity>(
       entity: E,

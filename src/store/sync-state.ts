@@ -5,6 +5,8 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { Cache, Change } from './cache.js';
+import { tables } from './entities.js';
+import { SNAPSHOT_CHECKPOINT_PAGES, feedWrites } from './feed-writes.js';
 import type { Ledger } from './ledger.js';
 import { readStored, readStoredOrThrow, type StoredRead } from './stored-json.js';
 
@@ -53,26 +55,14 @@ export type SnapshotProgress = z.output<typeof SnapshotProgress>;
 const Cursor = z.string().nullable();
 const LastPullAt = z.number();
 
-/** WAL pages between checkpoints while a snapshot stages (16,384 x 4 KiB = 64 MiB). */
-const SNAPSHOT_CHECKPOINT_PAGES = 16_384;
-
 export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: () => Ledger) {
   const get = db.prepare<[string], { value: string }>('SELECT value FROM sync_state WHERE key = ?');
-  const set = db.prepare(
-    'INSERT INTO sync_state (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
-  );
   const del = db.prepare('DELETE FROM sync_state WHERE key = ?');
-  const quarantine = db.prepare(
-    'INSERT INTO quarantine (entity, record_id, op, data, error, cursor, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  );
-  const unquarantine = db.prepare('DELETE FROM quarantine WHERE entity = ? AND record_id = ?');
+  const feed = feedWrites(db, tables);
   const listQuarantine = db.prepare<[number], Record<string, unknown>>(
     'SELECT id, entity, record_id, op, data, error, cursor, received_at FROM quarantine ORDER BY id DESC LIMIT ?',
   );
   const countQuarantine = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM quarantine');
-  const anyQuarantined = db.prepare<[], { x: number }>(
-    'SELECT EXISTS (SELECT 1 FROM quarantine) AS x',
-  );
   const dropQuarantine = db.prepare('DELETE FROM quarantine WHERE id = ?');
 
   /** A value read through its schema; one that no longer passes throws `invalid-record`. */
@@ -80,8 +70,7 @@ export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: (
     const r = get.get(key);
     return r ? readStoredOrThrow(schema, r.value, `sync_state ${key}`) : null;
   };
-  const write = (key: string, value: unknown, nowMs: number): void =>
-    void set.run(key, JSON.stringify(value), nowMs);
+  const write = feed.setValue;
 
   let rulesTouched = false;
 
@@ -107,82 +96,70 @@ export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: (
     }
   };
 
-  const applyPage = db.transaction((page: PageInput, nowMs: number): PageResult => {
+  /** A delta page: each record written to the live cache, the holds it reflects released. */
+  const applyDeltas = (page: PageInput, nowMs: number): PageResult => {
     let applied = 0;
     let quarantined = 0;
-    // Rows staged by this page, net: the progress keeps a running total (a count(*) of the
-    // staging table per page would make a snapshot quadratic).
-    let stagedDelta = 0;
     // A valid record clears its earlier quarantine; with none kept, skip that delete per record.
-    let mayBeQuarantined = anyQuarantined.get()?.x === 1;
-    if (page.snapshot && !read('snapshot', SnapshotProgress)) {
-      cache.clearStaging();
-      write('snapshot', { cursor: null, startedAt: page.requestedAt, staged: 0 }, nowMs);
-    }
-    const stager = page.snapshot ? cache.stager(nowMs) : null;
+    let mayBeQuarantined = feed.anyQuarantined();
     for (const change of page.changes) {
       const checked = cache.check(change);
       if (!checked.ok) {
-        const data = (change as { data?: unknown }).data;
-        quarantine.run(
-          String(change.entity),
-          typeof change.id === 'string' ? change.id : null,
-          String(change.op),
-          data === undefined ? null : JSON.stringify(cache.protect(data)),
-          checked.error,
-          page.cursor,
-          nowMs,
-        );
+        feed.quarantine(cache.quarantineOf(change, checked.error), page.cursor, nowMs);
         quarantined += 1;
         mayBeQuarantined = true;
         continue;
       }
-      stagedDelta += stager ? stager.add(checked) : cache.apply(checked, nowMs);
+      cache.apply(checked, nowMs);
       if (checked.entity === 'rule') rulesTouched = true;
-      if (mayBeQuarantined) unquarantine.run(checked.entity, checked.id);
-      if (!page.snapshot) {
-        ledgerOf().releaseReflected(
-          checked.entity,
-          checked.id,
-          checked.op === 'upsert' ? checked.record : null,
-          page.requestedAt,
-        );
-      }
+      if (mayBeQuarantined) feed.unquarantine(checked.entity, checked.id);
+      ledgerOf().releaseReflected(
+        checked.entity,
+        checked.id,
+        checked.op === 'upsert' ? checked.record : null,
+        page.requestedAt,
+      );
       applied += 1;
     }
-    let swapped = false;
-    if (stager) stagedDelta += stager.flush();
-    if (page.snapshot) {
-      const progress = read('snapshot', SnapshotProgress);
-      if (page.hasMore === false) {
-        cache.swapSnapshot();
-        rulesTouched = true;
-        ledgerOf().releaseAllReflected(progress?.startedAt ?? page.requestedAt);
-        del.run('snapshot');
-        write('cursor', page.cursor, nowMs);
-        swapped = true;
-      } else {
-        write(
-          'snapshot',
-          {
-            cursor: page.cursor,
-            startedAt: progress?.startedAt ?? page.requestedAt,
-            staged: (progress?.staged ?? 0) + stagedDelta,
-          },
-          nowMs,
-        );
-      }
-    } else {
+    write('cursor', page.cursor, nowMs);
+    // The feed read to its end: every change the server made before this page was asked
+    // for is in the cache now, on this page or an earlier one. A sale confirmed before
+    // then is shown by its records even when they came in a page asked for earlier (a
+    // pull in flight while the sale was recorded), so its holds go.
+    if (page.hasMore === false) ledgerOf().releaseAllReflected(page.requestedAt);
+    write('last_pull_at', nowMs, nowMs);
+    return { applied, quarantined, swapped: false };
+  };
+
+  /**
+   * A snapshot page: staged with the snapshot's progress, or with the last page (`hasMore`
+   * false) swapped in and the cursor stored.
+   */
+  const applySnapshotPage = (page: PageInput, nowMs: number): PageResult => {
+    let progress = read('snapshot', SnapshotProgress);
+    if (!progress) {
+      feed.clearStaging();
+      progress = { cursor: null, startedAt: page.requestedAt, staged: 0 };
+    }
+    const stager = feed.pageStager(page.cursor, nowMs);
+    const planned = cache.planSnapshotPage(page.changes, nowMs, stager.write);
+    const staged = progress.staged + stager.staged();
+    const swapped = page.hasMore === false;
+    if (swapped) {
+      cache.swapSnapshot();
+      rulesTouched = true;
+      ledgerOf().releaseAllReflected(progress.startedAt);
+      del.run('snapshot');
       write('cursor', page.cursor, nowMs);
-      // The feed read to its end: every change the server made before this page was asked
-      // for is in the cache now, on this page or an earlier one. A sale confirmed before
-      // then is shown by its records even when they came in a page asked for earlier (a
-      // pull in flight while the sale was recorded), so its holds go.
-      if (page.hasMore === false) ledgerOf().releaseAllReflected(page.requestedAt);
+    } else {
+      feed.snapshotProgress({ cursor: page.cursor, startedAt: progress.startedAt, staged }, nowMs);
     }
     write('last_pull_at', nowMs, nowMs);
-    return { applied, quarantined, swapped };
-  });
+    return { ...planned, swapped };
+  };
+
+  const deltaPage = db.transaction(applyDeltas);
+  const snapshotPage = db.transaction(applySnapshotPage);
 
   return {
     /**
@@ -192,9 +169,10 @@ export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: (
      */
     applyPage(page: PageInput, nowMs: number, onRulesChanged?: () => void): PageResult {
       rulesTouched = false;
-      const result = page.snapshot
-        ? unsynced(() => applyPage.immediate(page, nowMs))
-        : applyPage.immediate(page, nowMs);
+      let result: PageResult;
+      if (page.snapshot) {
+        result = unsynced(() => snapshotPage.immediate(page, nowMs));
+      } else result = deltaPage.immediate(page, nowMs);
       if (rulesTouched) onRulesChanged?.();
       return result;
     },
@@ -212,7 +190,7 @@ export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: (
     /** Abandons a snapshot in progress (the server said its cursor expired). */
     abandonSnapshot(): void {
       db.transaction(() => {
-        cache.clearStaging();
+        feed.clearStaging();
         del.run('snapshot');
       }).immediate();
     },
