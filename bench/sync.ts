@@ -199,7 +199,6 @@ export async function benchSnapshot(dir: string): Promise<string> {
     const cpu0 = process.cpuUsage();
     const sandboxCpu0 = childCpu(sandbox.child.pid);
     const r = await puller.pull({
-      limit: 5_000,
       onProgress: (p) => {
         // Pages before the last are staging; the last page's apply is the swap.
         if (p.total === null || p.done >= p.total) return;

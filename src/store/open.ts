@@ -25,7 +25,8 @@ import {
   type RefundRequest,
 } from './context.js';
 import { pick } from '../contract/wire.js';
-import { engineRuleKeys } from './entities.js';
+import { engineRuleKeys, tables } from './entities.js';
+import { ENTITIES, type Entity } from '../contract/feed.js';
 import { asStoreError, storeError } from './errors.js';
 import { createLedger, type OperationInput, type RecordResult } from './ledger.js';
 import {
@@ -57,7 +58,15 @@ import { rekeyBackups, rekeySecretHashes, type RekeyReport } from './secret-reke
 import { plainSecretHashes, type SecretHashes } from '../secret-hash/index.js';
 import { createPinGuard } from './pin-guard.js';
 import { createRuleSet, type RuleValidator } from './rules.js';
-import { createSyncState, type PageInput, type PageResult } from './sync-state.js';
+import {
+  createSyncState,
+  type PageInput,
+  type PageResult,
+  type SnapshotStager,
+  type StagedPageInput,
+} from './sync-state.js';
+import type { PlannedPage, TableShape, TableShapes } from './feed-writes.js';
+import { SnapshotWriter } from './snapshot-writer.js';
 
 /** The store's clock port: epoch milliseconds. */
 export interface Clock {
@@ -307,6 +316,13 @@ function pragmasOf(db: Database.Database): {
   };
 }
 
+/** The cache tables' names and lookup columns, as a thread is sent them (no functions). */
+function tableShapes(): TableShapes {
+  const shapes = {} as Record<Entity, TableShape>;
+  for (const e of ENTITIES) shapes[e] = { table: tables[e].table, columns: [...tables[e].columns] };
+  return shapes;
+}
+
 function buildStore(db: Database.Database, options: BuildOptions) {
   const { clock } = options;
   const m = storeModules(db, options);
@@ -405,6 +421,31 @@ function buildStore(db: Database.Database, options: BuildOptions) {
     /** Applies one page of the change feed (sync-state.applyPage); rules reload after it. */
     applyPage(page: PageInput): PageResult {
       return m.syncOf().applyPage(page, clock.now(), () => m.rules.reload());
+    },
+    /**
+     * Starts a thread that stages snapshot pages on its own connection while this one checks
+     * the next (snapshot-writer.ts); the last page, with the swap, goes through `applyPage`.
+     */
+    openSnapshotStager(): SnapshotStager {
+      const progress = m.syncOf().snapshot();
+      const writer = new SnapshotWriter({
+        file: options.file,
+        busyTimeoutMs: options.busyTimeoutMs ?? 5_000,
+        pragmas: PRAGMAS.filter((p) => !/^(journal_mode|synchronous)\b/.test(p)),
+        shapes: tableShapes(),
+        start: progress && { startedAt: progress.startedAt, staged: progress.staged },
+      });
+      return {
+        stage(page: StagedPageInput): PlannedPage {
+          const nowMs = clock.now();
+          return writer.stage(
+            { cursor: page.cursor, requestedAt: page.requestedAt, nowMs },
+            (emit) => m.cacheOf().planSnapshotPage(page.changes, nowMs, emit),
+          );
+        },
+        drain: (pages?: number) => writer.drain(pages),
+        close: () => writer.close(),
+      };
     },
     /** Runs `fn` in one read transaction: every read inside sees the same snapshot. */
     read: m.read,

@@ -26,6 +26,18 @@ export interface PageInput {
   readonly hasMore?: boolean;
 }
 
+/** A snapshot page that is not the last, for the snapshot writer (snapshot-writer.ts). */
+export type StagedPageInput = Pick<PageInput, 'changes' | 'cursor' | 'requestedAt'>;
+
+/** The store's side of the snapshot writer: pages staged on its thread while the next is read. */
+export interface SnapshotStager {
+  /** Checks the page here and hands its writes to the thread; counts of what it planned. */
+  stage(page: StagedPageInput): { readonly applied: number; readonly quarantined: number };
+  /** Waits until at most `pages` staged pages await their commit; throws the thread's failure. */
+  drain(pages?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
 export interface PageResult {
   readonly applied: number;
   readonly quarantined: number;

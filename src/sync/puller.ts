@@ -5,6 +5,7 @@
 // snapshot's cursor is stored with each page, so a pull killed half-way resumes there.
 import type { Change } from '../store/cache.js';
 import type { Store } from '../store/open.js';
+import type { SnapshotStager } from '../store/sync-state.js';
 import type { CentralClient, ChangesPageLazy, Failure } from './client.js';
 import type { SyncClock } from './clock.js';
 import { LazyJsonError } from './lazy-json.js';
@@ -18,7 +19,16 @@ export interface PullProgress {
   phase: 'snapshot' | 'deltas';
 }
 
+/**
+ * Records per page asked for (the server allows up to 10,000). A snapshot of 1,000,000 records
+ * in pages of 2,000 went through fastest and with the least memory on the 2-core bench
+ * machine: 1,000 per page cost more requests, 5,000 more memory (docs/sync.md, "Apply speed",
+ * fourth round).
+ */
+export const PAGE_LIMIT = 2_000;
+
 export interface PullOptions {
+  /** Records per page (default PAGE_LIMIT). */
   limit?: number;
   /** At most this many pages in one pull (a bound on one run; the next pull continues). */
   maxPages?: number;
@@ -107,6 +117,9 @@ interface PullRun {
   restarted: boolean;
   deltaDone: number;
   ahead: Ahead | null;
+  /** The snapshot writer while pages are staged on its thread, and the last page staged. */
+  stager: SnapshotStager | null;
+  stagedCursor: string | null;
 }
 
 export class Puller {
@@ -118,7 +131,7 @@ export class Puller {
 
   /** Pulls until the feed has nothing more (or `maxPages`). */
   async pull(o: PullOptions = {}): Promise<PullResult> {
-    const limit = o.limit ?? 1_000;
+    const limit = o.limit ?? PAGE_LIMIT;
     const maxPages = o.maxPages ?? 100_000;
     const run: PullRun = {
       pages: 0,
@@ -128,34 +141,97 @@ export class Puller {
       restarted: false,
       deltaDone: 0,
       ahead: null,
+      stager: null,
+      stagedCursor: null,
     };
-    while (run.pages < maxPages) {
-      if (o.signal?.aborted) break;
-      const { inSnapshot, cursor } = this.position();
-      const { requestedAt, r } = await this.fetchPage(run, cursor, limit, o.signal);
-      if (!r.ok) {
-        if (this.restartOnExpiredCursor(run, r.failure)) continue;
-        return failed(run, r.failure);
+    try {
+      while (run.pages < maxPages) {
+        if (o.signal?.aborted) break;
+        const { inSnapshot, cursor } = this.position(run);
+        const { requestedAt, r } = await this.fetchPage(run, cursor, limit, o.signal);
+        if (!r.ok) {
+          await this.settle(run);
+          if (this.restartOnExpiredCursor(run, r.failure)) continue;
+          return failed(run, r.failure);
+        }
+        const page: ChangesPageLazy = r.value;
+        if (page.has_more && run.pages + 1 < maxPages && !o.signal?.aborted) {
+          run.ahead = this.askAhead(page.cursor, limit, o.signal);
+          // Let the request reach the socket before the page's apply holds the thread.
+          await onTheWire();
+        }
+        const snapshot = inSnapshot || page.total !== null;
+        run.snapshotSeen ||= snapshot;
+        const at = { requestedAt, snapshot, status: r.status };
+        // A snapshot's pages before the last are staged on the writer's thread; the last one,
+        // with the swap, once they have all committed.
+        let failure: Failure | null;
+        if (snapshot && page.has_more) failure = await this.stagePage(run, page, at);
+        else {
+          await this.settle(run);
+          failure = this.applyPage(run, page, at);
+        }
+        if (failure) {
+          await this.settle(run);
+          return failed(run, failure);
+        }
+        this.report(run, page, snapshot, o.onProgress);
+        // A snapshot's last page swaps it in; the deltas recorded meanwhile follow from its cursor.
+        if (!page.has_more && !snapshot) return finished(run, true);
       }
-      const page: ChangesPageLazy = r.value;
-      if (page.has_more && run.pages + 1 < maxPages && !o.signal?.aborted) {
-        run.ahead = this.askAhead(page.cursor, limit, o.signal);
-        // Let the request reach the socket before the page's apply holds the thread.
-        await onTheWire();
-      }
-      const snapshot = inSnapshot || page.total !== null;
-      run.snapshotSeen ||= snapshot;
-      const failure = this.applyPage(run, page, { requestedAt, snapshot, status: r.status });
-      if (failure) return failed(run, failure);
-      this.report(run, page, snapshot, o.onProgress);
-      // A snapshot's last page swaps it in; the deltas recorded meanwhile follow from its cursor.
-      if (!page.has_more && !snapshot) return finished(run, true);
+      await this.settle(run);
+      return finished(run, false);
+    } finally {
+      // Reached with a stager only when something threw: its uncommitted page is rolled back.
+      await run.stager?.close();
     }
-    return finished(run, false);
   }
 
-  /** Where the feed resumes: a snapshot under way (or none yet taken), else the delta cursor. */
-  private position(): { inSnapshot: boolean; cursor: string | null } {
+  /**
+   * Stages a snapshot page that is not the last: checked here, written on the snapshot
+   * writer's thread (src/store/snapshot-writer.ts) while the next page is read and checked.
+   */
+  private async stagePage(
+    run: PullRun,
+    page: ChangesPageLazy,
+    at: { requestedAt: number; status: number },
+  ): Promise<Failure | null> {
+    run.stager ??= this.d.store.openSnapshotStager();
+    let planned;
+    try {
+      planned = run.stager.stage({
+        changes: changesOf(page.changes),
+        cursor: page.cursor,
+        requestedAt: at.requestedAt,
+      });
+    } catch (error) {
+      return unreadable(error, at.status);
+    }
+    run.stagedCursor = page.cursor;
+    run.pages += 1;
+    run.applied += planned.applied;
+    run.quarantined += planned.quarantined;
+    // At most two pages wait for their commit: memory stays bounded when the writer is slower.
+    await run.stager.drain(2);
+    return null;
+  }
+
+  /** Every staged page committed (the thread's failure thrown), the writer stopped. */
+  private async settle(run: PullRun): Promise<void> {
+    const stager = run.stager;
+    if (!stager) return;
+    await stager.drain();
+    run.stager = null;
+    run.stagedCursor = null;
+    await stager.close();
+  }
+
+  /**
+   * Where the feed resumes: a snapshot under way (or none yet taken), else the delta cursor.
+   * While pages are staged the store's cursor lags behind the last one staged.
+   */
+  private position(run: PullRun): { inSnapshot: boolean; cursor: string | null } {
+    if (run.stager) return { inSnapshot: true, cursor: run.stagedCursor };
     const { store } = this.d;
     const progress = store.sync.snapshot();
     const inSnapshot = progress !== null || store.sync.cursor() === null;
@@ -212,15 +288,7 @@ export class Puller {
         hasMore: page.has_more,
       });
     } catch (error) {
-      // A record that is not JSON: the body was malformed, the page's transaction rolled back.
-      if (!(error instanceof LazyJsonError)) throw error;
-      return {
-        kind: 'invalid-response',
-        status: at.status,
-        code: 'invalid-response',
-        message: `changes: ${error.message}`,
-        retryable: false,
-      };
+      return unreadable(error, at.status);
     }
     run.pages += 1;
     run.applied += result.applied;
@@ -246,6 +314,21 @@ export class Puller {
       onProgress?.({ done: run.deltaDone, total: null, phase: 'deltas' });
     }
   }
+}
+
+/**
+ * A record that is not JSON: the body was malformed, the page's transaction rolled back (any
+ * other error is rethrown).
+ */
+function unreadable(error: unknown, status: number): Failure {
+  if (!(error instanceof LazyJsonError)) throw error;
+  return {
+    kind: 'invalid-response',
+    status,
+    code: 'invalid-response',
+    message: `changes: ${error.message}`,
+    retryable: false,
+  };
 }
 
 function failed(run: PullRun, failure: Failure): PullResult {

@@ -57,6 +57,18 @@ describe('puller', () => {
       sentAtApply.push({ sent, snapshot: page.snapshot === true, more: page.hasMore === true });
       return applyPage(page);
     };
+    // A snapshot's pages before the last are checked here and staged on the writer's thread.
+    const openStager = store.openSnapshotStager.bind(store);
+    store.openSnapshotStager = () => {
+      const stager = openStager();
+      return {
+        ...stager,
+        stage: (page) => {
+          sentAtApply.push({ sent, snapshot: true, more: true });
+          return stager.stage(page);
+        },
+      };
+    };
     try {
       const r = await world.puller.pull({ limit: 10 });
       expect(r.ok).toBe(true);
