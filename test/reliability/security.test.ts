@@ -32,6 +32,13 @@ const REVIEWED: Record<string, string[]> = {
     "cols.join(', ')",
     "cols.map(() => '?').join(', ')",
     'set',
+  ],
+  // The staging statements: the twins' names and columns from the same map (the snapshot
+  // writer's thread is sent them by the store, snapshot-writer.ts), and placeholders.
+  'src/store/feed-writes.ts': [
+    'staged',
+    "cols.join(', ')",
+    'set',
     // a staging INSERT's rows: `row` (placeholders only) repeated
     'values',
   ],
