@@ -134,6 +134,9 @@ export function feedWrites(db: Database.Database, shapes: TableShapes) {
   const anyQuarantined = db.prepare<[], { x: number }>(
     'SELECT EXISTS (SELECT 1 FROM quarantine) AS x',
   );
+  const progress = db.prepare<[], { startedAt: unknown; staged: unknown }>(
+    "SELECT json_extract(value, '$.startedAt') AS startedAt, json_extract(value, '$.staged') AS staged FROM sync_state WHERE key = 'snapshot'",
+  );
   const writes = {
     /** A small sync value, as JSON. */
     setValue(key: string, value: unknown, nowMs: number): void {
@@ -177,6 +180,22 @@ export function feedWrites(db: Database.Database, shapes: TableShapes) {
         },
         staged: (): number => delta,
       };
+    },
+    /**
+     * Where a snapshot page starts, read inside its transaction: the snapshot under way, or,
+     * when none is, a new one from this page (the staging tables emptied of what an abandoned
+     * one left). Both connections decide it here, so two pulls never both start one.
+     */
+    snapshotStart(requestedAt: number): { startedAt: number; staged: number } {
+      const row = progress.get();
+      if (!row) {
+        writes.clearStaging();
+        return { startedAt: requestedAt, staged: 0 };
+      }
+      const { startedAt, staged } = row;
+      if (typeof startedAt !== 'number' || typeof staged !== 'number')
+        throw new Error('sync_state snapshot: the snapshot progress no longer reads');
+      return { startedAt, staged };
     },
     /** Stores a snapshot's progress (sync_state `snapshot`). */
     snapshotProgress(progress: SnapshotProgressValue, nowMs: number): void {

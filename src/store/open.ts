@@ -1,10 +1,11 @@
 // Opening the terminal's database (DIR/terminal.sqlite): refuse a file this app must not touch,
 // back it up before migrating, migrate, set the pragmas, and hand back the store as a value.
 //
-// One writer without locks of our own: the store owns the file's only connection, and
+// One writer without locks of our own: the store owns the file's connection, and
 // better-sqlite3 is synchronous, so a transaction runs start to end before any other
 // JavaScript does; nothing can interleave with it. Writes take BEGIN IMMEDIATE, so a second
-// process (an operator's `db` command) waits up to the busy timeout instead of failing later.
+// connection (an operator's `db` command, the snapshot writer's thread while a snapshot is
+// pulled: snapshot-writer.ts) waits up to the busy timeout instead of failing later.
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -425,16 +426,19 @@ function buildStore(db: Database.Database, options: BuildOptions) {
     /**
      * Starts a thread that stages snapshot pages on its own connection while this one checks
      * the next (snapshot-writer.ts); the last page, with the swap, goes through `applyPage`.
+     * Null when the thread cannot start: the caller stages on this connection instead.
      */
-    openSnapshotStager(): SnapshotStager {
-      const progress = m.syncOf().snapshot();
+    async openSnapshotStager(): Promise<SnapshotStager | null> {
       const writer = new SnapshotWriter({
         file: options.file,
         busyTimeoutMs: options.busyTimeoutMs ?? 5_000,
         pragmas: PRAGMAS.filter((p) => !/^(journal_mode|synchronous)\b/.test(p)),
         shapes: tableShapes(),
-        start: progress && { startedAt: progress.startedAt, staged: progress.staged },
       });
+      if (!(await writer.ready)) {
+        await writer.close();
+        return null;
+      }
       return {
         stage(page: StagedPageInput): PlannedPage {
           const nowMs = clock.now();

@@ -18,12 +18,12 @@ for (const p of data.pragmas) db.pragma(p);
 db.pragma('synchronous = NORMAL');
 db.pragma(`wal_autocheckpoint = ${SNAPSHOT_CHECKPOINT_PAGES}`);
 const feed: FeedWrites = feedWrites(db, data.shapes);
+port.postMessage({ t: 'ready' } satisfies FromThread);
 
-/** The snapshot as staged so far; `startedAt` null until the first page starts it. */
-let startedAt = data.start?.startedAt ?? null;
-let staged = data.start?.staged ?? 0;
 let page: {
   readonly begin: Extract<ToThread, { t: 'begin' }>;
+  /** The snapshot as staged before this page (read in its transaction). */
+  readonly start: { readonly startedAt: number; readonly staged: number };
   readonly stager: ReturnType<FeedWrites['pageStager']>;
 } | null = null;
 /** The first failure: every later page is refused with it, nothing more is written. */
@@ -40,13 +40,8 @@ function handle(m: ToThread): void {
   if (m.t === 'rollback') return rollback();
   if (m.t === 'begin') {
     db.exec('BEGIN IMMEDIATE');
-    if (startedAt === null) {
-      // A snapshot's first page empties what an abandoned one staged, in its transaction.
-      feed.clearStaging();
-      startedAt = m.requestedAt;
-      staged = 0;
-    }
-    page = { begin: m, stager: feed.pageStager(m.cursor, m.nowMs) };
+    const start = feed.snapshotStart(m.requestedAt);
+    page = { begin: m, start, stager: feed.pageStager(m.cursor, m.nowMs) };
     return;
   }
   if (!page) throw new Error(`snapshot writer: "${m.t}" outside a page`);
@@ -55,14 +50,11 @@ function handle(m: ToThread): void {
     return;
   }
   const { cursor, nowMs } = page.begin;
-  const total = staged + page.stager.staged();
-  feed.snapshotProgress(
-    { cursor, startedAt: startedAt ?? page.begin.requestedAt, staged: total },
-    nowMs,
-  );
+  const { startedAt } = page.start;
+  const staged = page.start.staged + page.stager.staged();
+  feed.snapshotProgress({ cursor, startedAt, staged }, nowMs);
   feed.setValue('last_pull_at', nowMs, nowMs);
   db.exec('COMMIT');
-  staged = total;
   page = null;
   reply({ t: 'committed' });
 }

@@ -17,8 +17,6 @@ export interface ThreadData {
   /** The store connection's own pragmas (foreign keys, journal size limit). */
   readonly pragmas: readonly string[];
   readonly shapes: TableShapes;
-  /** The snapshot under way (null: the first page starts one, emptying the staging tables). */
-  readonly start: { readonly startedAt: number; readonly staged: number } | null;
 }
 
 /** A page's messages, in order: begin, ops (in chunks), then commit, or rollback. */
@@ -33,9 +31,11 @@ export type ToThread =
   | { readonly t: 'commit' }
   | { readonly t: 'rollback' };
 
-/** One answer per commit, in order. */
+/** `ready` once the thread has its connection; then one answer per commit, in order. */
 export type FromThread =
-  { readonly t: 'committed' } | { readonly t: 'failed'; readonly message: string };
+  | { readonly t: 'ready' }
+  | { readonly t: 'committed' }
+  | { readonly t: 'failed'; readonly message: string };
 
 /** Ops per message: about a thousand rows, so a page is posted while it is still being read. */
 const CHUNK_OPS = 10;
@@ -46,6 +46,8 @@ const threadUrl = new URL(`./snapshot-writer-thread${extname(import.meta.url)}`,
 export class SnapshotWriter {
   private readonly worker: Worker;
   private readonly exited: Promise<void>;
+  /** True once the thread has opened its connection; false when it stopped before that. */
+  readonly ready: Promise<boolean>;
   /** Pages posted whose commit has not been answered. */
   private inFlight = 0;
   private failure: Error | null = null;
@@ -58,13 +60,17 @@ export class SnapshotWriter {
       resourceLimits: { maxYoungGenerationSizeMb: 4 },
     });
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
+    let started: (ok: boolean) => void = () => {};
+    this.ready = new Promise((resolve) => (started = resolve));
     this.worker.on('message', (m: FromThread) => {
+      if (m.t === 'ready') return started(true);
       if (m.t === 'failed') this.fail(new Error(`snapshot writer: ${m.message}`));
-      this.inFlight -= 1;
+      this.inFlight = Math.max(0, this.inFlight - 1);
       this.wake();
     });
     this.worker.on('error', (error) => this.fail(error));
     this.worker.once('exit', () => {
+      started(false);
       if (this.inFlight > 0) this.fail(new Error('snapshot writer: the thread stopped'));
     });
   }
@@ -106,7 +112,10 @@ export class SnapshotWriter {
     if (this.failure) throw this.failure;
   }
 
-  /** Stops the thread (a page not committed yet is rolled back) and waits for it. */
+  /**
+   * Stops the thread once it has handled what was posted (whole pages commit, a page cut
+   * short by a failed plan is rolled back) and waits for it.
+   */
   async close(): Promise<void> {
     this.worker.postMessage({ t: 'close' });
     await this.exited;

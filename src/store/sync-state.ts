@@ -148,11 +148,7 @@ export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: (
    * false) swapped in and the cursor stored.
    */
   const applySnapshotPage = (page: PageInput, nowMs: number): PageResult => {
-    let progress = read('snapshot', SnapshotProgress);
-    if (!progress) {
-      feed.clearStaging();
-      progress = { cursor: null, startedAt: page.requestedAt, staged: 0 };
-    }
+    const progress = feed.snapshotStart(page.requestedAt);
     const stager = feed.pageStager(page.cursor, nowMs);
     const planned = cache.planSnapshotPage(page.changes, nowMs, stager.write);
     const staged = progress.staged + stager.staged();

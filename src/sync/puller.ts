@@ -1,6 +1,7 @@
 // The puller: pages of the change feed, each applied with its cursor in one SQLite transaction
-// (the store's applyPage), a record that fails validation quarantined and counted, deletes
-// applied. A first sync, or a 410 cursor-expired, pages through a full snapshot into staging
+// (the store's applyPage; a snapshot's pages before the last on the snapshot writer's thread,
+// src/store/snapshot-writer.ts), a record that fails validation quarantined and counted,
+// deletes applied. One pull runs at a time. A first sync, or a 410 cursor-expired, pages through a full snapshot into staging
 // tables that are swapped in with the last page, so the till never sees empty rules. The
 // snapshot's cursor is stored with each page, so a pull killed half-way resumes there.
 import type { Change } from '../store/cache.js';
@@ -117,20 +118,34 @@ interface PullRun {
   restarted: boolean;
   deltaDone: number;
   ahead: Ahead | null;
-  /** The snapshot writer while pages are staged on its thread, and the last page staged. */
-  stager: SnapshotStager | null;
+  /**
+   * The snapshot writer while pages are staged on its thread (null: it could not start, pages
+   * are staged on the store's connection; undefined: none opened), and the last page staged.
+   */
+  stager: SnapshotStager | null | undefined;
   stagedCursor: string | null;
 }
 
 export class Puller {
   private readonly d: PullerDeps;
+  /** The pull under way: a second one waits for it (two at once would both stage a snapshot). */
+  private running: Promise<unknown> = Promise.resolve();
 
   constructor(d: PullerDeps) {
     this.d = d;
   }
 
-  /** Pulls until the feed has nothing more (or `maxPages`). */
-  async pull(o: PullOptions = {}): Promise<PullResult> {
+  /**
+   * Pulls until the feed has nothing more (or `maxPages`). A pull asked for while one runs
+   * (the timer's, "sync now", a rejection's) starts when that one ends, from where it ended.
+   */
+  pull(o: PullOptions = {}): Promise<PullResult> {
+    const turn = this.running.then(() => this.pullOnce(o));
+    this.running = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async pullOnce(o: PullOptions): Promise<PullResult> {
     const limit = o.limit ?? PAGE_LIMIT;
     const maxPages = o.maxPages ?? 100_000;
     const run: PullRun = {
@@ -141,7 +156,7 @@ export class Puller {
       restarted: false,
       deltaDone: 0,
       ahead: null,
-      stager: null,
+      stager: undefined,
       stagedCursor: null,
     };
     try {
@@ -194,9 +209,11 @@ export class Puller {
   private async stagePage(
     run: PullRun,
     page: ChangesPageLazy,
-    at: { requestedAt: number; status: number },
+    at: { requestedAt: number; snapshot: boolean; status: number },
   ): Promise<Failure | null> {
-    run.stager ??= this.d.store.openSnapshotStager();
+    if (run.stager === undefined) run.stager = await this.d.store.openSnapshotStager();
+    // The thread could not start (a build without its file, say): this pull stages here.
+    if (run.stager === null) return this.applyPage(run, page, at);
     let planned;
     try {
       planned = run.stager.stage({
@@ -211,7 +228,8 @@ export class Puller {
     run.pages += 1;
     run.applied += planned.applied;
     run.quarantined += planned.quarantined;
-    // At most two pages wait for their commit: memory stays bounded when the writer is slower.
+    // At most three pages wait for their commit (two while the next one is checked): memory
+    // stays bounded when the writer is the slower.
     await run.stager.drain(2);
     return null;
   }
@@ -219,9 +237,13 @@ export class Puller {
   /** Every staged page committed (the thread's failure thrown), the writer stopped. */
   private async settle(run: PullRun): Promise<void> {
     const stager = run.stager;
-    if (!stager) return;
+    if (!stager) {
+      run.stager = undefined;
+      return;
+    }
+    // A failure thrown here leaves the stager to the pull's `finally`, which closes it.
     await stager.drain();
-    run.stager = null;
+    run.stager = undefined;
     run.stagedCursor = null;
     await stager.close();
   }

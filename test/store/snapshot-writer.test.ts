@@ -4,9 +4,26 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Change } from '../../src/store/cache.js';
+import { ENTITIES } from '../../src/contract/feed.js';
+import { tables } from '../../src/store/entities.js';
+import type { TableShapes } from '../../src/store/feed-writes.js';
 import type { Store } from '../../src/store/open.js';
+import { SnapshotWriter } from '../../src/store/snapshot-writer.js';
+import type { SnapshotStager } from '../../src/store/sync-state.js';
 import { card, customer } from './fixtures/changes.js';
 import { openTest, tempDir, testClock, type TempDir } from './helpers.js';
+
+/** The store's snapshot stager; its thread must start here. */
+async function opened(store: Store): Promise<SnapshotStager> {
+  const stager = await store.openSnapshotStager();
+  if (!stager) throw new Error('the snapshot writer did not start');
+  return stager;
+}
+
+/** The cache tables as the store sends them to the thread. */
+const shapes = Object.fromEntries(
+  ENTITIES.map((e) => [e, { table: tables[e].table, columns: [...tables[e].columns] }]),
+) as unknown as TableShapes;
 
 const page = (from: number, n: number): Change[] =>
   Array.from({ length: n }, (_, k) => customer(`c${from + k}`, `+49 30 ${from + k}`));
@@ -26,7 +43,7 @@ describe('the snapshot writer', () => {
   const at = () => ({ requestedAt: clock.now() });
 
   it('stages pages on its own thread: once committed the store holds their rows, cursor and count', async () => {
-    const stager = store.openSnapshotStager();
+    const stager = await opened(store);
     try {
       expect(stager.stage({ ...at(), changes: page(0, 1_500), cursor: 's1' })).toEqual({
         applied: 1_500,
@@ -47,7 +64,7 @@ describe('the snapshot writer', () => {
 
   it('continues a snapshot an earlier pull staged, and a repeated id keeps its last record', async () => {
     store.applyPage({ ...at(), changes: page(0, 10), cursor: 's1', snapshot: true, hasMore: true });
-    const stager = store.openSnapshotStager();
+    const stager = await opened(store);
     try {
       stager.stage({
         ...at(),
@@ -69,7 +86,7 @@ describe('the snapshot writer', () => {
       yield* page(0, 2_500); // more than one chunk reaches the thread before the failure
       throw new Error('record 2501 is not JSON');
     }
-    const stager = store.openSnapshotStager();
+    const stager = await opened(store);
     try {
       stager.stage({ ...at(), changes: page(10_000, 3), cursor: 's1' });
       expect(() => stager.stage({ ...at(), changes: broken(), cursor: 's2' })).toThrow(
@@ -88,7 +105,7 @@ describe('the snapshot writer', () => {
 
   it('quarantines a bad record of a staged page, and a later valid one of its id clears it', async () => {
     const bad: Change = { entity: 'customer', op: 'upsert', id: 'b1', data: { id: 'b1' } };
-    const stager = store.openSnapshotStager();
+    const stager = await opened(store);
     try {
       const planned = stager.stage({ ...at(), changes: [...page(0, 3), bad], cursor: 's1' });
       expect(planned).toEqual({ applied: 3, quarantined: 1 });
@@ -108,7 +125,7 @@ describe('the snapshot writer', () => {
     // Another connection holds the write lock past the store's busy timeout (100 ms).
     const other = new Database(t.file);
     other.exec('BEGIN IMMEDIATE');
-    const stager = store.openSnapshotStager();
+    const stager = await opened(store);
     try {
       stager.stage({ ...at(), changes: page(2, 3), cursor: 's2' });
       await expect(stager.drain()).rejects.toThrow('snapshot writer: database is locked');
@@ -124,7 +141,7 @@ describe('the snapshot writer', () => {
   });
 
   it('stages cards and customers of one page, each into its own twin', async () => {
-    const stager = store.openSnapshotStager();
+    const stager = await opened(store);
     try {
       stager.stage({
         ...at(),
@@ -137,5 +154,56 @@ describe('the snapshot writer', () => {
     }
     store.applyPage({ ...at(), changes: [], cursor: 'd1', snapshot: true, hasMore: false });
     expect(store.cache.customerByCard('CARD-1')?.id).toBe('c1');
+  });
+  it('starts a snapshot on the first page that commits: a rolled-back first page starts none', async () => {
+    function* broken(): Generator<Change> {
+      yield* page(0, 1_200);
+      throw new Error('not JSON');
+    }
+    const stager = await opened(store);
+    try {
+      expect(() => stager.stage({ requestedAt: 1_000, changes: broken(), cursor: 's1' })).toThrow(
+        'not JSON',
+      );
+      stager.stage({ requestedAt: 2_000, changes: page(5_000, 2), cursor: 's2' });
+      await stager.drain();
+    } finally {
+      await stager.close();
+    }
+    expect(store.sync.snapshot()).toEqual({ cursor: 's2', startedAt: 2_000, staged: 2 });
+  });
+
+  it('is not ready when its thread cannot open the file, and stops', async () => {
+    const writer = new SnapshotWriter({
+      file: `${t.dir}/missing/terminal.sqlite`,
+      busyTimeoutMs: 100,
+      pragmas: [],
+      shapes,
+    });
+    expect(await writer.ready).toBe(false);
+    await writer.close();
+  });
+  it("runs from the build as well: the thread's .js and its rewritten imports (npm test builds first)", async () => {
+    const built = new URL('../../dist/src/store/snapshot-writer.js', import.meta.url);
+    const { SnapshotWriter: Built } = (await import(
+      built.href
+    )) as typeof import('../../src/store/snapshot-writer.js');
+    const writer = new Built({ file: t.file, busyTimeoutMs: 100, pragmas: [], shapes });
+    try {
+      expect(await writer.ready).toBe(true);
+      writer.stage({ cursor: 's1', requestedAt: 1, nowMs: 1 }, (emit) => {
+        emit({
+          op: 'stage',
+          entity: 'coupon_batch',
+          rows: 1,
+          values: ['b1', 'B1', '{"id":"b1","code":"B1"}', 1],
+        });
+        return { applied: 1, quarantined: 0 };
+      });
+      await writer.drain();
+    } finally {
+      await writer.close();
+    }
+    expect(store.sync.snapshot()).toMatchObject({ cursor: 's1', staged: 1 });
   });
 });

@@ -59,8 +59,9 @@ describe('puller', () => {
     };
     // A snapshot's pages before the last are checked here and staged on the writer's thread.
     const openStager = store.openSnapshotStager.bind(store);
-    store.openSnapshotStager = () => {
-      const stager = openStager();
+    store.openSnapshotStager = async () => {
+      const stager = await openStager();
+      if (!stager) throw new Error('the snapshot writer did not start');
       return {
         ...stager,
         stage: (page) => {
@@ -125,6 +126,29 @@ describe('puller', () => {
     const r = await world.puller.pull();
     expect(r.ok && r.snapshot).toBe(true);
     expect(world.store.cache.couponBatchByCode('LATE')?.id).toBe('late');
+  });
+
+  it('runs one pull at a time: a second asked for meanwhile waits, and no record is lost', async () => {
+    world = await startWorld({ engine: stubEngine });
+    addBatches(world, 3_000);
+    const [a, b] = await Promise.all([
+      world.puller.pull({ limit: 100 }),
+      world.puller.pull({ limit: 100 }),
+    ]);
+    expect(a.ok && a.snapshot && a.complete).toBe(true);
+    // The second began where the first ended: a page of deltas, nothing to stage again.
+    expect(b.ok && !b.snapshot && b.pages).toBe(1);
+    expect(world.store.cache.count('coupon_batch')).toBe(3_004);
+    expect(world.store.sync.snapshot()).toBeNull();
+  });
+
+  it("stages on the store's connection when the snapshot writer's thread cannot start", async () => {
+    world = await startWorld({ engine: stubEngine });
+    addBatches(world, 300);
+    world.store.openSnapshotStager = () => Promise.resolve(null);
+    const r = await world.puller.pull({ limit: 50 });
+    expect(r.ok && r.snapshot).toBe(true);
+    expect(world.store.cache.count('coupon_batch')).toBe(304);
   });
 
   it('resumes a snapshot killed half-way where it stopped', async () => {
