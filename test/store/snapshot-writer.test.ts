@@ -9,6 +9,7 @@ import { tables } from '../../src/store/entities.js';
 import type { TableShapes } from '../../src/store/feed-writes.js';
 import type { Store } from '../../src/store/open.js';
 import { SnapshotWriter } from '../../src/store/snapshot-writer.js';
+import type * as writerModule from '../../src/store/snapshot-writer.js';
 import type { SnapshotStager } from '../../src/store/sync-state.js';
 import { card, customer } from './fixtures/changes.js';
 import { openTest, tempDir, testClock, type TempDir } from './helpers.js';
@@ -185,9 +186,7 @@ describe('the snapshot writer', () => {
   });
   it("runs from the build as well: the thread's .js and its rewritten imports (npm test builds first)", async () => {
     const built = new URL('../../dist/src/store/snapshot-writer.js', import.meta.url);
-    const { SnapshotWriter: Built } = (await import(
-      built.href
-    )) as typeof import('../../src/store/snapshot-writer.js');
+    const { SnapshotWriter: Built } = (await import(built.href)) as typeof writerModule;
     const writer = new Built({ file: t.file, busyTimeoutMs: 100, pragmas: [], shapes });
     try {
       expect(await writer.ready).toBe(true);
