@@ -373,6 +373,9 @@ export function createCache(
   // (a rolled-back one only costs a reread); PRAGMA data_version moves on another's commit.
   let posWrites = 0;
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  // While the snapshot writer's thread commits pages (staging twins, progress: no live
+  // table), the stamp keeps the data_version seen when it started; its end bumps the stamp.
+  let heldVersion: number | null = null;
 
   /** Writes a checked change to the live cache (a delta page, seeding). */
   function apply(change: Extract<CheckedChange, { ok: true }>, nowMs: number): void {
@@ -403,7 +406,19 @@ export function createCache(
      * snapshot swap, another connection's commit): what reads a POS record once per version
      * keys on it (the till's catalogue, src/terminal/catalog.ts).
      */
-    posVersion: (): string => `${posWrites}:${dataVersion.get() ?? 0}`,
+    posVersion: (): string => `${posWrites}:${heldVersion ?? dataVersion.get() ?? 0}`,
+    /**
+     * Holds the POS stamp still while the snapshot writer's thread stages (snapshot-writer.ts;
+     * one pull at a time, and the app's lock keeps other writers out); the returned function
+     * lets go of it.
+     */
+    holdPosVersion(): () => void {
+      heldVersion = dataVersion.get() ?? 0;
+      return () => {
+        heldVersion = null;
+        posWrites += 1;
+      };
+    },
     /** Validates and writes one record directly (seeding, tests); throws on an invalid record. */
     put<E extends Entity>(
       entity: E,

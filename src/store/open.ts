@@ -435,8 +435,14 @@ function buildStore(db: Database.Database, options: BuildOptions) {
         pragmas: PRAGMAS.filter((p) => !/^(journal_mode|synchronous)\b/.test(p)),
         shapes: tableShapes(),
       });
-      if (!(await writer.ready)) {
+      // Its commits touch no live table: the till's catalogue need not reread meanwhile.
+      const release = m.cacheOf().holdPosVersion();
+      const close = async (): Promise<void> => {
         await writer.close();
+        release();
+      };
+      if (!(await writer.ready)) {
+        await close();
         return null;
       }
       return {
@@ -448,7 +454,7 @@ function buildStore(db: Database.Database, options: BuildOptions) {
           );
         },
         drain: (pages?: number) => writer.drain(pages),
-        close: () => writer.close(),
+        close,
       };
     },
     /** Runs `fn` in one read transaction: every read inside sees the same snapshot. */

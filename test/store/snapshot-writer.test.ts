@@ -205,4 +205,16 @@ describe('the snapshot writer', () => {
     }
     expect(store.sync.snapshot()).toMatchObject({ cursor: 's1', staged: 1 });
   });
+  it('holds the POS stamp still while its pages commit (the catalogue is not reread), and moves it after', async () => {
+    const before = store.cache.posVersion();
+    const stager = await opened(store);
+    try {
+      stager.stage({ ...at(), changes: page(0, 1_500), cursor: 's1' });
+      await stager.drain();
+      expect(store.cache.posVersion()).toBe(before);
+    } finally {
+      await stager.close();
+    }
+    expect(store.cache.posVersion()).not.toBe(before);
+  });
 });
