@@ -60,3 +60,8 @@ export function runUntilKilled(
     });
   });
 }
+
+/** Runs `script` to its end, never killed (the run after a kill that must complete the work). */
+export function runToEnd(script: string, args: readonly string[]): Promise<ChildEnd> {
+  return runUntilKilled(script, args, { delayMs: 0, armAtSpawn: false, onLine: () => {} });
+}

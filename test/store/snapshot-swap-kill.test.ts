@@ -8,7 +8,7 @@ import { ENTITIES } from '../../src/contract/feed.js';
 import { stagedTable } from '../../src/store/cache.js';
 import { tables } from '../../src/store/entities.js';
 import { openTest, tempDir, testClock, type TempDir } from './helpers.js';
-import { runUntilKilled } from './kill-child.js';
+import { runToEnd, runUntilKilled } from './kill-child.js';
 
 const ROWS = 40_000;
 const CHILD = 'test/store/fixtures/snapshot-swap-child.ts';
@@ -92,11 +92,7 @@ describe('a kill during the snapshot swap', () => {
         }
         // The next run swaps whatever is staged (the next pull's last page).
         if (!swapped) {
-          const again = await runUntilKilled(CHILD, [file, String(ROWS)], {
-            delayMs: 60_000,
-            armAtSpawn: false,
-            onLine: () => {},
-          });
+          const again = await runToEnd(CHILD, [file, String(ROWS)]);
           expect(again.killed).toBe(false);
           const store2 = await openTest(file, testClock());
           expect(store2.sync.cursor()).toBe('d.new');

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stagedTable } from '../../src/store/cache.js';
 import { openTest, tempDir, testClock, type TempDir } from './helpers.js';
-import { runUntilKilled } from './kill-child.js';
+import { runToEnd, runUntilKilled } from './kill-child.js';
 
 const ROWS = 40_000;
 const PAGE = 2_000;
@@ -69,11 +69,7 @@ describe('a kill while the snapshot writer stages', () => {
           store.close();
         }
         if (!swapped) {
-          const again = await runUntilKilled(CHILD, [file, String(ROWS)], {
-            delayMs: 120_000,
-            armAtSpawn: false,
-            onLine: () => {},
-          });
+          const again = await runToEnd(CHILD, [file, String(ROWS)]);
           expect(again.killed, again.stderr).toBe(false);
         }
         const done = await openTest(file, testClock());
