@@ -4,7 +4,7 @@
 import { formatAmount, formatDec, formatQuantity } from '../format.js';
 import { dec } from '../money.js';
 import { gradesOf } from '../slices/forecourt/state.js';
-import { amountDigits, enterMode } from '../slices/sale/state.js';
+import { amountDigits } from '../slices/sale/state.js';
 import { Button, type Ctx } from './common.js';
 
 export function PumpLines({ ctx }: { ctx: Ctx }) {
@@ -62,8 +62,6 @@ function PrepayGrades({ ctx, pump }: { ctx: Ctx; pump: number }) {
   const { t, state, num } = ctx;
   const grades = gradesOf(state, pump).filter((g) => g.price !== null);
   if (grades.length === 0) return null;
-  // a till that sells catalogue figures only takes no typed fuel line (sale slice, item-add)
-  if (enterMode(state) === 'presets-only') return null;
   // a prepay is one fuel line: once it is on the check, there is nothing left to pick
   if (state.sale.draft.lines.length > 0) return null;
   return (

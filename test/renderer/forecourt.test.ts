@@ -5,9 +5,23 @@ import { describe, expect, it } from 'vitest';
 import { initialState, type Event, type State } from '../../renderer/state.js';
 import { reduce } from '../../renderer/reduce.js';
 import { simulatorInput } from '../../renderer/slices/forecourt/actions.js';
-import { forecourtState, FILL_ID, status } from './fixtures.js';
+import { calcCheck, forecourtState, FILL_ID, status } from './fixtures.js';
 
 const run = (s: State, ...events: Event[]) => events.reduce(reduce, s);
+/** The check's POS sells catalogue goods only (as a calculation tells the screen). */
+const presetsOnly = (s: State) =>
+  run(
+    s,
+    { type: 'calc-started', seq: 1 },
+    {
+      type: 'calc-done',
+      seq: 1,
+      result: {
+        check: calcCheck({ pos: { check_item_enter_mode: 'presets-only' } }),
+        warnings: [],
+      },
+    },
+  );
 const loaded = () =>
   run(
     initialState(),
@@ -106,6 +120,50 @@ describe('the forecourt on screen', () => {
       'item-price': '1,759',
     });
     expect(s.focus?.testid).toBe('item-amount');
+  });
+
+  it('takes a prepay’s fuel at a presets-only till from the grade picked, its price left to the terminal', () => {
+    const s = run(
+      presetsOnly(loaded()),
+      { type: 'prepay-for', pump: 1 },
+      { type: 'prepay-grade', code: 'FUEL-95', price: '1.759' },
+      { type: 'field', name: 'item-amount', value: '20' },
+      { type: 'item-add' },
+    );
+    expect(s.sale.draft.lines.map((l) => l.item)).toEqual([
+      {
+        code: 'FUEL-95',
+        quantity: 11.37,
+        price_decimal_digits: 3,
+        quantity_decimal_digits: 3,
+        amount: 20,
+        quantity_recalculate_type: 'recalculate-by-amount',
+      },
+    ]);
+  });
+
+  it('refuses any other typed line at a presets-only till, a fuel not the pump’s included', () => {
+    const typed = (code: string) =>
+      run(
+        presetsOnly(loaded()),
+        { type: 'prepay-for', pump: 1 },
+        { type: 'prepay-grade', code: 'FUEL-95', price: '1.759' },
+        { type: 'field', name: 'item-code', value: code },
+        { type: 'field', name: 'item-amount', value: '20' },
+        { type: 'item-add' },
+      );
+    const other = typed('FUEL-98');
+    expect(other.sale.draft.lines).toEqual([]);
+    expect(other.fieldErrors['item-code']).toBe('validation.presets-only');
+    // and goods typed with a price, on a sale that prepays no pump
+    const goods = run(
+      presetsOnly(loaded()),
+      { type: 'field', name: 'item-code', value: 'A1' },
+      { type: 'field', name: 'item-price', value: '1' },
+      { type: 'item-add' },
+    );
+    expect(goods.sale.draft.lines).toEqual([]);
+    expect(goods.fieldErrors['item-code']).toBe('validation.presets-only');
   });
 
   it('prices a prepay of 20.00 from the grade picked: 11.370 l at 1.759', () => {

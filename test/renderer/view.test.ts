@@ -840,6 +840,28 @@ describe('views', () => {
     expect(byTestId(render(picked), 'sale-prepay-grades')).toBeUndefined();
   });
 
+  it('offer a presets-only till a prepay’s fuels too: a press asks for the amount only, no price', () => {
+    const presetsOnly = run(
+      all.prepaySale!,
+      { type: 'calc-started', seq: 1 },
+      {
+        type: 'calc-done',
+        seq: 1,
+        result: {
+          check: calcCheck({ pos: { check_item_enter_mode: 'presets-only' } }),
+          warnings: [],
+        },
+      },
+    );
+    expect(byTestId(render(presetsOnly), 'sale-prepay-grade-0')).toBeDefined();
+    const picked = render(
+      run(presetsOnly, { type: 'prepay-grade', code: 'FUEL-95', price: '1.759' }),
+    );
+    expect(byTestId(picked, 'item-amount')).toBeDefined();
+    expect(byTestId(picked, 'item-price')).toBeUndefined();
+    expect(byTestId(picked, 'item-kind')).toBeUndefined();
+  });
+
   it('offer the simulated pumps’ controls on the settings screen only for simulated pumps', () => {
     expect(byTestId(render(all.settings!), 'sim-pumps')).toBeUndefined();
     const tree = render(all.settingsPumps!);

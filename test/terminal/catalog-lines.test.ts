@@ -140,6 +140,23 @@ describe('presets only', () => {
     expect(r.check.amount).toBe(4.94);
   });
 
+  it('sells fuel by amount at the catalogue price: a prepay of 20.00 buys its litres', async () => {
+    const t = await tillWithMode('presets-only');
+    const r = await t.ok('check-calc', {
+      check: {
+        check_items: [
+          {
+            code: 'FUEL-95',
+            quantity: 11.18,
+            amount: 20,
+            quantity_recalculate_type: 'recalculate-by-amount',
+          },
+        ],
+      },
+    });
+    expect(r.check.check_items![0]).toMatchObject({ code: 'FUEL-95', price: 1.789, amount: 20 });
+  });
+
   it('refuses a good priced by its label when the label was not scanned', async () => {
     const t = await tillWithMode('presets-only');
     await invalidAt(t, [item('CAKE-1', 1)], 'check.check_items[0].barcode');

@@ -2,7 +2,10 @@
 // line is the pump's (grade, litres, the price the pump used, its amount), the fill is sold
 // once, and the pump goes back to idle; a prepaid fill completes its prepay with what was
 // dispensed, and the unused cash is given back.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEMO, startCentral } from '../../src/central/index.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { FakeForecourt } from './fake-forecourt.js';
 import { cashPrepay, forecourtTill, PRICES, unpaid, untilIdle } from './forecourt-till.js';
@@ -509,5 +512,25 @@ describe('a drive-off', () => {
     expect(again.body).toMatchObject({
       error: { message: 'this fill of pump 1 was recorded as a drive-off already' },
     });
+  }, 30_000);
+});
+
+describe('a fuel prepay at a till that sells catalogue figures only (presets-only)', () => {
+  it('prepays by amount and completes from the fill at the catalogue’s price', async () => {
+    const dir = tempDir('lt-presets-fuel-');
+    const central = await startCentral({ db: join(dir, 'central.sqlite'), faultSeed: 1 });
+    const pos = central.store.getRecord('pos', DEMO.posId) as Record<string, unknown>;
+    central.store.upsert('pos', DEMO.posId, { ...pos, check_item_enter_mode: 'presets-only' });
+    try {
+      const { t, port } = await forecourtTill((o) => open({ ...o, central }), 4, dir);
+      const { prepay, fill } = await prepaidFill(t, port, '5');
+      const sale = await t.ok('sale-process', completion(prepay, [fill]));
+      // 5 l x 1.789 = 8.95 of the 20.00 prepaid, the rest given back
+      expect(sale.check.amount_to_pay).toBe(8.95);
+      await t.close();
+    } finally {
+      await central.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 30_000);
 });

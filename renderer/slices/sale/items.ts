@@ -6,6 +6,7 @@ import { isDec, positive } from '../../requests.js';
 import type { State } from '../../state.js';
 import type { CheckItemRequest } from '../../types.js';
 import { field, type Errors } from '../frame/state.js';
+import { gradesOf } from '../forecourt/state.js';
 import { amountDigits, type ItemKind, type Line } from './state.js';
 
 /** The line the item form describes, or the errors keyed by field name. */
@@ -47,6 +48,26 @@ export function itemFromForm(state: State): { line: CheckItemRequest } | { error
     line.amount = toNumber(amount);
     line.quantity_recalculate_type = 'recalculate-by-amount';
   }
+  return { line };
+}
+
+/**
+ * The one line a `presets-only` till takes from the item form: the prepay's fuel by amount,
+ * picked by one of the prepaid pump's grade buttons. Its catalogue price buys the litres, and
+ * the line leaves the price to the terminal, which owns it there (docs/forecourt.md).
+ */
+export function presetsOnlyPrepay(state: State): { line: CheckItemRequest } | { errors: Errors } {
+  const pump = state.sale.draft.prepayPump;
+  const code = field(state, 'item-code').trim();
+  const picked =
+    pump !== null &&
+    field(state, 'item-kind') === 'fuel-amount' &&
+    gradesOf(state, pump).some((g) => g.code === code && g.price !== null);
+  if (!picked) return { errors: { 'item-code': 'validation.presets-only' } };
+  const built = itemFromForm(state);
+  if ('errors' in built) return built;
+  const line: CheckItemRequest = { ...built.line };
+  delete line.price;
   return { line };
 }
 

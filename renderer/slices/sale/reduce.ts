@@ -9,7 +9,7 @@ import type { Reducer, State } from '../../state.js';
 import type { CheckItemRequest } from '../../types.js';
 import { fail, field, focusOn, go, hasRole, withForm, withMessage } from '../frame/state.js';
 import { PAYMENT_FORM_CLEARED, initialPayment, withoutTenders } from '../payment/state.js';
-import { addLine, clearedItemForm, itemFromForm } from './items.js';
+import { addLine, clearedItemForm, itemFromForm, presetsOnlyPrepay } from './items.js';
 import { enterMode, initialSale, type Draft, type SaleEvent, type SaleState } from './state.js';
 
 /**
@@ -92,9 +92,8 @@ export const sale: Reducer<SaleEvent> = {
   // ---- the lines ----
   presets: (state, event) => ({ ...state, sale: { ...state.sale, presets: event.presets } }),
   'item-add': (state) => {
-    const mode = enterMode(state);
-    if (mode === 'presets-only') return fail(state, { 'item-code': 'validation.presets-only' });
-    const built = itemFromForm(state);
+    const built =
+      enterMode(state) === 'presets-only' ? presetsOnlyPrepay(state) : itemFromForm(state);
     if ('errors' in built) return fail(state, built.errors);
     const { lines, index } = addLine(state.sale.draft.lines, built.line, newKey(state));
     const next = withDraft(state, { ...state.sale.draft, lines }, { selected: index });
