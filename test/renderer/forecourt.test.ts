@@ -140,6 +140,8 @@ describe('the forecourt on screen', () => {
         quantity_recalculate_type: 'recalculate-by-amount',
       },
     ]);
+    // no kind to pick there: the form is back to goods once the fuel line is on the check
+    expect(s.form['item-kind']).toBe('goods');
   });
 
   it('refuses any other typed line at a presets-only till, a fuel not the pump’s included', () => {

@@ -175,9 +175,23 @@ describe('goods from the catalogue', () => {
     expect(s.sale.draft.lines).toHaveLength(2);
   });
 
+  it('learns how the POS takes lines from its catalogue’s answer: presets-only refuses a typed price', async () => {
+    const { till } = tillAnswering(
+      selling(),
+      answer({ check_item_enter_mode: 'presets-only', quick_keys: [] }),
+    );
+    await perform(till, { type: 'quick-keys-load' });
+    expect(till.state.goods.mode).toBe('presets-only');
+    till.dispatch(typed('item-code', 'WTR-1'));
+    till.dispatch(typed('item-price', '1'));
+    till.dispatch({ type: 'item-add' });
+    expect(till.state.sale.draft.lines).toEqual([]);
+    expect(till.state.fieldErrors['item-code']).toBe('validation.presets-only');
+  });
+
   it('adds one piece of a quick key’s good', async () => {
     const pages = [{ category: 'Coffee', goods: [good({ code: 'COF-1' })], missing: [] }];
-    const s = run(selling(), { type: 'quick-keys', pages });
+    const s = run(selling(), { type: 'quick-keys', pages, mode: 'without-limits' });
     const { till } = tillAnswering(s);
     await perform(till, { type: 'quick-key', page: 0, index: 0 });
     expect(till.state.sale.draft.lines[0]!.item).toEqual({ code: 'COF-1', quantity: 1 });

@@ -129,7 +129,12 @@ export const goodsActions: Performers<GoodsAction> = {
   'quick-keys-load': async (till) => {
     if (enterMode(till.state) === 'manually-only') return;
     const out = await search(till, { quick_keys: true, limit: 1 }, true);
-    if (out?.quick_keys) till.dispatch({ type: 'quick-keys', pages: out.quick_keys });
+    if (out)
+      till.dispatch({
+        type: 'quick-keys',
+        pages: out.quick_keys ?? [],
+        mode: out.check_item_enter_mode,
+      });
   },
   'goods-highlight': send,
   'goods-close': send,

@@ -7,7 +7,7 @@ import { dec, toFixed, toNumber, type Dec } from '../../money.js';
 import type { Reducer, State } from '../../state.js';
 import type { CheckItemRequest } from '../../types.js';
 import { fail, field, focusOn, withForm, withMessage } from '../frame/state.js';
-import { addLine, clearedItemForm } from '../sale/items.js';
+import { addLine, clearedFormOf } from '../sale/items.js';
 import { withDraft } from '../sale/reduce.js';
 import { enterMode } from '../sale/state.js';
 import type { MessageKey } from '../../i18n.js';
@@ -32,7 +32,7 @@ function withLine(state: State, item: CheckItemRequest): State {
   const key = state.sale.version; // only ever rises: no two lines of a draft share one
   const { lines, index } = addLine(state.sale.draft.lines, item, key);
   const next = withDraft(state, { ...state.sale.draft, lines }, { selected: index });
-  const ready = withForm(next, clearedItemForm);
+  const ready = withForm(next, clearedFormOf(state));
   return focusOn({ ...ready, goods: closed(state.goods), fieldErrors: {} }, 'item-code');
 }
 
@@ -73,7 +73,7 @@ export const goods: Reducer<GoodsEvent> = {
     }),
   'quick-keys': (state, event) => ({
     ...state,
-    goods: { ...state.goods, quickKeys: event.pages, page: 0 },
+    goods: { ...state.goods, quickKeys: event.pages, page: 0, mode: event.mode },
   }),
   'quick-page': (state, event) => ({ ...state, goods: { ...state.goods, page: event.index } }),
 };

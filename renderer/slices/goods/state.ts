@@ -8,6 +8,7 @@ export type CatalogOutput = CommandOutput<'catalog-search'>;
 export type Good = CatalogOutput['goods'][number];
 export type Scanned = NonNullable<CatalogOutput['scanned']>;
 export type QuickPage = NonNullable<CatalogOutput['quick_keys']>[number];
+export type EnterMode = CatalogOutput['check_item_enter_mode'];
 
 export interface GoodsState {
   /** The goods a search by words found; null: no list open. */
@@ -21,10 +22,23 @@ export interface GoodsState {
   quickKeys: QuickPage[];
   /** The quick-key page on show. */
   page: number;
+  /**
+   * How the POS takes lines, as its catalogue answered with the quick keys (null until then):
+   * the check's calculation does not carry it (its `pos` is the POS's id).
+   */
+  mode: EnterMode | null;
 }
 
 export function initialGoods(): GoodsState {
-  return { results: null, query: '', more: false, highlighted: 0, quickKeys: [], page: 0 };
+  return {
+    results: null,
+    query: '',
+    more: false,
+    highlighted: 0,
+    quickKeys: [],
+    page: 0,
+    mode: null,
+  };
 }
 
 export type GoodsEvent =
@@ -39,7 +53,7 @@ export type GoodsEvent =
   | { type: 'goods-unknown' }
   /** A scanned barcode no good of the catalogue has. */
   | { type: 'goods-barcode-unknown'; barcode: string }
-  | { type: 'quick-keys'; pages: QuickPage[] }
+  | { type: 'quick-keys'; pages: QuickPage[]; mode: EnterMode }
   | { type: 'quick-page'; index: number };
 
 /** How many goods a search by words lists. */

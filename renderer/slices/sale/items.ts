@@ -7,7 +7,7 @@ import type { State } from '../../state.js';
 import type { CheckItemRequest } from '../../types.js';
 import { field, type Errors } from '../frame/state.js';
 import { gradesOf } from '../forecourt/state.js';
-import { amountDigits, type ItemKind, type Line } from './state.js';
+import { amountDigits, enterMode, type ItemKind, type Line } from './state.js';
 
 /** The line the item form describes, or the errors keyed by field name. */
 export function itemFromForm(state: State): { line: CheckItemRequest } | { errors: Errors } {
@@ -113,3 +113,13 @@ export const clearedItemForm = {
   'item-amount': '',
   'item-reason': '',
 } as const;
+
+/**
+ * The item form cleared once a line is on the check. A presets-only till also goes back to
+ * goods: it shows no kind to pick, so a prepay's fuel kind must not outlive its line.
+ */
+export function clearedFormOf(state: State): Record<string, string> {
+  return enterMode(state) === 'presets-only'
+    ? { ...clearedItemForm, 'item-kind': 'goods' }
+    : clearedItemForm;
+}

@@ -9,7 +9,7 @@ import type { Reducer, State } from '../../state.js';
 import type { CheckItemRequest } from '../../types.js';
 import { fail, field, focusOn, go, hasRole, withForm, withMessage } from '../frame/state.js';
 import { PAYMENT_FORM_CLEARED, initialPayment, withoutTenders } from '../payment/state.js';
-import { addLine, clearedItemForm, itemFromForm, presetsOnlyPrepay } from './items.js';
+import { addLine, clearedFormOf, itemFromForm, presetsOnlyPrepay } from './items.js';
 import { enterMode, initialSale, type Draft, type SaleEvent, type SaleState } from './state.js';
 
 /**
@@ -39,7 +39,7 @@ export function freshSale(state: State): State {
     payment: initialPayment(),
     form: {
       ...state.form,
-      ...clearedItemForm,
+      ...clearedFormOf(state),
       'customer-id': '',
       'customer-otp': '',
       bonuses: '',
@@ -97,7 +97,7 @@ export const sale: Reducer<SaleEvent> = {
     if ('errors' in built) return fail(state, built.errors);
     const { lines, index } = addLine(state.sale.draft.lines, built.line, newKey(state));
     const next = withDraft(state, { ...state.sale.draft, lines }, { selected: index });
-    return focusOn({ ...withForm(next, clearedItemForm), fieldErrors: {} }, 'item-code');
+    return focusOn({ ...withForm(next, clearedFormOf(state)), fieldErrors: {} }, 'item-code');
   },
   'preset-add': (state, event) => {
     const p = state.sale.presets[event.index];
@@ -180,8 +180,11 @@ export const sale: Reducer<SaleEvent> = {
       ...state.sale.draft,
       fills: state.sale.draft.fills.filter((f) => f.id !== event.id),
     }),
-  'prepay-for': (state, event) =>
-    go(withDraft(state, { ...state.sale.draft, prepayPump: event.pump }), 'sale'),
+  'prepay-for': (state, event) => {
+    const next = go(withDraft(state, { ...state.sale.draft, prepayPump: event.pump }), 'sale');
+    // a presets-only till picks no kind: the fuel kind comes with a grade button only
+    return enterMode(state) === 'presets-only' ? withForm(next, { 'item-kind': 'goods' }) : next;
+  },
   // The price is the catalogue's, shown in the cashier's number style as if typed; the amount
   // to prepay is what is left to type.
   'prepay-grade': (state, event) => {

@@ -172,9 +172,12 @@ export type SaleEvent =
 
 // ---- selectors ----
 
-/** How items may be entered at this POS (CheckPos `check_item_enter_mode`). */
+/**
+ * How items may be entered at this POS: as its catalogue answered (goods slice), else as a
+ * calculation's CheckPos `check_item_enter_mode` says, else without limits.
+ */
 export function enterMode(state: State) {
-  return state.sale.calc.check?.pos?.check_item_enter_mode ?? 'without-limits';
+  return state.goods.mode ?? state.sale.calc.check?.pos?.check_item_enter_mode ?? 'without-limits';
 }
 
 /** The POS's time zone (CheckPos `time_zone`) once a calculation told it; else null. */
