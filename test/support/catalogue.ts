@@ -11,3 +11,9 @@ export function setCataloguePrice(central: RunningCentral, code: string, price: 
     catalog: pos.catalog.map((g) => (g.code === code ? { ...g, price } : g)),
   });
 }
+
+/** Sets how the demo POS takes lines (`check_item_enter_mode`: the station decided so). */
+export function setEnterMode(central: RunningCentral, mode: string): void {
+  const pos = central.store.getRecord('pos', DEMO.posId) as Record<string, unknown>;
+  central.store.upsert('pos', DEMO.posId, { ...pos, check_item_enter_mode: mode });
+}

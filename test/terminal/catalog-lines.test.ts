@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO, startCentral } from '../../src/central/index.js';
 import type { ErrorResponse } from '../../src/contract/commands.js';
 import { uuidv7 } from '../../src/sync/ids.js';
+import { setEnterMode } from '../support/catalogue.js';
 import { item, openTill, tempDir, tillPerTest, type Till, type TillOptions } from './helpers.js';
 
 const { signedIn } = tillPerTest();
@@ -21,8 +22,7 @@ afterEach(async () => {
 async function tillWithMode(mode: string, o: TillOptions = {}): Promise<Till> {
   const dir = tempDir('lt-catalog-');
   const central = await startCentral({ db: join(dir, 'central.sqlite'), faultSeed: 1 });
-  const pos = central.store.getRecord('pos', DEMO.posId) as Record<string, unknown>;
-  central.store.upsert('pos', DEMO.posId, { ...pos, check_item_enter_mode: mode });
+  setEnterMode(central, mode);
   const t = await openTill({ ...o, dir, central });
   cleanups.push(async () => {
     await t.close();

@@ -5,7 +5,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEMO, startCentral } from '../../src/central/index.js';
+import { startCentral } from '../../src/central/index.js';
+import { setEnterMode } from '../support/catalogue.js';
 import { uuidv7 } from '../../src/sync/ids.js';
 import { FakeForecourt } from './fake-forecourt.js';
 import { cashPrepay, forecourtTill, PRICES, unpaid, untilIdle } from './forecourt-till.js';
@@ -519,8 +520,7 @@ describe('a fuel prepay at a till that sells catalogue figures only (presets-onl
   it('prepays by amount and completes from the fill at the catalogue’s price', async () => {
     const dir = tempDir('lt-presets-fuel-');
     const central = await startCentral({ db: join(dir, 'central.sqlite'), faultSeed: 1 });
-    const pos = central.store.getRecord('pos', DEMO.posId) as Record<string, unknown>;
-    central.store.upsert('pos', DEMO.posId, { ...pos, check_item_enter_mode: 'presets-only' });
+    setEnterMode(central, 'presets-only');
     try {
       const { t, port } = await forecourtTill((o) => open({ ...o, central }), 4, dir);
       const { prepay, fill } = await prepaidFill(t, port, '5');

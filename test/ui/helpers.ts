@@ -12,7 +12,7 @@ import { expect } from 'vitest';
 import type { Agent } from '../../src/agent/server.js';
 import { DEMO, startCentral, type RunningCentral } from '../../src/central/index.js';
 import { memoryIO } from '../../src/cli/io.js';
-import { setCataloguePrice } from '../support/catalogue.js';
+import { setCataloguePrice, setEnterMode } from '../support/catalogue.js';
 import { runAgent } from '../../src/cli/agent.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -397,6 +397,11 @@ export class OwnCentral {
   /** Sets a good's price in the central's POS catalogue (the station changed its price). */
   setPrice(code: string, price: number): void {
     setCataloguePrice(this.running!, code, price);
+  }
+
+  /** Sets how the demo POS takes lines (`presets-only`: catalogue goods at its figures). */
+  setEnterMode(mode: string): void {
+    setEnterMode(this.running!, mode);
   }
 
   /** GET /sandbox/NAME with the demo terminal's API key. */
