@@ -5,22 +5,19 @@ import { describe, expect, it } from 'vitest';
 import { initialState, type Event, type State } from '../../renderer/state.js';
 import { reduce } from '../../renderer/reduce.js';
 import { simulatorInput } from '../../renderer/slices/forecourt/actions.js';
-import { calcCheck, forecourtState, FILL_ID, status } from './fixtures.js';
+import { forecourtState, FILL_ID, status } from './fixtures.js';
 
 const run = (s: State, ...events: Event[]) => events.reduce(reduce, s);
-/** The check's POS sells catalogue goods only (as a calculation tells the screen). */
-const presetsOnly = (s: State) =>
+/** The POS sells catalogue goods only (as its catalogue's answer tells the screen). */
+const presetsOnly = (s: State) => run(s, { type: 'quick-keys', pages: [], mode: 'presets-only' });
+/** Pump 1 prepaid from its Super 95 button (1.759), 20 typed and added. */
+const prepaid20 = (s: State) =>
   run(
     s,
-    { type: 'calc-started', seq: 1 },
-    {
-      type: 'calc-done',
-      seq: 1,
-      result: {
-        check: calcCheck({ pos: { check_item_enter_mode: 'presets-only' } }),
-        warnings: [],
-      },
-    },
+    { type: 'prepay-for', pump: 1 },
+    { type: 'prepay-grade', code: 'FUEL-95', price: '1.759' },
+    { type: 'field', name: 'item-amount', value: '20' },
+    { type: 'item-add' },
   );
 const loaded = () =>
   run(
@@ -123,13 +120,7 @@ describe('the forecourt on screen', () => {
   });
 
   it('takes a prepay’s fuel at a presets-only till from the grade picked, its price left to the terminal', () => {
-    const s = run(
-      presetsOnly(loaded()),
-      { type: 'prepay-for', pump: 1 },
-      { type: 'prepay-grade', code: 'FUEL-95', price: '1.759' },
-      { type: 'field', name: 'item-amount', value: '20' },
-      { type: 'item-add' },
-    );
+    const s = prepaid20(presetsOnly(loaded()));
     expect(s.sale.draft.lines.map((l) => l.item)).toEqual([
       {
         code: 'FUEL-95',
@@ -169,13 +160,7 @@ describe('the forecourt on screen', () => {
   });
 
   it('prices a prepay of 20.00 from the grade picked: 11.370 l at 1.759', () => {
-    const s = run(
-      loaded(),
-      { type: 'prepay-for', pump: 1 },
-      { type: 'prepay-grade', code: 'FUEL-95', price: '1.759' },
-      { type: 'field', name: 'item-amount', value: '20' },
-      { type: 'item-add' },
-    );
+    const s = prepaid20(loaded());
     expect(s.sale.draft.lines.map((l) => l.item)).toEqual([
       {
         code: 'FUEL-95',

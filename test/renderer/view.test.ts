@@ -841,18 +841,11 @@ describe('views', () => {
   });
 
   it('offer a presets-only till a prepay’s fuels too: a press asks for the amount only, no price', () => {
-    const presetsOnly = run(
-      all.prepaySale!,
-      { type: 'calc-started', seq: 1 },
-      {
-        type: 'calc-done',
-        seq: 1,
-        result: {
-          check: calcCheck({ pos: { check_item_enter_mode: 'presets-only' } }),
-          warnings: [],
-        },
-      },
-    );
+    const presetsOnly = run(all.prepaySale!, {
+      type: 'quick-keys',
+      pages: [],
+      mode: 'presets-only',
+    });
     expect(byTestId(render(presetsOnly), 'sale-prepay-grade-0')).toBeDefined();
     const picked = render(
       run(presetsOnly, { type: 'prepay-grade', code: 'FUEL-95', price: '1.759' }),

@@ -16,8 +16,9 @@ import {
   pressEnterOn,
   screenshot,
   typeInto,
+  openShift,
 } from './helpers.js';
-import { confirm, fill, openShift, tileState, toForecourt } from './forecourt-steps.js';
+import { prepayPaidAndCompleted, tileState, toForecourt } from './forecourt-steps.js';
 
 const SALE_MS = 120_000;
 
@@ -59,24 +60,7 @@ describe('the cashier screen: a fuel prepay at a presets-only till', () => {
             // the form is back to goods: a quantity, no amount
             await page.getByTestId('item-quantity').waitFor();
             await shot(page, '1-prepay-line');
-            await page.keyboard.press('F8');
-            await page.getByTestId('screen-payment').waitFor();
-            await typeInto(page, 'payment-cash-given', '20');
-            await expectText(page.getByTestId('payment-change'), '0.00');
-            await confirm(page);
-            await expectText(page.getByTestId('receipt-total-to-pay'), '20.00');
-            await pressEnterOn(page, 'receipt-new-sale');
-            await page.getByTestId('lines-empty').waitFor();
-            await toForecourt(page);
-            await tileState(page, 1, 'authorised');
-            // the driver runs to the preset: 20.00 / 1.759 = 11.37 l
-            await fill(page, 1, 1, null, '11.37 l');
-            await expectText(page.getByTestId('pump-1-fill-0'), /^FUEL-95 · 11\.37 l · 20\.00/);
-            await pressEnterOn(page, 'pump-1-fill-0-sell');
-            await page.getByTestId('screen-receipt').waitFor();
-            await expectText(page.getByTestId('receipt-total-to-pay'), '20.00');
-            await expectText(page.getByTestId('receipt-line-0'), /11\.37/);
-            await shot(page, '2-completed');
+            await prepayPaidAndCompleted(page, (name) => shot(page, `2-${name}`));
           },
         );
       } finally {

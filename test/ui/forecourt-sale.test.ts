@@ -14,6 +14,7 @@ import { DEMO } from '../../src/central/index.js';
 import {
   calculated,
   chooseByKeys,
+  confirm,
   expectText,
   fastCentral,
   noError,
@@ -23,8 +24,9 @@ import {
   pressEnterOn,
   screenshot,
   typeInto,
+  openShift,
 } from './helpers.js';
-import { confirm, fill, openShift, tileState, toForecourt } from './forecourt-steps.js';
+import { fill, prepayPaidAndCompleted, tileState, toForecourt } from './forecourt-steps.js';
 
 const SALE_MS = 180_000;
 
@@ -65,34 +67,7 @@ describe('the cashier screen: selling fuel at the forecourt', () => {
           await noError(page);
           await expectText(page.getByTestId('totals-to-pay'), '20.00');
           await shot(page, '2-prepay-line');
-          await page.keyboard.press('F8');
-          await page.getByTestId('screen-payment').waitFor();
-          await typeInto(page, 'payment-cash-given', '20');
-          await expectText(page.getByTestId('payment-change'), '0.00');
-          await confirm(page);
-          await expectText(page.getByTestId('receipt-total-to-pay'), '20.00');
-          await shot(page, '2-prepay-paid');
-          await pressEnterOn(page, 'receipt-new-sale');
-          await page.getByTestId('lines-empty').waitFor();
-          // paid, the till authorised pump 1 for it (pump-authorise)
-          await toForecourt(page);
-          await tileState(page, 1, 'authorised');
-          // the driver lifts nozzle 1 and lets it run to the preset: 20.00 / 1.759 = 11.37 l
-          await fill(page, 1, 1, null, '11.37 l');
-          await expectText(page.getByTestId('pump-1-amount'), '20.00');
-          await expectText(page.getByTestId('pump-1-unpaid'), '1 unpaid');
-          await expectText(page.getByTestId('pump-1-fill-0'), /^FUEL-95 · 11\.37 l · 20\.00/);
-          await page.getByTestId('pump-1-fill-0-sell').waitFor();
-          await shot(page, '2-prepay-filled');
-          // Sell completes the prepay with what the pump gave: 11.37 l for 20.00, nothing back
-          await pressEnterOn(page, 'pump-1-fill-0-sell');
-          await page.getByTestId('screen-receipt').waitFor();
-          await expectText(page.getByTestId('receipt-total-to-pay'), '20.00');
-          await expectText(page.getByTestId('receipt-line-0'), /11\.37/);
-          expect(await page.getByTestId('receipt-warnings').count()).toBe(0); // no change due
-          await shot(page, '2-prepay-completed');
-          await pressEnterOn(page, 'receipt-new-sale');
-          await page.getByTestId('lines-empty').waitFor();
+          await prepayPaidAndCompleted(page, (name) => shot(page, `2-prepay-${name}`));
 
           // 3. a postpay on pump 2 for Driver One, paid from the fleet account
           await chooseByKeys(page, 'customer-id-type', 'card');

@@ -3,8 +3,7 @@
 // agent's `simulator-pump`), and a sale confirmed on the payment screen.
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { DEMO } from '../../src/central/index.js';
-import { expectText, noError, paymentReady, typeInto } from './helpers.js';
+import { confirm, expectText, pressEnterOn, typeInto } from './helpers.js';
 
 /** The simulated pumps run 0.5 l/s: 11.37 l take 23 s. */
 export const FILL_MS = 40_000;
@@ -69,25 +68,40 @@ export async function fill(
   await tileState(page, pump, 'finished');
 }
 
-/** The manager signs in and opens the shift with a counted float of 150.00. */
-export async function openShift(page: Page): Promise<void> {
-  await typeInto(page, 'sign-in-code', DEMO.authCodes.manager);
-  await page.keyboard.press('Enter');
-  await page.getByTestId('screen-shift-open').waitFor();
-  await typeInto(page, 'shift-opening-cash', '150');
-  await page.keyboard.press('Enter');
-  await page.getByTestId('screen-sale').waitFor();
-  await noError(page);
-}
-
-/** F8 on the payment screen; waits for the receipt, an error fails at once. */
-export async function confirm(page: Page): Promise<void> {
-  await paymentReady(page);
+/**
+ * The prepay of 20.00 for pump 1 on the check: paid in cash (no change), the pump authorised
+ * for it, the driver running nozzle 1 to the preset (20.00 / 1.759 = 11.37 l), and Sell
+ * completing it with what the pump gave (nothing back); a new sale after. `shot` takes a
+ * screenshot at each step: paid, filled, completed.
+ */
+export async function prepayPaidAndCompleted(
+  page: Page,
+  shot: (name: string) => Promise<void>,
+): Promise<void> {
   await page.keyboard.press('F8');
-  await page
-    .getByTestId('screen-receipt')
-    .or(page.locator('[data-testid="message"][data-kind="error"]'))
-    .first()
-    .waitFor({ timeout: 20_000 });
-  await noError(page);
+  await page.getByTestId('screen-payment').waitFor();
+  await typeInto(page, 'payment-cash-given', '20');
+  await expectText(page.getByTestId('payment-change'), '0.00');
+  await confirm(page);
+  await expectText(page.getByTestId('receipt-total-to-pay'), '20.00');
+  await shot('paid');
+  await pressEnterOn(page, 'receipt-new-sale');
+  await page.getByTestId('lines-empty').waitFor();
+  // paid, the till authorised pump 1 for it (pump-authorise)
+  await toForecourt(page);
+  await tileState(page, 1, 'authorised');
+  await fill(page, 1, 1, null, '11.37 l');
+  await expectText(page.getByTestId('pump-1-amount'), '20.00');
+  await expectText(page.getByTestId('pump-1-unpaid'), '1 unpaid');
+  await expectText(page.getByTestId('pump-1-fill-0'), /^FUEL-95 · 11\.37 l · 20\.00/);
+  await page.getByTestId('pump-1-fill-0-sell').waitFor();
+  await shot('filled');
+  await pressEnterOn(page, 'pump-1-fill-0-sell');
+  await page.getByTestId('screen-receipt').waitFor();
+  await expectText(page.getByTestId('receipt-total-to-pay'), '20.00');
+  await expectText(page.getByTestId('receipt-line-0'), /11\.37/);
+  expect(await page.getByTestId('receipt-warnings').count()).toBe(0); // no change due
+  await shot('completed');
+  await pressEnterOn(page, 'receipt-new-sale');
+  await page.getByTestId('lines-empty').waitFor();
 }

@@ -192,6 +192,29 @@ export async function calculated(page: Page): Promise<void> {
   await page.locator('[data-testid="totals"][aria-busy="false"]').waitFor();
 }
 
+/** The manager signs in and opens the shift with a counted float of 150.00. */
+export async function openShift(page: Page): Promise<void> {
+  await typeInto(page, 'sign-in-code', DEMO.authCodes.manager);
+  await page.keyboard.press('Enter');
+  await page.getByTestId('screen-shift-open').waitFor();
+  await typeInto(page, 'shift-opening-cash', '150');
+  await page.keyboard.press('Enter');
+  await page.getByTestId('screen-sale').waitFor();
+  await noError(page);
+}
+
+/** F8 on the payment screen; waits for the receipt, an error fails at once. */
+export async function confirm(page: Page): Promise<void> {
+  await paymentReady(page);
+  await page.keyboard.press('F8');
+  await page
+    .getByTestId('screen-receipt')
+    .or(page.locator('[data-testid="message"][data-kind="error"]'))
+    .first()
+    .waitFor({ timeout: 20_000 });
+  await noError(page);
+}
+
 /** Fails at once with the message's text when the page shows an error. */
 export async function noError(page: Page): Promise<void> {
   const msg = page.locator('[data-testid="message"][data-kind="error"]');

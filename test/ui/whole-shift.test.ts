@@ -12,6 +12,8 @@ import { DEMO } from '../../src/central/index.js';
 import { PtyPair } from '../devices/support/pty.js';
 import {
   OwnCentral,
+  confirm,
+  openShift,
   calculated,
   chooseByKeys,
   expectText,
@@ -147,14 +149,7 @@ class Shift {
   /** F8 on the payment screen; the receipt must show the sale's total. */
   async confirm(total = this.due): Promise<void> {
     const page = this.page;
-    await paymentReady(page);
-    await page.keyboard.press('F8');
-    await page
-      .getByTestId('screen-receipt')
-      .or(page.locator('[data-testid="message"][data-kind="error"]'))
-      .first()
-      .waitFor({ timeout: 20_000 });
-    await noError(page);
+    await confirm(page);
     await expectText(page.getByTestId('receipt-total-to-pay'), total);
     const earned = page.getByTestId('receipt-total-bonuses-added');
     if ((await earned.count()) > 0) this.earned += cents((await earned.textContent()) ?? '');
@@ -188,16 +183,6 @@ class Shift {
     await expectText(this.page.getByTestId('receipt-payments'), /purchase success .*\*{6}\d{4}/);
     this.card += cents(total);
   }
-}
-
-async function openShift(page: Page): Promise<void> {
-  await typeInto(page, 'sign-in-code', DEMO.authCodes.manager);
-  await page.keyboard.press('Enter');
-  await page.getByTestId('screen-shift-open').waitFor();
-  await typeInto(page, 'shift-opening-cash', '150');
-  await page.keyboard.press('Enter');
-  await page.getByTestId('screen-sale').waitFor();
-  await noError(page);
 }
 
 describe('a whole shift from the keyboard and the scanner', () => {
