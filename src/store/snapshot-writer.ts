@@ -2,10 +2,10 @@
 // stages a snapshot's pages while the store's thread reads and checks the next ones. Checking
 // (JSON, schemas, the stored form) and SQLite's writes need nothing of each other within a
 // page, so on two cores they overlap: +8% records/s and 33 MB less peak in the bench, where
-// the sandbox takes part of the second core (docs/sync.md, "Apply speed", fourth round). Each page is still one transaction with the snapshot's progress, so a kill
-// or a power cut leaves whole pages and the pull resumes after the last one committed. The
-// last page, with the swap, is applied on the store's own connection once every page before
-// it has committed.
+// the sandbox takes part of the second core (docs/sync.md, "Apply speed", fourth round).
+// Each page is still one transaction with the snapshot's progress, so a kill or a power cut
+// leaves whole pages and the pull resumes after the last one committed. The last page, with
+// the swap, is applied on the store's own connection once every page before it committed.
 import { Worker } from 'node:worker_threads';
 import { extname } from 'node:path';
 import type { PageOp, PlannedPage, TableShapes } from './feed-writes.js';
