@@ -90,14 +90,13 @@ export function keyHashes<T>(value: T, wrap: (hash: string) => string): T {
   return (copy ?? value) as T;
 }
 
-/** Each entity's statements: upsert, delete, read by id, read all, count, clear. */
+/** Each entity's statements: upsert, delete, read by id, read all, count. */
 function entityStatements(db: Database.Database) {
   const upsert = new Map<Entity, Database.Statement>();
   const remove = new Map<Entity, Database.Statement>();
   const get = new Map<Entity, Database.Statement<[string], Row>>();
   const all = new Map<Entity, Database.Statement<[], Row>>();
   const count = new Map<Entity, Database.Statement<[], { n: number }>>();
-  const clear = new Map<Entity, Database.Statement>();
   for (const e of ENTITIES) {
     const { table, columns } = tables[e];
     const cols = ['id', ...columns, 'data', 'updated_at'];
@@ -115,9 +114,8 @@ function entityStatements(db: Database.Database) {
     get.set(e, db.prepare<[string], Row>(`SELECT id, data FROM ${table} WHERE id = ?`));
     all.set(e, db.prepare<[], Row>(`SELECT id, data FROM ${table}`));
     count.set(e, db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM ${table}`));
-    clear.set(e, db.prepare(`DELETE FROM ${table}`));
   }
-  return { upsert, remove, get, all, count, clear };
+  return { upsert, remove, get, all, count };
 }
 
 /** The live table's staging twin (feed-writes.ts). */

@@ -26,7 +26,19 @@ export const stagedName = (table: string): string => `staged_${table}`;
 export const STAGE_BATCH = 100;
 
 /** WAL pages between checkpoints while a snapshot stages (16,384 x 4 KiB = 64 MiB). */
-export const SNAPSHOT_CHECKPOINT_PAGES = 16_384;
+const SNAPSHOT_CHECKPOINT_PAGES = 16_384;
+
+/**
+ * How a snapshot page commits, on either connection (docs/sync.md, "Apply speed"): with
+ * `synchronous = NORMAL` (in WAL a commit does not wait for the disk; the page and its cursor
+ * commit together, so a power cut loses at most the last pages) and a checkpoint every 64 MiB
+ * of log instead of 4 MiB (the index pages each page rewrites reach the file once per
+ * checkpoint; journal_size_limit still truncates the log after each).
+ */
+export const SNAPSHOT_PAGE_PRAGMAS = {
+  synchronous: 'NORMAL',
+  wal_autocheckpoint: SNAPSHOT_CHECKPOINT_PAGES,
+} as const;
 
 /** One write of a snapshot page's plan, in the page's order. */
 export type PageOp =

@@ -124,12 +124,13 @@ export interface CheckReport {
 }
 
 // journal_size_limit: a WAL grown by a big snapshot swap is truncated after its checkpoint.
-const PRAGMAS = [
-  'journal_mode = WAL',
-  'synchronous = FULL',
-  'foreign_keys = ON',
-  'journal_size_limit = 67108864',
-] as const;
+/** What every connection to the file sets for itself (the snapshot writer's thread too). */
+const CONNECTION_PRAGMAS = ['foreign_keys = ON', 'journal_size_limit = 67108864'] as const;
+
+const PRAGMAS = ['journal_mode = WAL', 'synchronous = FULL', ...CONNECTION_PRAGMAS] as const;
+
+/** How long a write waits for another connection's lock before it fails `busy`. */
+const BUSY_TIMEOUT_MS = 5_000;
 
 function openConnection(file: string, busyTimeoutMs: number, readonly = false): Database.Database {
   try {
@@ -143,7 +144,7 @@ function openConnection(file: string, busyTimeoutMs: number, readonly = false): 
 export function inspectFile(
   file: string,
   migrations: readonly Migration[],
-  busyTimeoutMs = 5_000,
+  busyTimeoutMs = BUSY_TIMEOUT_MS,
 ): SchemaStatus {
   if (!existsSync(file) || statSync(file).size === 0) {
     return { empty: true, applied: [], pending: migrations, changed: [], problem: null };
@@ -172,7 +173,7 @@ export function resolveMigrations(options: {
  */
 export async function openStore(options: OpenStoreOptions) {
   const { file, clock } = options;
-  const busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
+  const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
   const backupsDir = options.backupsDir ?? join(dirname(file), 'backups');
   const retention = options.retention ?? DEFAULT_RETENTION;
   const migrations = resolveMigrations(options);
@@ -431,8 +432,8 @@ function buildStore(db: Database.Database, options: BuildOptions) {
     async openSnapshotStager(): Promise<SnapshotStager | null> {
       const writer = new SnapshotWriter({
         file: options.file,
-        busyTimeoutMs: options.busyTimeoutMs ?? 5_000,
-        pragmas: PRAGMAS.filter((p) => !/^(journal_mode|synchronous)\b/.test(p)),
+        busyTimeoutMs: options.busyTimeoutMs ?? BUSY_TIMEOUT_MS,
+        pragmas: CONNECTION_PRAGMAS,
         shapes: tableShapes(),
       });
       // Its commits touch no live table: the till's catalogue need not reread meanwhile.
@@ -522,7 +523,7 @@ export function checkFile(
   migrations: readonly Migration[],
 ): { schema: SchemaStatus; report: CheckReport } {
   if (!existsSync(file)) throw storeError('cannot-open', `no database at ${file}`);
-  const db = openConnection(file, 5_000);
+  const db = openConnection(file, BUSY_TIMEOUT_MS);
   try {
     const schema = inspectSchema(db, migrations);
     const found = integrityOf(db);
@@ -539,7 +540,7 @@ export function checkFile(
 /** Copies a file with the backup API without opening it as a store (no migration): `db backup`. */
 export async function backupFile(file: string, dest: string): Promise<string> {
   if (!existsSync(file)) throw storeError('cannot-open', `no database at ${file}`);
-  const db = openConnection(file, 5_000);
+  const db = openConnection(file, BUSY_TIMEOUT_MS);
   try {
     mkdirSync(dirname(dest), { recursive: true });
     return await backupTo(db, dest);
@@ -558,7 +559,7 @@ export function openBaseline(file: string): {
   insertTwo(a: string, b: string): void;
   close(): void;
 } {
-  const db = openConnection(file, 5_000);
+  const db = openConnection(file, BUSY_TIMEOUT_MS);
   for (const p of PRAGMAS) db.pragma(p);
   db.exec('CREATE TABLE IF NOT EXISTS bare (id INTEGER PRIMARY KEY, v TEXT NOT NULL) STRICT');
   const insert = db.prepare('INSERT INTO bare (v) VALUES (?)');

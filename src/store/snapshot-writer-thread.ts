@@ -4,7 +4,7 @@
 // so Node runs this file from the sources too; tsc rewrites it to .js in dist).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { SNAPSHOT_CHECKPOINT_PAGES, feedWrites, type FeedWrites } from './feed-writes.ts';
+import { SNAPSHOT_PAGE_PRAGMAS, feedWrites, type FeedWrites } from './feed-writes.ts';
 import type { FromThread, ThreadData, ToThread } from './snapshot-writer.ts';
 
 const data = workerData as ThreadData;
@@ -13,10 +13,8 @@ if (!port) throw new Error('snapshot-writer-thread runs as a worker thread');
 
 const db = new Database(data.file, { timeout: data.busyTimeoutMs, fileMustExist: true });
 for (const p of data.pragmas) db.pragma(p);
-// Every write here is a snapshot page: NORMAL commits and a 64 MiB checkpoint, as the store's
-// own connection takes them for a page (sync-state.ts, `unsynced`).
-db.pragma('synchronous = NORMAL');
-db.pragma(`wal_autocheckpoint = ${SNAPSHOT_CHECKPOINT_PAGES}`);
+// Every write here is a snapshot page, committed as the store's connection commits one.
+for (const [name, value] of Object.entries(SNAPSHOT_PAGE_PRAGMAS)) db.pragma(`${name} = ${value}`);
 const feed: FeedWrites = feedWrites(db, data.shapes);
 port.postMessage({ t: 'ready' } satisfies FromThread);
 

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { Cache, Change } from './cache.js';
 import { tables } from './entities.js';
-import { SNAPSHOT_CHECKPOINT_PAGES, feedWrites } from './feed-writes.js';
+import { SNAPSHOT_PAGE_PRAGMAS, feedWrites } from './feed-writes.js';
 import type { Ledger } from './ledger.js';
 import { readStored, readStoredOrThrow, type StoredRead } from './stored-json.js';
 
@@ -87,24 +87,18 @@ export function createSyncState(db: Database.Database, cache: Cache, ledgerOf: (
   let rulesTouched = false;
 
   /**
-   * Runs `fn` with `synchronous = NORMAL`: in WAL mode a commit then does not wait for the
-   * disk (the checkpoint still does). For a snapshot page that is safe: its rows and its cursor
-   * commit together, so a power cut loses at most the last pages, and the pull resumes from
-   * the page before them; a later FULL commit (a sale) flushes the log with these pages in it.
+   * Runs `fn` with a snapshot page's pragmas (feed-writes.ts, SNAPSHOT_PAGE_PRAGMAS), the
+   * connection's own given back after it, also when it fails. A later FULL commit (a sale)
+   * flushes the log with the snapshot's pages in it.
    */
   const unsynced = <T>(fn: () => T): T => {
-    const was = db.pragma('synchronous', { simple: true }) as number;
-    const checkpointWas = db.pragma('wal_autocheckpoint', { simple: true }) as number;
-    db.pragma('synchronous = NORMAL');
-    // Checkpoint a snapshot's pages every 64 MiB of log, not every 4 MiB: the index pages
-    // they rewrite page after page go to the database file (and its fsync) once per
-    // checkpoint; journal_size_limit still truncates the log after each.
-    db.pragma(`wal_autocheckpoint = ${SNAPSHOT_CHECKPOINT_PAGES}`);
+    const names = Object.keys(SNAPSHOT_PAGE_PRAGMAS) as (keyof typeof SNAPSHOT_PAGE_PRAGMAS)[];
+    const was = names.map((n) => [n, db.pragma(n, { simple: true }) as number] as const);
+    for (const n of names) db.pragma(`${n} = ${SNAPSHOT_PAGE_PRAGMAS[n]}`);
     try {
       return fn();
     } finally {
-      db.pragma(`synchronous = ${was}`);
-      db.pragma(`wal_autocheckpoint = ${checkpointWas}`);
+      for (const [n, value] of was) db.pragma(`${n} = ${value}`);
     }
   };
 

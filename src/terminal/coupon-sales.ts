@@ -129,7 +129,7 @@ export class CouponSaleService {
     const { store } = this.p;
     let queued = 0;
     for (const a of store.couponAttempts.open()) {
-      if (store.commandResults.get('coupon-sell', a.transactionId)) {
+      if (store.commandResults.has('coupon-sell', a.transactionId)) {
         store.couponAttempts.end(a.transactionId);
         continue;
       }

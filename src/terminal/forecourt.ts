@@ -480,18 +480,19 @@ export class ForecourtService {
     sold: number | undefined,
   ): ErrorResponse | null {
     const grade = code ?? 'its fuel';
-    const unconfirmed = refuse(
-      'pump-price-unconfirmed',
-      `pump ${pump} has not confirmed its price for ${grade} to this till: try again in a moment, or use another pump`,
-      'pump',
-      { pump, goods_code: code },
-    );
+    const unconfirmed = () =>
+      refuse(
+        'pump-price-unconfirmed',
+        `pump ${pump} has not confirmed its price for ${grade} to this till: try again in a moment, or use another pump`,
+        'pump',
+        { pump, goods_code: code },
+      );
     // a pump whose nozzles are not set up is told no prices: its price is never known
-    if (!only || only.length === 0 || sold === undefined) return unconfirmed;
+    if (!only || only.length === 0 || sold === undefined) return unconfirmed();
     const prepay = toFixed(dec(sold), 3);
     for (const nozzle of only) {
       const price = this.prices.confirmed(pump, nozzle);
-      if (price === null) return unconfirmed;
+      if (price === null) return unconfirmed();
       if (!eq(dec(price), dec(sold)))
         return refuse(
           'pump-price-differs',

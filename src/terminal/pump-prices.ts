@@ -5,8 +5,9 @@
 // a fill in progress, or one finished and not yet sold, keeps the price it started with; the
 // update waits, and goes when the pump is idle. What each pump confirmed (its acknowledgement)
 // or refused is kept (store.pumpPrices) and logged; a confirmation holds until the pump goes
-// offline or out of order (it may come back with other prices), and it is told again then. A fill is sold at the price the pump
-// reported for it (src/terminal/forecourt.ts), never at the catalogue's.
+// offline or out of order (it may come back with other prices), and it is told again then.
+// A fill is sold at the price the pump reported for it (src/terminal/forecourt.ts), never at
+// the catalogue's.
 import type { PumpStateName } from '../contract/forecourt.js';
 import type { ForecourtPort } from '../devices/forecourt/port.js';
 import { dec, toFixed } from '../money/index.js';

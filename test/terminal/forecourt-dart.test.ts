@@ -75,9 +75,9 @@ async function idleForecourt() {
   return { sim, port, t, path };
 }
 
-/** The driver lifts nozzle 1 and the till releases pump 1 for postpay; the pump takes it. */
-async function liftAndRelease(t: Till, sim: DartSimulator): Promise<void> {
-  sim.lift(1, 1);
+/** The driver lifts `nozzle` and the till releases pump 1 for postpay; the pump takes it. */
+async function liftAndRelease(t: Till, sim: DartSimulator, nozzle = 1): Promise<void> {
+  sim.lift(1, nozzle);
   await t.ok('pump-release', { pump: 1 });
   await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
 }
@@ -90,9 +90,7 @@ describe('a DART pump across a restart of the till', () => {
     const first = await master(path);
     const t1 = await till(dir, first.port);
     await waitFor(() => first.port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
-    sim.lift(1);
-    await t1.ok('pump-release', { pump: 1 });
-    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    await liftAndRelease(t1, sim);
     sim.dispense(1, 500);
     await waitFor(() => first.port.pump(1)?.state === 'fuelling', 3_000, 'pump 1 fuelling');
     // The till goes down while the pump runs; the driver hangs up before it is back.
@@ -137,9 +135,7 @@ describe('a DART pump read again after a restart of the till', () => {
     const first = await master(path);
     const t1 = await till(dir, first.port);
     await waitFor(() => first.port.pump(1)?.state === 'idle', 3_000, 'pump 1 idle');
-    sim.lift(1, 1);
-    await t1.ok('pump-release', { pump: 1 });
-    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    await liftAndRelease(t1, sim);
     sim.dispense(1, 500);
     sim.hangUp(1);
     expect((await unpaid(t1, 1)).unpaid).toHaveLength(1);
@@ -194,9 +190,7 @@ describe('a DART pump whose whole fill ran between two polls', () => {
   it('keeps a prepay run to its preset between two polls under the nozzle it was drawn with', async () => {
     const { sim, port, t } = await idleForecourt();
     // the pump's last fill was diesel (nozzle 2), sold: the pump is cleared
-    sim.lift(1, 2);
-    await t.ok('pump-release', { pump: 1 });
-    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    await liftAndRelease(t, sim, 2);
     sim.dispense(1, 300);
     sim.hangUp(1);
     const [diesel] = (await unpaid(t, 1)).unpaid;
@@ -234,9 +228,7 @@ describe('a DART pump whose whole fill ran between two polls', () => {
 
   it('keeps a fill drawn whole between two polls as a second fill beside the unpaid one the pump showed', async () => {
     const { sim, port, t } = await idleForecourt();
-    sim.lift(1, 2);
-    await t.ok('pump-release', { pump: 1 });
-    await waitFor(() => sim.get(1).status === 2, 3_000, 'pump 1 authorised');
+    await liftAndRelease(t, sim, 2);
     sim.dispense(1, 300);
     sim.hangUp(1);
     expect((await unpaid(t, 1)).unpaid).toHaveLength(1);
